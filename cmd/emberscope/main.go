@@ -1,0 +1,42 @@
+// Command emberscope runs the embedded profile store, the playground (the
+// datasource behind Grafana's HTTP shapes) and the demo.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `usage: emberscope <command> [flags]
+
+commands:
+  store        run the embedded profile store (Pyroscope push and query API)
+  playground   serve the datasource behind Grafana's HTTP API and the playground page
+  demo         run store, an instrumented demo service, a load generator and the playground
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "store":
+		err = runStore(args)
+	case "playground":
+		err = runPlayground(args)
+	case "demo":
+		err = runDemo(args)
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "emberscope: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "emberscope %s: %v\n", os.Args[1], err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,91 @@
+// Package source defines what the datasource needs from a profile server,
+// in terms of our own types. Each client (Pyroscope's connect API, Parca's
+// REST API) implements Source and converts its answers into these types, so
+// nothing above a client knows which server answered.
+package source
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+)
+
+// ProfileType is one kind of profile a server holds, with its Pyroscope ID
+// "name:sample_type:sample_unit:period_type:period_unit".
+type ProfileType struct {
+	ID         string
+	Name       string
+	SampleType string
+	SampleUnit string
+	PeriodType string
+	PeriodUnit string
+}
+
+// TimeRange is a closed time range.
+type TimeRange struct {
+	From time.Time
+	To   time.Time
+}
+
+// Selection picks the profiles of one type whose series match a selector.
+type Selection struct {
+	ProfileTypeID string
+	// LabelSelector holds Prometheus matchers such as {service_name="api"}; "" means {}.
+	LabelSelector string
+	Range         TimeRange
+}
+
+// LabelsRequest scopes label names and values to matchers and a time range.
+type LabelsRequest struct {
+	// Matchers are selectors such as {service_name="api"}; each may name a
+	// profile type through __profile_type__.
+	Matchers []string
+	Range    TimeRange
+}
+
+// StacksRequest asks for the merged stacks of a selection.
+type StacksRequest struct {
+	Selection
+	// MaxNodes bounds the tree; 0 lets the server choose.
+	MaxNodes int64
+}
+
+// SeriesRequest asks for the summed values of a selection over time.
+type SeriesRequest struct {
+	Selection
+	GroupBy []string
+	Step    time.Duration
+	// Limit keeps the largest series; 0 keeps all.
+	Limit int64
+}
+
+// Label is one name=value pair of a series.
+type Label struct {
+	Name  string
+	Value string
+}
+
+// Point is one value of a series.
+type Point struct {
+	Time  time.Time
+	Value float64
+}
+
+// Series is the values over time of one label set.
+type Series struct {
+	Labels []Label
+	Points []Point
+}
+
+// Source is a profile server seen through our types.
+type Source interface {
+	ProfileTypes(ctx context.Context, r TimeRange) ([]ProfileType, error)
+	LabelNames(ctx context.Context, r LabelsRequest) ([]string, error)
+	LabelValues(ctx context.Context, name string, r LabelsRequest) ([]string, error)
+	MergeStacks(ctx context.Context, r StacksRequest) (*flame.Tree, error)
+	Series(ctx context.Context, r SeriesRequest) ([]Series, error)
+	MergeProfile(ctx context.Context, r StacksRequest) (*profile.Profile, error)
+}
