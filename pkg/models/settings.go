@@ -1,0 +1,214 @@
+// Package models holds the datasource's settings: what an admin types into the
+// datasource's configuration page (jsonData and secureJsonData), parsed and
+// checked so that a wrong field is reported by name.
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
+	"github.com/grafana/grafana-plugin-sdk-go/backend/gtime"
+	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
+)
+
+// DefaultMinStep is the smallest step of a series when minStep is not set.
+const DefaultMinStep = 15 * time.Second
+
+// DefaultTimeout bounds one call to the profile server when timeout is not set.
+const DefaultTimeout = 30 * time.Second
+
+// TenantHeader carries the tenant to a multi-tenant Pyroscope.
+const TenantHeader = "X-Scope-OrgID"
+
+// Settings are the checked settings of one datasource instance.
+type Settings struct {
+	// URL is the profile server's base URL, e.g. http://localhost:4040.
+	URL string
+	// TenantID, when set, is sent as X-Scope-OrgID.
+	TenantID string
+	// Timeout bounds each call to the profile server.
+	Timeout time.Duration
+	// MinStep is the smallest step of a series.
+	MinStep time.Duration
+	// BasicAuth turns on basic authentication with BasicAuthUser and Secrets.BasicAuthPassword.
+	BasicAuth     bool
+	BasicAuthUser string
+	// TLSSkipVerify accepts any server certificate.
+	TLSSkipVerify bool
+	Secrets       Secrets
+}
+
+// Secrets come from secureJsonData and are never sent back to the browser.
+type Secrets struct {
+	BasicAuthPassword string
+	BearerToken       string
+}
+
+// jsonData is the raw shape of the datasource's jsonData.
+type jsonData struct {
+	URL           *string         `json:"url"`
+	TenantID      *string         `json:"tenantId"`
+	Timeout       json.RawMessage `json:"timeout"`
+	MinStep       *string         `json:"minStep"`
+	BasicAuth     *bool           `json:"basicAuth"`
+	BasicAuthUser *string         `json:"basicAuthUser"`
+	TLSSkipVerify *bool           `json:"tlsSkipVerify"`
+}
+
+// FieldError says which settings field is wrong and why.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return "settings: " + e.Field + ": " + e.Msg }
+
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Load parses and checks the settings of a datasource instance. The URL is
+// the instance's URL field, or jsonData.url when that is empty.
+func Load(s backend.DataSourceInstanceSettings) (*Settings, error) {
+	var raw jsonData
+	if len(s.JSONData) > 0 && string(s.JSONData) != "null" {
+		if err := json.Unmarshal(s.JSONData, &raw); err != nil {
+			return nil, fieldErr("jsonData", "not valid JSON of the expected shape: %v", err)
+		}
+	}
+	out := &Settings{
+		URL:           strings.TrimSpace(s.URL),
+		Timeout:       DefaultTimeout,
+		MinStep:       DefaultMinStep,
+		BasicAuth:     s.BasicAuthEnabled,
+		BasicAuthUser: s.BasicAuthUser,
+		Secrets: Secrets{
+			BasicAuthPassword: s.DecryptedSecureJSONData["basicAuthPassword"],
+			BearerToken:       s.DecryptedSecureJSONData["bearerToken"],
+		},
+	}
+	if out.URL == "" && raw.URL != nil {
+		out.URL = strings.TrimSpace(*raw.URL)
+	}
+	if err := checkURL(out.URL); err != nil {
+		return nil, err
+	}
+	out.URL = strings.TrimRight(out.URL, "/")
+	if raw.TenantID != nil {
+		out.TenantID = strings.TrimSpace(*raw.TenantID)
+	}
+	if len(raw.Timeout) > 0 && string(raw.Timeout) != "null" {
+		d, err := parseTimeout(raw.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		out.Timeout = d
+	}
+	if raw.MinStep != nil && strings.TrimSpace(*raw.MinStep) != "" {
+		d, err := gtime.ParseDuration(strings.TrimSpace(*raw.MinStep))
+		if err != nil || d <= 0 {
+			return nil, fieldErr("jsonData.minStep", "%q is not a positive duration (write it like \"15s\" or \"1m\")", *raw.MinStep)
+		}
+		out.MinStep = d
+	}
+	if raw.BasicAuth != nil {
+		out.BasicAuth = out.BasicAuth || *raw.BasicAuth
+	}
+	if raw.BasicAuthUser != nil && out.BasicAuthUser == "" {
+		out.BasicAuthUser = *raw.BasicAuthUser
+	}
+	if raw.TLSSkipVerify != nil {
+		out.TLSSkipVerify = *raw.TLSSkipVerify
+	}
+	if out.BasicAuth && out.BasicAuthUser == "" {
+		return nil, fieldErr("basicAuthUser", "required when basic authentication is on")
+	}
+	if out.BasicAuth && out.Secrets.BearerToken != "" {
+		return nil, fieldErr("secureJsonData.bearerToken", "set together with basic authentication; use one of the two")
+	}
+	return out, nil
+}
+
+func checkURL(raw string) error {
+	if raw == "" {
+		return fieldErr("url", "required: the profile server's address, e.g. http://localhost:4040")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fieldErr("url", "%q is not a URL: %v", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fieldErr("url", "%q must start with http:// or https://", raw)
+	}
+	if u.Host == "" {
+		return fieldErr("url", "%q has no host", raw)
+	}
+	return nil
+}
+
+// parseTimeout accepts seconds as a JSON number or a numeric string.
+func parseTimeout(raw json.RawMessage) (time.Duration, error) {
+	var n float64
+	if err := json.Unmarshal(raw, &n); err != nil {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, fieldErr("jsonData.timeout", "%s is not a number of seconds", raw)
+		}
+		if strings.TrimSpace(s) == "" {
+			return DefaultTimeout, nil
+		}
+		if n, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+			return 0, fieldErr("jsonData.timeout", "%q is not a number of seconds", s)
+		}
+	}
+	if n < 0 {
+		return 0, fieldErr("jsonData.timeout", "%v seconds is negative", n)
+	}
+	if n == 0 {
+		return DefaultTimeout, nil
+	}
+	return time.Duration(n * float64(time.Second)), nil
+}
+
+// HTTPClientOptions returns the options of the SDK's HTTP client for these
+// settings: Grafana's own (proxy, TLS, custom headers) from the instance, plus
+// the timeout, authentication and tenant header.
+func (s *Settings) HTTPClientOptions(ctx context.Context, inst backend.DataSourceInstanceSettings) (httpclient.Options, error) {
+	opts, err := inst.HTTPClientOptions(ctx)
+	if err != nil {
+		return httpclient.Options{}, fmt.Errorf("settings: %w", err)
+	}
+	if opts.Timeouts == nil {
+		t := httpclient.DefaultTimeoutOptions
+		opts.Timeouts = &t
+	}
+	opts.Timeouts.Timeout = s.Timeout
+	if s.BasicAuth {
+		opts.BasicAuth = &httpclient.BasicAuthOptions{User: s.BasicAuthUser, Password: s.Secrets.BasicAuthPassword}
+	} else {
+		opts.BasicAuth = nil
+	}
+	if s.TLSSkipVerify {
+		if opts.TLS == nil {
+			opts.TLS = &httpclient.TLSOptions{}
+		}
+		opts.TLS.InsecureSkipVerify = true
+	}
+	if opts.Header == nil {
+		opts.Header = http.Header{}
+	}
+	if s.TenantID != "" {
+		opts.Header.Set(TenantHeader, s.TenantID)
+	}
+	if s.Secrets.BearerToken != "" {
+		opts.Header.Set("Authorization", "Bearer "+s.Secrets.BearerToken)
+	}
+	return opts, nil
+}
