@@ -1,0 +1,102 @@
+package parca
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// ErrNotFound matches (errors.Is) a 404 from Parca. Parca answers 404 with a
+// text/plain body both for "no data" (an unknown profile type, a selector
+// that matches nothing, an empty time range) and for a path it does not
+// serve, so the two cannot be told apart.
+var ErrNotFound = errors.New("parca: not found")
+
+// ErrUnimplemented matches (errors.Is) a 501 from Parca: the server does not
+// implement the method (gRPC code 12).
+var ErrUnimplemented = errors.New("parca: not implemented by this server")
+
+// gRPC codes that appear in Parca's error bodies.
+const (
+	grpcInvalidArgument = 3
+	grpcNotFound        = 5
+	grpcUnimplemented   = 12
+)
+
+// APIError is a non-200 answer of Parca's REST API.
+type APIError struct {
+	// Method and Path name the call, without the query string.
+	Method string
+	Path   string
+	// StatusCode is the HTTP status.
+	StatusCode int
+	// Code is the gRPC code of a JSON error body, -1 when the body had none.
+	Code int
+	// Message is Parca's message, or the start of a non-JSON body.
+	Message string
+}
+
+// Error reads as advice to the user: Parca's own message for a rejected
+// request, an explanation for the statuses that need one.
+func (e *APIError) Error() string {
+	call := e.Method + " " + e.Path
+	switch {
+	case e.StatusCode == http.StatusBadRequest || e.Code == grpcInvalidArgument:
+		return fmt.Sprintf("parca rejected the request (%s): %s", call, e.Message)
+	case e.StatusCode == http.StatusNotFound:
+		return fmt.Sprintf("parca answered 404 Not Found (%s): no data matches the profile type, selector "+
+			"and time range, or the server has no such endpoint (is the URL that of a Parca server?)", call)
+	case e.StatusCode == http.StatusNotImplemented || e.Code == grpcUnimplemented:
+		return fmt.Sprintf("parca does not implement %s (HTTP 501: %s); this Parca version lacks the call, "+
+			"so the datasource cannot offer what needs it", call, e.Message)
+	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
+		return fmt.Sprintf("parca refused access (%s): HTTP %d %s; check the datasource's authentication settings",
+			call, e.StatusCode, e.Message)
+	case e.Code >= 0:
+		return fmt.Sprintf("parca failed (%s): HTTP %d, gRPC code %d: %s", call, e.StatusCode, e.Code, e.Message)
+	default:
+		return fmt.Sprintf("parca failed (%s): HTTP %d: %s", call, e.StatusCode, e.Message)
+	}
+}
+
+// Is lets errors.Is match ErrNotFound and ErrUnimplemented.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound || e.Code == grpcNotFound
+	case ErrUnimplemented:
+		return e.StatusCode == http.StatusNotImplemented || e.Code == grpcUnimplemented
+	}
+	return false
+}
+
+// maxErrorText bounds how much of a non-JSON error body goes into a message.
+const maxErrorText = 200
+
+// newAPIError reads a non-200 answer: a JSON {"code","message"} body when
+// the Content-Type says JSON, otherwise the start of the text.
+func newAPIError(method, path string, status int, contentType string, body []byte) *APIError {
+	e := &APIError{Method: method, Path: path, StatusCode: status, Code: -1}
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "application/json" {
+		var eb errorBody
+		if json.Unmarshal(body, &eb) == nil && (eb.Code != nil || eb.Message != "") {
+			if eb.Code != nil {
+				e.Code = *eb.Code
+			}
+			e.Message = eb.Message
+			return e
+		}
+	}
+	text := strings.TrimSpace(string(body))
+	if len(text) > maxErrorText {
+		text = text[:maxErrorText] + "…"
+	}
+	if text == "" {
+		text = http.StatusText(status)
+	}
+	e.Message = text
+	return e
+}

@@ -1,0 +1,146 @@
+package parca
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// maxDefaultPoints bounds the points of a series when no step is given.
+const maxDefaultPoints = 1000
+
+// Series sums the selection's values per step, one series per value set of
+// r.GroupBy, through /api/profiles/query_range. Parca answers one series
+// per label set for non-delta types even without sumBy, so the client sums
+// series by r.GroupBy itself: the result is the same on every server. A
+// 404 (Parca's "no data") gives no series.
+func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.Series, error) {
+	if err := checkRange(r.Range); err != nil {
+		return nil, err
+	}
+	query, err := c.query(ctx, r.Selection)
+	if err != nil {
+		return nil, err
+	}
+	step := r.Step
+	if step <= 0 {
+		step = defaultStep(r.Range)
+	}
+	q := url.Values{}
+	q.Set("query", query)
+	addRange(q, "", r.Range)
+	// Without a step Parca stamps every point 1970-01-01, so one is always sent.
+	q.Set("step", formatStep(step))
+	for _, g := range r.GroupBy {
+		q.Add("sumBy", g)
+	}
+	var resp queryRangeResponse
+	err = c.get(ctx, "/api/profiles/query_range", q, &resp)
+	if errors.Is(err, ErrNotFound) {
+		return []source.Series{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sumSeries(resp.Series, r.GroupBy, r.Limit), nil
+}
+
+// formatStep writes a step as a Go duration in seconds ("60s", "0.5s"),
+// which Parca parses.
+func formatStep(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+}
+
+// defaultStep picks a whole-second step giving at most maxDefaultPoints.
+func defaultStep(r source.TimeRange) time.Duration {
+	step := r.To.Sub(r.From) / maxDefaultPoints
+	if rounded := step.Truncate(time.Second); rounded < step {
+		step = rounded + time.Second
+	}
+	return max(step, time.Second)
+}
+
+// sumSeries projects each series' labels onto groupBy (in its order,
+// absent labels left out), sums the values of equal label sets at equal
+// times, and keeps the limit largest series (all when limit is 0), ordered
+// by their labels.
+func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
+	type acc struct {
+		labels []source.Label
+		byTime map[time.Time]float64
+		total  float64
+	}
+	groups := map[string]*acc{}
+	for _, ws := range in {
+		ls := project(ws.Labelset.Labels, groupBy)
+		key := labelsKey(ls)
+		a := groups[key]
+		if a == nil {
+			a = &acc{labels: ls, byTime: map[time.Time]float64{}}
+			groups[key] = a
+		}
+		for _, s := range ws.Samples {
+			v := float64(s.Value)
+			a.byTime[s.Timestamp.UTC()] += v
+			a.total += v
+		}
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if limit > 0 && int64(len(keys)) > limit {
+		byTotal := slices.Clone(keys)
+		slices.SortStableFunc(byTotal, func(a, b string) int { return cmp.Compare(groups[b].total, groups[a].total) })
+		keep := map[string]bool{}
+		for _, k := range byTotal[:limit] {
+			keep[k] = true
+		}
+		keys = slices.DeleteFunc(keys, func(k string) bool { return !keep[k] })
+	}
+	out := make([]source.Series, 0, len(keys))
+	for _, k := range keys {
+		a := groups[k]
+		s := source.Series{Labels: a.labels, Points: make([]source.Point, 0, len(a.byTime))}
+		for t, v := range a.byTime {
+			s.Points = append(s.Points, source.Point{Time: t, Value: v})
+		}
+		slices.SortFunc(s.Points, func(x, y source.Point) int { return x.Time.Compare(y.Time) })
+		out = append(out, s)
+	}
+	return out
+}
+
+// project keeps the labels named in groupBy, in groupBy's order.
+func project(ls []wireLabel, groupBy []string) []source.Label {
+	var out []source.Label
+	for _, g := range groupBy {
+		for _, l := range ls {
+			if l.Name == g && l.Value != "" {
+				out = append(out, source.Label{Name: g, Value: l.Value})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// labelsKey is a map key for a label set.
+func labelsKey(ls []source.Label) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(strconv.Quote(l.Name))
+		b.WriteByte('=')
+		b.WriteString(strconv.Quote(l.Value))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
