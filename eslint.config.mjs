@@ -1,0 +1,39 @@
+import { defineConfig } from 'eslint/config';
+import baseConfig from './.config/eslint.config.mjs';
+
+export default defineConfig([
+  {
+    ignores: [
+      '**/logs',
+      '**/*.log',
+      '**/npm-debug.log*',
+      '**/yarn-debug.log*',
+      '**/yarn-error.log*',
+      '**/.pnpm-debug.log*',
+      '**/node_modules/',
+      '.yarn/cache',
+      '.yarn/unplugged',
+      '.yarn/build-state.yml',
+      '.yarn/install-state.gz',
+      '**/.pnp.*',
+      '**/pids',
+      '**/*.pid',
+      '**/*.seed',
+      '**/*.pid.lock',
+      '**/lib-cov',
+      '**/coverage',
+      '**/dist/',
+      '**/artifacts/',
+      '**/work/',
+      '**/ci/',
+      'test-results/',
+      'playwright-report/',
+      'blob-report/',
+      'playwright/.cache/',
+      'playwright/.auth/',
+      '**/.idea',
+      '**/.eslintcache',
+    ],
+  },
+  ...baseConfig,
+]);

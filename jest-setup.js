@@ -1,0 +1,7 @@
+// Jest setup provided by Grafana scaffolding
+import './.config/jest-setup';
+import { setupJestCanvasMock } from 'jest-canvas-mock';
+
+// The scaffold's setup stubs HTMLCanvasElement.getContext with a no-op; restore a working
+// 2D context mock so canvas rendering code runs (and can be asserted on) in jsdom.
+setupJestCanvasMock();

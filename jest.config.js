@@ -1,0 +1,27 @@
+// force timezone to UTC to allow tests to work regardless of local timezone
+process.env.TZ = 'UTC';
+
+const { grafanaESModules, nodeModulesToTransform } = require('./.config/jest/utils');
+const base = require('./.config/jest.config');
+
+// Recent d3 packages (pulled in by @grafana/ui and @grafana/data) ship ESM `.mjs` mains:
+// transform them with swc and allow them through transformIgnorePatterns.
+const extraESModules = ['d3-[a-z-]+', 'internmap', 'delaunator', 'robust-predicates'];
+
+module.exports = {
+  ...base,
+  setupFiles: ['jest-canvas-mock'],
+  testMatch: ['<rootDir>/src/**/*.{spec,test}.{ts,tsx}'],
+  transform: {
+    ...base.transform,
+    '^.+\\.mjs$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'ecmascript' } },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'jsx', 'mjs', 'json', 'node'],
+  transformIgnorePatterns: [nodeModulesToTransform([...grafanaESModules, ...extraESModules])],
+};

@@ -1,0 +1,8 @@
+import { AppPlugin } from '@grafana/data';
+
+/**
+ * The Emberscope app plugin. It has no pages of its own: it bundles the nested
+ * `emberscope-datasource` and `emberscope-flamegraph-panel` plugins, which Grafana
+ * loads only from inside an app plugin.
+ */
+export const plugin = new AppPlugin<{}>();

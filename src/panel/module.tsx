@@ -1,0 +1,6 @@
+import { PanelPlugin } from '@grafana/data';
+import { FlamegraphPanel } from './FlamegraphPanel';
+import { addPanelOptions, PanelOptions } from './options';
+
+/** The Emberscope flamegraph panel (nested plugin `emberscope-flamegraph-panel`). */
+export const plugin = new PanelPlugin<PanelOptions>(FlamegraphPanel).setPanelOptions(addPanelOptions);

@@ -1,0 +1,40 @@
+import path from 'path';
+import CopyWebpackPlugin from 'copy-webpack-plugin';
+import type { Configuration } from 'webpack';
+
+import grafanaConfig, { type Env } from './.config/webpack/webpack.config';
+
+/**
+ * The scaffold's webpack config, extended:
+ * - the root README/LICENSE/CHANGELOG are copied when present instead of failing the build;
+ * - the nested plugins' logos (`src/<plugin>/img/*`) are copied next to their plugin.json.
+ */
+const config = async (env: Env): Promise<Configuration> => {
+  const base = await grafanaConfig(env);
+  const plugins = (base.plugins ?? []).map((plugin) => {
+    if (!(plugin instanceof CopyWebpackPlugin)) {
+      return plugin;
+    }
+    // CopyWebpackPlugin keeps its patterns on a private field; rebuild it with tolerant patterns.
+    const patterns = ((plugin as unknown as { patterns: Array<Record<string, unknown>> }).patterns ?? []).map((p) =>
+      typeof p.from === 'string' && p.from.startsWith('../') ? { ...p, noErrorOnMissing: true } : p
+    );
+    patterns.push({ from: '*/img/**/*', to: '.', noErrorOnMissing: true });
+    return new CopyWebpackPlugin({ patterns: patterns as never });
+  });
+  return {
+    ...base,
+    plugins,
+    cache: {
+      ...(base.cache as object),
+      buildDependencies: {
+        config: [
+          path.resolve(__dirname, 'webpack.config.ts'),
+          path.resolve(__dirname, '.config/webpack/webpack.config.ts'),
+        ],
+      },
+    } as Configuration['cache'],
+  };
+};
+
+export default config;
