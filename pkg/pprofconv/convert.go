@@ -1,0 +1,237 @@
+package pprofconv
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/pprof/profile"
+)
+
+// Label is one series label.
+type Label struct {
+	Name  string
+	Value string
+}
+
+// Sample is the summed value of one distinct stack.
+type Sample struct {
+	// Stack indexes Result.Stacks.
+	Stack int32
+	Value int64
+}
+
+// Series holds the samples of one sample type that share one set of
+// sample labels.
+type Series struct {
+	Type ProfileType
+	// SampleIndex is the index of the sample type in the source profile.
+	SampleIndex int
+	// Cumulative is set for sample types counted since the process started.
+	Cumulative bool
+	// Labels are the pprof string sample labels, sorted by name.
+	Labels []Label
+	// Samples has one entry per distinct stack, in first-seen order, no zero values.
+	Samples []Sample
+	// Total is the sum of the sample values.
+	Total int64
+}
+
+// Result is a converted profile: frame names and stacks shared by all series.
+type Result struct {
+	// Names are the distinct frame names.
+	Names []string
+	// Stacks are the distinct stacks, root first, as indexes into Names.
+	Stacks [][]int32
+	// Series are sorted by profile type ID, then labels.
+	Series []Series
+}
+
+// Options tune Convert.
+type Options struct {
+	Naming Naming
+	// DeltaByClient lists sample types the client already sent as deltas.
+	DeltaByClient map[string]bool
+}
+
+// Convert turns p into per-type, per-label-set series of deduplicated stacks.
+// It fails on sample label names that cannot be series label names.
+func Convert(p *profile.Profile, opts Options) (*Result, error) {
+	c := converter{
+		res:      &Result{},
+		nameIDs:  make(map[string]int32),
+		stackIDs: make(map[string]int32),
+		locs:     make(map[uint64][]int32, len(p.Location)),
+	}
+	types := make([]ProfileType, len(p.SampleType))
+	cumulative := make([]bool, len(p.SampleType))
+	for i := range p.SampleType {
+		types[i] = opts.Naming.TypeOf(p, i)
+		cumulative[i] = IsCumulative(p, i, opts.DeltaByClient)
+	}
+	type seriesKey struct {
+		typ    int
+		labels string
+	}
+	index := make(map[seriesKey]int)
+	seen := make(map[[2]int32]int) // (series, stack) -> sample index
+	for si, s := range p.Sample {
+		if len(s.Value) != len(p.SampleType) {
+			return nil, fmt.Errorf("sample %d has %d values, the profile has %d sample types", si, len(s.Value), len(p.SampleType))
+		}
+		labels, key, err := sampleLabels(s)
+		if err != nil {
+			return nil, fmt.Errorf("sample %d: %w", si, err)
+		}
+		stack := int32(-1)
+		for ti, v := range s.Value {
+			if v == 0 {
+				continue
+			}
+			if stack < 0 {
+				stack = c.stack(s)
+			}
+			k := seriesKey{ti, key}
+			sidx, ok := index[k]
+			if !ok {
+				sidx = len(c.res.Series)
+				index[k] = sidx
+				c.res.Series = append(c.res.Series, Series{
+					Type: types[ti], SampleIndex: ti, Cumulative: cumulative[ti], Labels: labels,
+				})
+			}
+			ser := &c.res.Series[sidx]
+			ser.Total += v
+			if at, ok := seen[[2]int32{int32(sidx), stack}]; ok {
+				ser.Samples[at].Value += v
+				continue
+			}
+			seen[[2]int32{int32(sidx), stack}] = len(ser.Samples)
+			ser.Samples = append(ser.Samples, Sample{Stack: stack, Value: v})
+		}
+	}
+	// Summed values may cancel out (delta profiles); drop what became zero.
+	for i := range c.res.Series {
+		c.res.Series[i].Samples = slices.DeleteFunc(c.res.Series[i].Samples, func(s Sample) bool { return s.Value == 0 })
+	}
+	c.res.Series = slices.DeleteFunc(c.res.Series, func(s Series) bool { return len(s.Samples) == 0 })
+	sort.SliceStable(c.res.Series, func(a, b int) bool {
+		sa, sb := &c.res.Series[a], &c.res.Series[b]
+		if sa.SampleIndex != sb.SampleIndex {
+			return sa.SampleIndex < sb.SampleIndex
+		}
+		return labelsKey(sa.Labels) < labelsKey(sb.Labels)
+	})
+	return c.res, nil
+}
+
+type converter struct {
+	res      *Result
+	nameIDs  map[string]int32
+	stackIDs map[string]int32
+	// locs caches each location's frame ids, leaf first.
+	locs map[uint64][]int32
+	buf  []int32
+	key  []byte
+}
+
+func (c *converter) name(s string) int32 {
+	if id, ok := c.nameIDs[s]; ok {
+		return id
+	}
+	id := int32(len(c.res.Names))
+	c.res.Names = append(c.res.Names, s)
+	c.nameIDs[s] = id
+	return id
+}
+
+func (c *converter) location(loc *profile.Location) []int32 {
+	if ids, ok := c.locs[loc.ID]; ok {
+		return ids
+	}
+	var names [4]string
+	frames := LocationFrames(names[:0], loc)
+	ids := make([]int32, len(frames))
+	for i, f := range frames {
+		ids[i] = c.name(f)
+	}
+	if loc.ID != 0 {
+		c.locs[loc.ID] = ids
+	}
+	return ids
+}
+
+// stack returns the id of s's stack, root first, adding it when new.
+func (c *converter) stack(s *profile.Sample) int32 {
+	c.buf = c.buf[:0]
+	for li := len(s.Location) - 1; li >= 0; li-- {
+		ids := c.location(s.Location[li])
+		for j := len(ids) - 1; j >= 0; j-- {
+			c.buf = append(c.buf, ids[j])
+		}
+	}
+	c.key = c.key[:0]
+	for _, id := range c.buf {
+		c.key = append(c.key, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+	}
+	if id, ok := c.stackIDs[string(c.key)]; ok {
+		return id
+	}
+	id := int32(len(c.res.Stacks))
+	c.res.Stacks = append(c.res.Stacks, slices.Clone(c.buf))
+	c.stackIDs[string(c.key)] = id
+	return id
+}
+
+// sampleLabels returns the string labels of s sorted by name and a key for them.
+func sampleLabels(s *profile.Sample) ([]Label, string, error) {
+	if len(s.Label) == 0 {
+		return nil, "", nil
+	}
+	labels := make([]Label, 0, len(s.Label))
+	for k, vs := range s.Label {
+		if len(vs) == 0 || vs[0] == "" {
+			continue
+		}
+		name, err := SanitizeLabelName(k)
+		if err != nil {
+			return nil, "", err
+		}
+		labels = append(labels, Label{name, vs[0]})
+	}
+	sort.Slice(labels, func(a, b int) bool { return labels[a].Name < labels[b].Name })
+	return labels, labelsKey(labels), nil
+}
+
+func labelsKey(ls []Label) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.Name)
+		b.WriteByte(0)
+		b.WriteString(l.Value)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// SanitizeLabelName turns a label name into a valid series label name, as
+// Pyroscope does by default: dots become underscores; any other character
+// outside [a-zA-Z0-9_] (or a leading digit) is an error.
+func SanitizeLabelName(name string) (string, error) {
+	if name == "" {
+		return "", fmt.Errorf("empty label name")
+	}
+	out := []byte(name)
+	for i, r := range name {
+		switch {
+		case r == '.':
+			out[i] = '_'
+		case r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return "", fmt.Errorf("invalid label name %q: character %q at offset %d is not allowed (use [a-zA-Z_][a-zA-Z0-9_.]*)", name, r, i)
+		}
+	}
+	return string(out), nil
+}

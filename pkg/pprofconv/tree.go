@@ -1,0 +1,240 @@
+package pprofconv
+
+import (
+	"fmt"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+)
+
+// ToTree builds the call tree of sample type sampleIndex of p.
+func ToTree(p *profile.Profile, sampleIndex int) (*flame.Tree, error) {
+	t := flame.New()
+	if err := AddToTree(t, p, sampleIndex); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// AddToTree adds the samples of sample type sampleIndex of p to t.
+func AddToTree(t *flame.Tree, p *profile.Profile, sampleIndex int) error {
+	m := NewMerger(t)
+	if err := m.Add(p, sampleIndex); err != nil {
+		return err
+	}
+	m.Flush()
+	return nil
+}
+
+// Merger adds many profiles to one tree fast: each location of a profile is
+// resolved once to a location id shared by all profiles (same frames, same
+// id), each distinct stack of location ids is walked into the tree once, and
+// values are summed per leaf before they are added to the tree on Flush.
+type Merger struct {
+	tree *flame.Tree
+	// locIDs maps a location's frame ids (as bytes) to a shared location id.
+	locIDs map[string]int32
+	// locFrames holds each shared location's frame ids, leaf first.
+	locFrames [][]int32
+	// stacks maps a hash of a stack's shared location ids to entries.
+	stacks  map[uint64]int32
+	entries []stackEntry
+	// pending sums values per leaf node until Flush; touched lists the
+	// nodes with a pending value.
+	pending []int64
+	touched []flame.NodeID
+
+	// scratch, reused between profiles
+	byID    []int32
+	funcIDs []int32
+	key     []byte
+	seq     []int32
+}
+
+type stackEntry struct {
+	locs []int32
+	leaf flame.NodeID
+	next int32 // next entry with the same hash, -1 at the end
+}
+
+// NewMerger returns a Merger adding to t.
+func NewMerger(t *flame.Tree) *Merger {
+	return &Merger{
+		tree:   t,
+		locIDs: make(map[string]int32),
+		stacks: make(map[uint64]int32),
+	}
+}
+
+// Add adds the samples of sample type sampleIndex of p; zero values are skipped.
+func (m *Merger) Add(p *profile.Profile, sampleIndex int) error {
+	if sampleIndex < 0 || sampleIndex >= len(p.SampleType) {
+		return fmt.Errorf("sample index %d out of range: the profile has %d sample types", sampleIndex, len(p.SampleType))
+	}
+	m.resolveFunctions(p)
+	sparse := m.resolveLocations(p)
+	byID := m.byID
+	for _, s := range p.Sample {
+		if sampleIndex >= len(s.Value) {
+			continue
+		}
+		v := s.Value[sampleIndex]
+		if v == 0 {
+			continue
+		}
+		m.seq = m.seq[:0]
+		h := uint64(14695981039346656037)
+		for _, loc := range s.Location {
+			var id int32 = -1
+			if loc.ID < uint64(len(byID)) {
+				id = byID[loc.ID]
+			}
+			if id < 0 {
+				var ok bool
+				if id, ok = sparse[loc]; !ok {
+					id = m.locationID(loc)
+				}
+			}
+			m.seq = append(m.seq, id)
+			h = (h ^ uint64(uint32(id))) * 1099511628211
+		}
+		n := m.leaf(h)
+		if int(n) >= len(m.pending) {
+			m.pending = append(m.pending, make([]int64, int(n)+1-len(m.pending)+len(m.pending)/2)...)
+		}
+		if m.pending[n] == 0 {
+			m.touched = append(m.touched, n)
+		}
+		m.pending[n] += v
+	}
+	return nil
+}
+
+// Flush adds the summed values to the tree.
+func (m *Merger) Flush() {
+	for _, n := range m.touched {
+		if v := m.pending[n]; v != 0 {
+			m.tree.AddValue(n, v)
+			m.pending[n] = 0
+		}
+	}
+	m.touched = m.touched[:0]
+}
+
+// leaf returns the tree node of the stack in m.seq (leaf first), creating it.
+func (m *Merger) leaf(h uint64) flame.NodeID {
+	first, ok := m.stacks[h]
+	if ok {
+		for e := first; e >= 0; e = m.entries[e].next {
+			if equal(m.entries[e].locs, m.seq) {
+				return m.entries[e].leaf
+			}
+		}
+	} else {
+		first = -1
+	}
+	n := flame.Root
+	for i := len(m.seq) - 1; i >= 0; i-- {
+		frames := m.locFrames[m.seq[i]]
+		for j := len(frames) - 1; j >= 0; j-- {
+			n = m.tree.Child(n, frames[j], flame.KindFunction)
+		}
+	}
+	m.entries = append(m.entries, stackEntry{locs: append([]int32(nil), m.seq...), leaf: n, next: first})
+	m.stacks[h] = int32(len(m.entries) - 1)
+	return n
+}
+
+func equal(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveFunctions interns the name of every function of p into m.funcIDs,
+// indexed by function ID (-1 when the profile uses sparse ids).
+func (m *Merger) resolveFunctions(p *profile.Profile) {
+	m.funcIDs = m.funcIDs[:0]
+	maxID := uint64(0)
+	for _, f := range p.Function {
+		maxID = max(maxID, f.ID)
+	}
+	if maxID > uint64(4*len(p.Function)+1024) {
+		return
+	}
+	m.funcIDs = append(m.funcIDs, make([]int32, maxID+1)...)
+	for i := range m.funcIDs {
+		m.funcIDs[i] = -1
+	}
+	for _, f := range p.Function {
+		name := f.Name
+		if name == "" {
+			name = "unknown"
+		}
+		m.funcIDs[f.ID] = m.tree.Intern(FunctionName(name))
+	}
+}
+
+func (m *Merger) lineID(ln profile.Line) int32 {
+	if ln.Function != nil && ln.Function.ID < uint64(len(m.funcIDs)) {
+		if id := m.funcIDs[ln.Function.ID]; id >= 0 {
+			return id
+		}
+	}
+	return m.tree.Intern(lineName(ln))
+}
+
+// locationID returns the shared id of loc's frames.
+func (m *Merger) locationID(loc *profile.Location) int32 {
+	m.key = m.key[:0]
+	var frames [8]int32
+	ids := frames[:0]
+	if len(loc.Line) == 0 {
+		ids = append(ids, m.tree.Intern(addressName(loc)))
+	}
+	for _, ln := range loc.Line {
+		ids = append(ids, m.lineID(ln))
+	}
+	for _, id := range ids {
+		m.key = append(m.key, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+	}
+	if id, ok := m.locIDs[string(m.key)]; ok {
+		return id
+	}
+	id := int32(len(m.locFrames))
+	m.locFrames = append(m.locFrames, append([]int32(nil), ids...))
+	m.locIDs[string(m.key)] = id
+	return id
+}
+
+// resolveLocations resolves every location of p into m.byID (indexed by
+// location ID) or, when the profile's ids are sparse, the returned map.
+func (m *Merger) resolveLocations(p *profile.Profile) map[*profile.Location]int32 {
+	maxID := uint64(0)
+	for _, loc := range p.Location {
+		maxID = max(maxID, loc.ID)
+	}
+	m.byID = m.byID[:0]
+	if maxID <= uint64(4*len(p.Location)+1024) {
+		m.byID = append(m.byID, make([]int32, maxID+1)...)
+		for i := range m.byID {
+			m.byID[i] = -1
+		}
+		for _, loc := range p.Location {
+			m.byID[loc.ID] = m.locationID(loc)
+		}
+		return nil
+	}
+	sparse := make(map[*profile.Location]int32, len(p.Location))
+	for _, loc := range p.Location {
+		sparse[loc] = m.locationID(loc)
+	}
+	return sparse
+}
