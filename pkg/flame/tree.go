@@ -7,7 +7,7 @@
 package flame
 
 import (
-	"sort"
+	"sync/atomic"
 )
 
 // NodeID indexes a node of a Tree. The root is always 0.
@@ -56,6 +56,8 @@ type Tree struct {
 	children map[childKey]NodeID
 	// virtualLabel names the label a virtual node's value came from.
 	virtualLabel map[NodeID]string
+	// idx caches the sorted child index; see index.go.
+	idx atomic.Pointer[childIndex]
 }
 
 // New returns an empty tree holding only the root.
@@ -197,33 +199,10 @@ func (t *Tree) Graft(at NodeID, src *Tree) {
 // Merge adds every stack of src into t.
 func (t *Tree) Merge(src *Tree) { t.Graft(Root, src) }
 
-// Children returns n's children sorted by name, then kind.
+// Children returns n's children sorted by name, then kind. The slice is
+// shared with the tree's cached index and must not be modified.
 func (t *Tree) Children(n NodeID) []NodeID {
-	kids := t.childIndex()[n]
-	return kids
-}
-
-// childIndex builds, for every node, its children in a stable order.
-func (t *Tree) childIndex() [][]NodeID {
-	idx := make([][]NodeID, len(t.nodes))
-	for i := 1; i < len(t.nodes); i++ {
-		p := t.nodes[i].parent
-		idx[p] = append(idx[p], NodeID(i))
-	}
-	for _, kids := range idx {
-		if len(kids) > 1 {
-			sort.Slice(kids, func(a, b int) bool { return t.less(kids[a], kids[b]) })
-		}
-	}
-	return idx
-}
-
-func (t *Tree) less(a, b NodeID) bool {
-	na, nb := t.names[t.nodes[a].name], t.names[t.nodes[b].name]
-	if na != nb {
-		return na < nb
-	}
-	return t.nodes[a].kind < t.nodes[b].kind
+	return t.index().children(n)
 }
 
 // Visit is called for each node in depth-first order with its depth (root = 0).
@@ -232,17 +211,18 @@ type Visit func(n NodeID, depth int)
 // Walk visits every node depth first, the root first, children sorted by name,
 // so the same tree always yields the same order.
 func (t *Tree) Walk(visit Visit) {
-	idx := t.childIndex()
+	idx := t.index()
 	type item struct {
 		n     NodeID
 		depth int
 	}
-	stack := []item{{Root, 0}}
+	stack := make([]item, 1, 64)
+	stack[0] = item{Root, 0}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		visit(it.n, it.depth)
-		kids := idx[it.n]
+		kids := idx.children(it.n)
 		for i := len(kids) - 1; i >= 0; i-- {
 			stack = append(stack, item{kids[i], it.depth + 1})
 		}
