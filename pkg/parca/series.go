@@ -52,9 +52,12 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 	return sumSeries(resp.Series, r.GroupBy, r.Limit), nil
 }
 
-// formatStep writes a step as a Go duration in seconds ("60s", "0.5s"),
-// which Parca parses.
+// formatStep writes a step as a duration Parca parses: whole hours in
+// hours ("1h"), anything else in seconds ("60s", "0.5s").
 func formatStep(d time.Duration) string {
+	if d >= time.Hour && d%time.Hour == 0 {
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	}
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
 }
 

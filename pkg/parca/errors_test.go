@@ -1,0 +1,104 @@
+package parca
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/parca/parcatest"
+)
+
+// The error answers are replayed from the recordings through the client's
+// own request path, so what a user reads is what Parca's answer becomes.
+func TestAPIErrors(t *testing.T) {
+	srv := parcatest.NewServer(t, parcatest.DefaultDir)
+	c, err := New(Options{URL: srv.URL, HTTPClient: srv.Client()})
+	require.NoError(t, err)
+	const cpuQuery = `process_cpu:cpu:nanoseconds:cpu:nanoseconds:delta{job="demo-labeled"}`
+	merge := url.Values{
+		"mode": {"MODE_MERGE"}, "merge.query": {cpuQuery},
+		"merge.start": {"2026-11-29T07:50:00Z"}, "merge.end": {"2026-11-29T08:50:00Z"},
+	}
+	with := func(v url.Values, k, val string) url.Values {
+		out := url.Values{}
+		for kk, vv := range v {
+			out[kk] = vv
+		}
+		out.Set(k, val)
+		return out
+	}
+	tests := []struct {
+		name   string
+		path   string
+		query  url.Values
+		status int
+		code   int
+		is     error
+		msg    string
+	}{
+		{
+			name: "series is not implemented", path: "/api/profiles/series",
+			query:  url.Values{"match": {cpuQuery}, "start": {"2026-11-29T07:50:00Z"}, "end": {"2026-11-29T08:50:00Z"}},
+			status: 501, code: 12, is: ErrUnimplemented,
+			msg: "parca does not implement GET /api/profiles/series (HTTP 501: method Series not implemented)",
+		},
+		{
+			name: "single time miss is a text/plain 404", path: "/api/profiles/query",
+			query: url.Values{
+				"mode": {"MODE_SINGLE_UNSPECIFIED"}, "single.query": {cpuQuery},
+				"single.time": {"2026-11-29T08:35:01Z"}, "reportType": {"REPORT_TYPE_PPROF"},
+			},
+			status: 404, code: -1, is: ErrNotFound,
+			msg: "parca answered 404 Not Found (GET /api/profiles/query): no data matches",
+		},
+		{
+			name: "bad report type", path: "/api/profiles/query",
+			query:  with(merge, "reportType", "REPORT_TYPE_NOPE"),
+			status: 400, code: 3,
+			msg: `parca rejected the request (GET /api/profiles/query): parsing field "report_type": "REPORT_TYPE_NOPE" is not a valid value`,
+		},
+		{
+			name: "server failure keeps code and message", path: "/api/profiles/query",
+			query:  with(merge, "reportType", "REPORT_TYPE_FLAMECHART"),
+			status: 500, code: 13,
+			msg: "HTTP 500, gRPC code 13: failed to generate arrow flamegraph",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out map[string]any
+			err := c.get(context.Background(), tt.path, tt.query, &out)
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, tt.status, apiErr.StatusCode)
+			assert.Equal(t, tt.code, apiErr.Code)
+			assert.Contains(t, err.Error(), tt.msg)
+			if tt.is != nil {
+				assert.True(t, errors.Is(err, tt.is), "errors.Is(%v)", tt.is)
+			}
+		})
+	}
+	assert.Empty(t, srv.Unmatched())
+}
+
+func TestFrameName(t *testing.T) {
+	for in, want := range map[string]string{
+		"main.main": "main.main",
+		"slices.Sort[go.shape.[]int,go.shape.int]":     "slices.Sort",
+		"slices.pdqsortOrdered[go.shape.int]":          "slices.pdqsortOrdered",
+		"main.Map[go.shape.string,go.shape.int].func1": "main.Map.func1",
+		"pkg.F[go.shape.struct { A []int }]":           "pkg.F",
+		"pkg.(*T[go.shape.int]).M":                     "pkg.(*T).M",
+		"pkg.G[go.shape.int]-range1":                   "pkg.G-range1",
+		"pkg.Broken[go.shape.int":                      "pkg.Broken",
+		"":                                             "unknown",
+		"regexp.(*Regexp).tryBacktrack":                "regexp.(*Regexp).tryBacktrack",
+		"main.Plain[int]":                              "main.Plain[int]",
+	} {
+		assert.Equal(t, want, frameName(in), in)
+	}
+}
