@@ -1,12 +1,17 @@
 package parca
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
+
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
 )
 
 // ErrNotFound matches (errors.Is) a 404 from Parca. Parca answers 404 with a
@@ -62,7 +67,9 @@ func (e *APIError) Error() string {
 	}
 }
 
-// Is lets errors.Is match ErrNotFound and ErrUnimplemented.
+// Is lets errors.Is match ErrNotFound and ErrUnimplemented, and makes
+// backend.IsDownstreamError report true: the problem lies with the server
+// or the request, not with the plugin.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrNotFound:
@@ -70,7 +77,38 @@ func (e *APIError) Is(target error) bool {
 	case ErrUnimplemented:
 		return e.StatusCode == http.StatusNotImplemented || e.Code == grpcUnimplemented
 	}
-	return false
+	t, ok := target.(backend.ErrorWithSource)
+	return ok && t.ErrorSource() == backend.ErrorSourceDownstream
+}
+
+// ErrorSource marks every APIError as downstream.
+func (e *APIError) ErrorSource() backend.ErrorSource { return backend.ErrorSourceDownstream }
+
+// HTTPStatus is the status Grafana shows for the failed query.
+func (e *APIError) HTTPStatus() int {
+	switch e.StatusCode {
+	case http.StatusBadRequest, http.StatusNotFound, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotImplemented:
+		return e.StatusCode
+	}
+	return http.StatusBadGateway
+}
+
+// transportError explains a request that got no answer. Cancellation by
+// the caller is returned as is; everything else is a downstream error.
+func transportError(base, method, path string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	// The *url.Error repeats the whole URL; its cause is what matters.
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return backend.DownstreamError(fmt.Errorf("parca server at %s did not answer in time (%s %s): %w", base, method, path, err))
+	}
+	return backend.DownstreamError(fmt.Errorf("cannot reach the parca server at %s (%s %s): %w", base, method, path, err))
 }
 
 // maxErrorText bounds how much of a non-JSON error body goes into a message.

@@ -3,13 +3,18 @@ package parca
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"testing"
+
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/parca/parcatest"
+	"github.com/emberscope/emberscope/pkg/source"
 )
 
 // The error answers are replayed from the recordings through the client's
@@ -101,4 +106,26 @@ func TestFrameName(t *testing.T) {
 	} {
 		assert.Equal(t, want, frameName(in), in)
 	}
+}
+
+func TestErrorsAreDownstream(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	c, err := New(Options{URL: closed.URL})
+	require.NoError(t, err)
+	_, err = c.ProfileTypes(context.Background(), source.TimeRange{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "cannot reach the parca server at "+closed.URL+" (GET /api/profiles/types)")
+	assert.Contains(t, err.Error(), "connection refused")
+	assert.True(t, backend.IsDownstreamError(err))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = c.ProfileTypes(ctx, source.TimeRange{})
+	assert.ErrorIs(t, err, context.Canceled)
+
+	apiErr := &APIError{Method: "GET", Path: "/api/profiles/query", StatusCode: 400, Code: 3, Message: "failed to parse query"}
+	assert.True(t, backend.IsDownstreamError(apiErr))
+	assert.Equal(t, http.StatusBadRequest, apiErr.HTTPStatus())
+	assert.Equal(t, http.StatusBadGateway, (&APIError{StatusCode: 500, Code: 13}).HTTPStatus())
 }

@@ -26,7 +26,7 @@ func (c *Client) LabelNames(ctx context.Context, r source.LabelsRequest) ([]stri
 	if err := c.get(ctx, "/api/profiles/labels", q, &resp); err != nil {
 		return nil, err
 	}
-	names := slices.Clone(resp.LabelNames)
+	names := append([]string{}, resp.LabelNames...)
 	slices.Sort(names)
 	return slices.Compact(names), nil
 }
@@ -80,7 +80,7 @@ func (c *Client) labelsQuery(ctx context.Context, scope labelScope, r source.Tim
 // matches: one query_range per selector, summed by name, with one bucket
 // over the whole range.
 func (c *Client) valuesBySeries(ctx context.Context, name string, scope labelScope, r source.TimeRange) ([]string, error) {
-	var out []string
+	out := []string{}
 	for _, sel := range scope.selectors {
 		query, err := c.query(ctx, source.Selection{ProfileTypeID: scope.profileType, LabelSelector: selectorString(sel)})
 		if err != nil {
