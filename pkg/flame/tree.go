@@ -183,7 +183,7 @@ func (t *Tree) Graft(at NodeID, src *Tree) {
 		sn := src.nodes[i]
 		var c NodeID
 		if sn.kind == KindVirtual {
-			c = t.VirtualChild(mapped[sn.parent], src.names[sn.name], src.virtualLabel[NodeID(i)])
+			c = t.VirtualChild(mapped[sn.parent], src.virtualLabel[NodeID(i)], src.names[sn.name])
 		} else {
 			c = t.Child(mapped[sn.parent], nameMap[sn.name], sn.kind)
 		}
