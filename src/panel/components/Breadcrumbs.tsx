@@ -1,0 +1,65 @@
+import React from 'react';
+import { Button } from '@grafana/ui';
+import { FlameIndex, ancestors } from '../model/flameIndex';
+
+export interface BreadcrumbsProps {
+  index: FlameIndex;
+  focus: number;
+  onZoom: (node: number) => void;
+  onReset: () => void;
+}
+
+/** How many path elements above the zoomed node are shown before the rest collapse into `…`. */
+const SHOWN = 3;
+
+/** The path from the root to the zoomed node; each step zooms there; Reset returns to the root. */
+export function Breadcrumbs({ index, focus, onZoom, onReset }: BreadcrumbsProps) {
+  if (focus <= 0) {
+    return null;
+  }
+  const d = index.data;
+  const path = [...ancestors(index, focus), focus];
+  const shown = path.length > SHOWN + 1 ? path.slice(path.length - SHOWN) : path.slice(1);
+  const hidden = path.length > SHOWN + 1;
+  return (
+    <nav
+      aria-label="Zoom path"
+      data-testid="flamegraph-breadcrumbs"
+      style={{ display: 'flex', alignItems: 'center', gap: 4, minWidth: 0, flex: '1 1 100%', fontSize: 12 }}
+    >
+      <Button size="sm" variant="secondary" icon="home-alt" onClick={onReset} aria-label="Reset zoom">
+        Reset
+      </Button>
+      {hidden && <span aria-hidden>… ›</span>}
+      {shown.map((n, k) => {
+        const name = d.names[d.nameIdx[n]];
+        return (
+          <React.Fragment key={n}>
+            {k > 0 && <span aria-hidden>›</span>}
+            <button
+              type="button"
+              title={name}
+              onClick={() => onZoom(n)}
+              style={{
+                background: 'none',
+                border: 'none',
+                padding: 0,
+                color: 'inherit',
+                cursor: 'pointer',
+                fontFamily: 'monospace',
+                fontWeight: n === focus ? 700 : 400,
+                minWidth: 0,
+                maxWidth: `${Math.floor(100 / shown.length)}%`,
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                whiteSpace: 'nowrap',
+              }}
+            >
+              {name}
+            </button>
+          </React.Fragment>
+        );
+      })}
+    </nav>
+  );
+}

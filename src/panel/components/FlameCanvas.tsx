@@ -1,0 +1,243 @@
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { FlameIndex } from '../model/flameIndex';
+import { hitTest, LayoutParams, nodeX, subtreeDepth } from '../model/layout';
+import { drawFlame, drawOverlay, prepareCanvas } from '../render/draw';
+
+/** Height of one flamegraph row in CSS px. */
+export const ROW_HEIGHT = 20;
+/** Font of bar text (monospace, so text fits by counting characters). */
+export const FONT =
+  '12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace';
+
+export interface FlameCanvasProps {
+  index: FlameIndex;
+  colors: string[];
+  focus: number;
+  selected: number;
+  hovered: number;
+  nodeMatch?: Uint8Array;
+  width: number;
+  height: number;
+  minBarWidth: number;
+  textAlign: 'left' | 'right';
+  darkTheme: boolean;
+  onHover: (node: number, clientX: number, clientY: number) => void;
+  onClick: (node: number) => void;
+  onContextMenu: (node: number, clientX: number, clientY: number) => void;
+}
+
+/** Test/automation hook set on the canvas element: where a node is drawn, in CSS px relative to the canvas. */
+export interface CanvasProbe {
+  rectOf: (name: string) => { x: number; y: number; width: number; height: number } | undefined;
+}
+
+let measuredCharWidth = 0;
+function charWidth(ctx: CanvasRenderingContext2D): number {
+  if (!measuredCharWidth) {
+    ctx.font = FONT;
+    const w = ctx.measureText('MMMMMMMMMM').width / 10;
+    measuredCharWidth = w > 0 ? w : 7.2;
+  }
+  return measuredCharWidth;
+}
+
+/**
+ * The flamegraph drawing area: a viewport-sized, HiDPI canvas for the bars and a second one for
+ * hover/selection outlines, inside a scroller whose spacer is as tall as the whole graph. Only
+ * the rows inside the viewport are drawn, so 5,000-level graphs scroll without huge canvases.
+ */
+export function FlameCanvas(props: FlameCanvasProps) {
+  const { index, focus, width, height, onHover, onClick, onContextMenu } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const baseRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const scrollTop = useRef(0);
+  const frame = useRef(0);
+  const propsRef = useRef(props);
+  propsRef.current = props;
+
+  const depth = useMemo(() => subtreeDepth(index, focus), [index, focus]);
+  const contentHeight = (depth + 1) * ROW_HEIGHT;
+  const viewHeight = Math.max(0, Math.min(height, contentHeight));
+  const layout: LayoutParams = useMemo(() => ({ focus, width, rowHeight: ROW_HEIGHT }), [focus, width]);
+
+  const drawBase = useCallback(() => {
+    const p = propsRef.current;
+    const canvas = baseRef.current;
+    if (!canvas || p.width <= 0) {
+      return;
+    }
+    const ctx = prepareCanvas(canvas, p.width, viewHeight);
+    if (!ctx) {
+      return;
+    }
+    drawFlame(ctx, {
+      ...layout,
+      index: p.index,
+      colors: p.colors,
+      height: viewHeight,
+      scrollTop: scrollTop.current,
+      minBarWidth: p.minBarWidth,
+      textAlign: p.textAlign,
+      nodeMatch: p.nodeMatch,
+      darkTheme: p.darkTheme,
+      font: FONT,
+      charWidth: charWidth(ctx),
+    });
+  }, [layout, viewHeight]);
+
+  const drawTop = useCallback(() => {
+    const p = propsRef.current;
+    const canvas = overlayRef.current;
+    if (!canvas || p.width <= 0) {
+      return;
+    }
+    const ctx = prepareCanvas(canvas, p.width, viewHeight);
+    if (ctx) {
+      drawOverlay(
+        ctx,
+        { ...layout, index: p.index, height: viewHeight, scrollTop: scrollTop.current, darkTheme: p.darkTheme },
+        p.hovered,
+        p.selected
+      );
+    }
+  }, [layout, viewHeight]);
+
+  // a new zoom starts at the top
+  useLayoutEffect(() => {
+    scrollTop.current = 0;
+    if (scrollRef.current) {
+      scrollRef.current.scrollTop = 0;
+    }
+  }, [focus, index]);
+
+  useLayoutEffect(drawBase, [
+    drawBase,
+    props.colors,
+    props.nodeMatch,
+    props.minBarWidth,
+    props.textAlign,
+    props.darkTheme,
+    index,
+  ]);
+  useLayoutEffect(drawTop, [drawTop, props.hovered, props.selected, index]);
+
+  // redraw when the device pixel ratio changes (browser zoom, moving to another screen)
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') {
+      return;
+    }
+    const mq = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    const onChange = () => {
+      drawBase();
+      drawTop();
+    };
+    mq.addEventListener?.('change', onChange);
+    return () => mq.removeEventListener?.('change', onChange);
+  }, [drawBase, drawTop]);
+
+  // keep the selected node in view when the keyboard moves the selection
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || props.selected < 0) {
+      return;
+    }
+    const y = index.data.level[props.selected] * ROW_HEIGHT;
+    if (y < el.scrollTop) {
+      el.scrollTop = y;
+    } else if (y + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
+      el.scrollTop = y + ROW_HEIGHT - el.clientHeight;
+    }
+  }, [props.selected, index]);
+
+  const onScroll = () => {
+    scrollTop.current = scrollRef.current?.scrollTop ?? 0;
+    if (!frame.current) {
+      frame.current = requestAnimationFrame(() => {
+        frame.current = 0;
+        drawBase();
+        drawTop();
+      });
+    }
+  };
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  const nodeAt = (e: React.MouseEvent) => {
+    const canvas = baseRef.current;
+    if (!canvas) {
+      return -1;
+    }
+    const r = canvas.getBoundingClientRect();
+    return hitTest(index, layout, e.clientX - r.left, e.clientY - r.top + scrollTop.current);
+  };
+
+  // expose where nodes are drawn, for browser tests and benchmarks
+  useEffect(() => {
+    const canvas = baseRef.current as (HTMLCanvasElement & { emberscope?: CanvasProbe }) | null;
+    if (!canvas) {
+      return;
+    }
+    canvas.emberscope = {
+      rectOf: (name) => {
+        const k = index.data.names.indexOf(name);
+        let best = -1;
+        for (let i = focus; k >= 0 && i < index.end[focus]; i++) {
+          if (index.data.nameIdx[i] === k && (best < 0 || index.data.value[i] > index.data.value[best])) {
+            best = i;
+          }
+        }
+        if (best < 0) {
+          return undefined;
+        }
+        const { x, width: w } = nodeX(index, layout, best);
+        return { x, y: index.data.level[best] * ROW_HEIGHT - scrollTop.current, width: w, height: ROW_HEIGHT };
+      },
+    };
+  }, [index, focus, layout]);
+
+  return (
+    <div
+      ref={scrollRef}
+      data-testid="flamegraph-scroll"
+      onScroll={onScroll}
+      style={{ width, height, overflowY: 'auto', overflowX: 'hidden', position: 'relative' }}
+    >
+      <div style={{ height: contentHeight, position: 'relative' }}>
+        <div style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width }}>
+          <canvas
+            ref={baseRef}
+            data-testid="flamegraph-canvas"
+            role="img"
+            aria-label="Flame graph"
+            style={{ position: 'absolute', left: 0, top: 0, display: 'block' }}
+          />
+          <canvas
+            ref={overlayRef}
+            style={{
+              position: 'absolute',
+              left: 0,
+              top: 0,
+              display: 'block',
+              cursor: props.hovered >= 0 ? 'pointer' : 'default',
+            }}
+            onMouseMove={(e) => onHover(nodeAt(e), e.clientX, e.clientY)}
+            onMouseLeave={(e) => onHover(-1, e.clientX, e.clientY)}
+            onClick={(e) => {
+              const n = nodeAt(e);
+              if (n >= 0) {
+                onClick(n);
+              }
+            }}
+            onContextMenu={(e) => {
+              const n = nodeAt(e);
+              if (n >= 0) {
+                e.preventDefault();
+                onContextMenu(n, e.clientX, e.clientY);
+              }
+            }}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}

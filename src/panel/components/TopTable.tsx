@@ -1,0 +1,178 @@
+import React, { useEffect, useRef, useState } from 'react';
+import { formatPercent, formatValue } from '../model/format';
+import { SortKey, TopRow } from '../model/topTable';
+
+export interface TopTableProps {
+  rows: TopRow[];
+  unit?: string;
+  rootTotal: number;
+  width: number;
+  height: number;
+  sortKey: SortKey;
+  descending: boolean;
+  onSort: (key: SortKey) => void;
+  highlighted: number;
+  onSelect: (nameIdx: number) => void;
+  dark: boolean;
+}
+
+const ROW = 24;
+const HEADER = 28;
+
+/**
+ * The top table: symbol, self and total per function, sortable by any column. Rows are
+ * windowed (only the visible ones are in the DOM), so 100k symbols stay fast.
+ */
+export function TopTable(props: TopTableProps) {
+  const { rows, width, height, sortKey, descending, onSort, highlighted, onSelect, unit, rootTotal, dark } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const bodyHeight = Math.max(0, height - HEADER);
+  const first = Math.max(0, Math.floor(scrollTop / ROW) - 5);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + bodyHeight) / ROW) + 5);
+  const numW = Math.max(84, Math.min(150, Math.floor(width * 0.22)));
+  const nameW = Math.max(40, width - 2 * numW - 2);
+
+  // bring the highlighted symbol into view
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || highlighted < 0) {
+      return;
+    }
+    const at = rows.findIndex((r) => r.nameIdx === highlighted);
+    if (at >= 0 && (at * ROW < el.scrollTop || (at + 1) * ROW > el.scrollTop + el.clientHeight)) {
+      el.scrollTop = Math.max(0, at * ROW - el.clientHeight / 2);
+    }
+  }, [highlighted, rows]);
+
+  const border = dark ? '#3b3f47' : '#d8d9de';
+  const header = (key: SortKey, label: string, w: number, align: 'left' | 'right') => (
+    <div
+      role="columnheader"
+      aria-sort={sortKey === key ? (descending ? 'descending' : 'ascending') : 'none'}
+      tabIndex={0}
+      onClick={() => onSort(key)}
+      onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onSort(key)}
+      style={{
+        width: w,
+        textAlign: align,
+        cursor: 'pointer',
+        padding: '0 6px',
+        boxSizing: 'border-box',
+        fontWeight: 600,
+        userSelect: 'none',
+      }}
+    >
+      {label}
+      {sortKey === key ? (descending ? ' ▼' : ' ▲') : ''}
+    </div>
+  );
+  return (
+    <div
+      role="table"
+      aria-label="Top table"
+      data-testid="top-table"
+      style={{ width, height, fontSize: 12, display: 'flex', flexDirection: 'column' }}
+    >
+      <div
+        role="row"
+        style={{
+          display: 'flex',
+          height: HEADER,
+          alignItems: 'center',
+          borderBottom: `1px solid ${border}`,
+          flex: 'none',
+        }}
+      >
+        {header('name', 'Symbol', nameW, 'left')}
+        {header('self', 'Self', numW, 'right')}
+        {header('total', 'Total', numW, 'right')}
+      </div>
+      <div
+        ref={scroller}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        style={{ overflowY: 'auto', overflowX: 'hidden', height: bodyHeight }}
+      >
+        <div role="rowgroup" style={{ height: rows.length * ROW, position: 'relative' }}>
+          {rows.slice(first, last).map((r, k) => {
+            const i = first + k;
+            const on = r.nameIdx === highlighted;
+            return (
+              <div
+                role="row"
+                key={r.nameIdx}
+                aria-selected={on}
+                data-testid="top-table-row"
+                onClick={() => onSelect(r.nameIdx)}
+                title={r.name}
+                style={{
+                  position: 'absolute',
+                  top: i * ROW,
+                  height: ROW,
+                  width: '100%',
+                  display: 'flex',
+                  alignItems: 'center',
+                  cursor: 'pointer',
+                  background: on
+                    ? dark
+                      ? '#1f3a5f'
+                      : '#dbe9ff'
+                    : i % 2
+                      ? dark
+                        ? '#1c1e22'
+                        : '#f7f7f9'
+                      : 'transparent',
+                }}
+              >
+                <div
+                  role="cell"
+                  style={{
+                    width: nameW,
+                    padding: '0 6px',
+                    boxSizing: 'border-box',
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                    whiteSpace: 'nowrap',
+                    fontFamily: 'monospace',
+                  }}
+                >
+                  {r.name}
+                </div>
+                <div
+                  role="cell"
+                  style={{
+                    width: numW,
+                    padding: '0 6px',
+                    boxSizing: 'border-box',
+                    textAlign: 'right',
+                    whiteSpace: 'nowrap',
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                  }}
+                  title={formatPercent(r.self / (rootTotal || 1))}
+                >
+                  {formatValue(r.self, unit)}
+                </div>
+                <div
+                  role="cell"
+                  style={{
+                    width: numW,
+                    padding: '0 6px',
+                    boxSizing: 'border-box',
+                    textAlign: 'right',
+                    whiteSpace: 'nowrap',
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                  }}
+                  title={formatPercent(r.total / (rootTotal || 1))}
+                >
+                  {formatValue(r.total, unit)}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,165 @@
+import { FlameData } from '../../shared/flameData';
+
+/** How bars are coloured (see options). */
+export type ColorMode = 'self' | 'total' | 'package';
+
+/**
+ * The package part of a function name, which decides its hue:
+ * `github.com/a/b.(*T).M` → `github.com/a/b`, `runtime.mallocgc` → `runtime`,
+ * `std::vec::Vec<T>::push` → `std::vec::Vec<T>`, `com.x.Y.run` → `com.x.Y`,
+ * `app.py:handler` → `app.py`.
+ */
+export function packageOf(name: string): string {
+  const cpp = name.lastIndexOf('::');
+  if (cpp > 0) {
+    return name.slice(0, cpp);
+  }
+  const slash = name.lastIndexOf('/');
+  if (slash >= 0) {
+    // Go import path: the package ends at the first dot after the last slash
+    const dot = name.indexOf('.', slash);
+    return dot > 0 ? name.slice(0, dot) : name;
+  }
+  const colon = name.indexOf(':');
+  if (colon > 0) {
+    return name.slice(0, colon);
+  }
+  const firstDot = name.indexOf('.');
+  if (firstDot < 0) {
+    return name;
+  }
+  const dots = name.split('.').length - 1;
+  // Go (`pkg.Func`, `pkg.(*T).M`) has its package before the first dot; dotted JVM/.NET names before the last
+  if (dots === 1 || name.includes('(')) {
+    return name.slice(0, firstDot);
+  }
+  return name.slice(0, name.lastIndexOf('.'));
+}
+
+/** 32-bit FNV-1a hash of s, stable across runs, browsers and panels. */
+export function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Hue (0–359) of a package: the same package always gets the same hue. */
+export function hueOf(pkg: string): number {
+  return fnv1a(pkg) % 360;
+}
+
+/** Colour of a bar made from a hue and an intensity in [0, 1] (more intense = more saturated, darker). */
+export function hsl(hue: number, intensity: number): string {
+  const t = Math.max(0, Math.min(1, intensity));
+  const s = Math.round(35 + 45 * t);
+  const l = Math.round(72 - 22 * t);
+  return `hsl(${hue}, ${s}%, ${l}%)`;
+}
+
+/** Fill of virtual frames (drawn neutral, with a border and hatching). */
+export const VIRTUAL_FILL = 'hsl(220, 10%, 62%)';
+/** Fill of bars that do not match the search. */
+export const DIMMED_FILL = 'hsl(220, 6%, 82%)';
+export const DIMMED_FILL_DARK = 'hsl(220, 6%, 28%)';
+
+/** Diff palettes from "decreased" through neutral to "increased". */
+export const DIFF_PALETTES = {
+  // green → grey → red
+  default: [
+    [46, 160, 67],
+    [200, 200, 200],
+    [218, 54, 51],
+  ],
+  // blue → grey → orange (distinguishable with red-green colour blindness)
+  colorBlind: [
+    [33, 113, 181],
+    [200, 200, 200],
+    [230, 120, 20],
+  ],
+} as const;
+
+function mix(a: readonly number[], b: readonly number[], t: number): string {
+  const c = a.map((x, k) => Math.round(x + (b[k] - x) * t));
+  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+}
+
+/**
+ * Relative change of a node's share between the baseline (left) and the comparison (right),
+ * clamped to [-1, 1]: -1 = gone or halved and more, +1 = new or doubled and more.
+ */
+export function diffChange(left: number, right: number, totalLeft: number, totalRight: number): number {
+  const pl = totalLeft > 0 ? left / totalLeft : 0;
+  const pr = totalRight > 0 ? right / totalRight : 0;
+  if (pl === 0) {
+    return pr > 0 ? 1 : 0;
+  }
+  return Math.max(-1, Math.min(1, (pr - pl) / pl));
+}
+
+/** Colour of a diff bar for a change in [-1, 1]. */
+export function diffColor(change: number, colorBlind: boolean): string {
+  const [dec, mid, inc] = colorBlind ? DIFF_PALETTES.colorBlind : DIFF_PALETTES.default;
+  return change < 0 ? mix(mid, dec, -change) : mix(mid, inc, change);
+}
+
+/**
+ * Computes the fill of every node once (colours are reused across redraws):
+ * - 'self': hue by package, intensity by the node's self share (relative to the largest self);
+ * - 'total': hue by package, intensity by the node's share of the root total;
+ * - 'package': hue by package only, one intensity;
+ * virtual nodes get VIRTUAL_FILL; diff frames are coloured by change whatever the mode.
+ */
+export function computeColors(data: FlameData, mode: ColorMode, colorBlind = false): string[] {
+  const n = data.count;
+  const out = new Array<string>(n);
+  const hues = new Int16Array(data.names.length).fill(-1);
+  const hue = (k: number) => {
+    if (hues[k] < 0) {
+      hues[k] = hueOf(packageOf(data.names[k]));
+    }
+    return hues[k];
+  };
+  if (data.valueRight) {
+    const vr = data.valueRight;
+    const totalRight = vr[0];
+    const totalLeft = data.value[0] - totalRight;
+    for (let i = 0; i < n; i++) {
+      out[i] = diffColor(diffChange(data.value[i] - vr[i], vr[i], totalLeft, totalRight), colorBlind);
+    }
+    return out;
+  }
+  let maxSelf = 0;
+  for (let i = 0; i < n; i++) {
+    if (data.self[i] > maxSelf) {
+      maxSelf = data.self[i];
+    }
+  }
+  const total = data.value[0] || 1;
+  // intensities are bucketed so that only a few hundred distinct strings are made
+  const cache = new Map<number, string>();
+  for (let i = 0; i < n; i++) {
+    if (data.virtual && data.virtual[i]) {
+      out[i] = VIRTUAL_FILL;
+      continue;
+    }
+    let t = 0.5;
+    if (mode === 'self') {
+      t = maxSelf > 0 ? Math.sqrt(data.self[i] / maxSelf) : 0;
+    } else if (mode === 'total') {
+      t = Math.sqrt(data.value[i] / total);
+    }
+    const h = hue(data.nameIdx[i]);
+    const bucket = Math.round(t * 10);
+    const key = h * 16 + bucket;
+    let c = cache.get(key);
+    if (!c) {
+      c = hsl(h, bucket / 10);
+      cache.set(key, c);
+    }
+    out[i] = c;
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+import { FlameData } from '../../shared/flameData';
+
+/**
+ * Structure derived once from a FlameData, all in typed arrays so that
+ * 100k–500k nodes lay out and draw quickly:
+ * - `parent[i]` and `end[i]` (the first row after i's subtree), so a subtree is the row range [i, end[i]);
+ * - `start[i]`: the node's left edge in value units from the root's left edge;
+ * - per-level lists of nodes in left-to-right order (CSR: `levelNodes[levelStart[l] .. levelStart[l+1])`),
+ *   so drawing touches only the visible levels and the zoomed node's part of each.
+ */
+export interface FlameIndex {
+  data: FlameData;
+  parent: Int32Array;
+  end: Int32Array;
+  start: Float64Array;
+  levelStart: Int32Array;
+  levelNodes: Int32Array;
+}
+
+/** Builds the FlameIndex of data in O(n). */
+export function buildIndex(data: FlameData): FlameIndex {
+  const n = data.count;
+  const { level, value } = data;
+  const parent = new Int32Array(n);
+  const end = new Int32Array(n);
+  const start = new Float64Array(n);
+  // next free x offset under each open ancestor, indexed by level
+  const cursor = new Float64Array(data.maxLevel + 2);
+  const stack = new Int32Array(data.maxLevel + 2);
+  const perLevel = new Int32Array(data.maxLevel + 2);
+  let depth = -1;
+  for (let i = 0; i < n; i++) {
+    const l = level[i];
+    // close the nodes at levels >= l
+    while (depth >= l) {
+      end[stack[depth]] = i;
+      depth--;
+    }
+    if (l === 0) {
+      parent[i] = -1;
+      start[i] = 0;
+    } else {
+      const p = stack[l - 1];
+      parent[i] = p;
+      start[i] = cursor[l];
+    }
+    cursor[l] = start[i] + value[i];
+    cursor[l + 1] = start[i];
+    stack[l] = i;
+    depth = l;
+    perLevel[l]++;
+  }
+  while (depth >= 0) {
+    end[stack[depth]] = n;
+    depth--;
+  }
+  const levelStart = new Int32Array(data.maxLevel + 2);
+  for (let l = 0; l <= data.maxLevel; l++) {
+    levelStart[l + 1] = levelStart[l] + perLevel[l];
+  }
+  const fill = levelStart.slice(0, data.maxLevel + 1);
+  const levelNodes = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    levelNodes[fill[level[i]]++] = i;
+  }
+  return { data, parent, end, start, levelStart, levelNodes };
+}
+
+/** Index in levelNodes of the first node of level l whose row is >= row (binary search). */
+export function lowerBoundRow(index: FlameIndex, l: number, row: number): number {
+  let lo = index.levelStart[l];
+  let hi = index.levelStart[l + 1];
+  const nodes = index.levelNodes;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (nodes[mid] < row) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/** The ancestors of node i from the root down to i's parent. */
+export function ancestors(index: FlameIndex, i: number): number[] {
+  const out: number[] = [];
+  for (let p = index.parent[i]; p >= 0; p = index.parent[p]) {
+    out.push(p);
+  }
+  return out.reverse();
+}
+
+/** Whether node a is node d or one of its ancestors. */
+export function isAncestorOrSelf(index: FlameIndex, a: number, d: number): boolean {
+  return d >= a && d < index.end[a];
+}

@@ -1,0 +1,135 @@
+import { FlameIndex, lowerBoundRow } from './flameIndex';
+
+/** A node's rectangle in CSS pixels, relative to the graph's top-left corner (before scrolling). */
+export interface Rect {
+  node: number;
+  x: number;
+  y: number;
+  width: number;
+  level: number;
+}
+
+/** Geometry of the drawing: the zoomed (focus) node fills `width`. */
+export interface LayoutParams {
+  focus: number;
+  width: number;
+  rowHeight: number;
+}
+
+/** Horizontal position and width (CSS px) of node i when `focus` fills `width`; ancestors of focus span the width. */
+export function nodeX(index: FlameIndex, p: LayoutParams, i: number): { x: number; width: number } {
+  const { level, value } = index.data;
+  const f = p.focus;
+  if (level[i] < level[f]) {
+    return { x: 0, width: p.width };
+  }
+  const scale = p.width / (value[f] || 1);
+  return { x: (index.start[i] - index.start[f]) * scale, width: value[i] * scale };
+}
+
+/**
+ * Calls visit for every node drawn in levels [fromLevel, toLevel] that is at least minWidth
+ * wide: the focus node's ancestors (full width) above it, then its subtree. Only the focus's
+ * part of each level is touched, so zooming re-lays out the subtree alone.
+ */
+export function forEachVisible(
+  index: FlameIndex,
+  p: LayoutParams,
+  fromLevel: number,
+  toLevel: number,
+  minWidth: number,
+  visit: (node: number, x: number, width: number, level: number) => void
+): void {
+  const { level, value } = index.data;
+  const f = p.focus;
+  const fl = level[f];
+  const last = Math.min(toLevel, index.data.maxLevel);
+  if (fromLevel < fl) {
+    // ancestors of the focus, top-down
+    let a = f;
+    const chain: number[] = [];
+    while (index.parent[a] >= 0) {
+      a = index.parent[a];
+      chain.push(a);
+    }
+    for (const anc of chain) {
+      const l = level[anc];
+      if (l >= fromLevel && l <= last) {
+        visit(anc, 0, p.width, l);
+      }
+    }
+  }
+  const scale = p.width / (value[f] || 1);
+  const x0 = index.start[f];
+  const nodes = index.levelNodes;
+  const fend = index.end[f];
+  for (let l = Math.max(fromLevel, fl); l <= last; l++) {
+    const lo = lowerBoundRow(index, l, f);
+    const hi = lowerBoundRow(index, l, fend);
+    for (let k = lo; k < hi; k++) {
+      const i = nodes[k];
+      const w = value[i] * scale;
+      if (w < minWidth) {
+        continue;
+      }
+      visit(i, (index.start[i] - x0) * scale, w, l);
+    }
+  }
+}
+
+/** The node under point (x, y) in CSS px of the unscrolled graph, or -1. */
+export function hitTest(index: FlameIndex, p: LayoutParams, x: number, y: number): number {
+  const l = Math.floor(y / p.rowHeight);
+  const { level, value } = index.data;
+  const f = p.focus;
+  if (l < 0 || l > index.data.maxLevel || x < 0 || x > p.width) {
+    return -1;
+  }
+  if (l < level[f]) {
+    let a = f;
+    while (level[a] > l) {
+      a = index.parent[a];
+    }
+    return a;
+  }
+  const scale = p.width / (value[f] || 1);
+  const target = index.start[f] + x / scale;
+  let lo = lowerBoundRow(index, l, f);
+  let hi = lowerBoundRow(index, l, index.end[f]);
+  const nodes = index.levelNodes;
+  // last node whose start <= target
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.start[nodes[mid]] <= target) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo === lowerBoundRow(index, l, f)) {
+    return -1;
+  }
+  const i = nodes[lo - 1];
+  return target <= index.start[i] + value[i] ? i : -1;
+}
+
+/** Deepest level present in focus's subtree (for the scroll height). */
+export function subtreeDepth(index: FlameIndex, focus: number): number {
+  const { level } = index.data;
+  let max = level[focus];
+  for (let i = focus; i < index.end[focus]; i++) {
+    if (level[i] > max) {
+      max = level[i];
+    }
+  }
+  return max;
+}
+
+/** Collects the drawn rectangles (for tests and hit checks). */
+export function layoutRects(index: FlameIndex, p: LayoutParams, minWidth = 0): Rect[] {
+  const out: Rect[] = [];
+  forEachVisible(index, p, 0, index.data.maxLevel, minWidth, (node, x, width, level) =>
+    out.push({ node, x, width, level, y: level * p.rowHeight })
+  );
+  return out;
+}

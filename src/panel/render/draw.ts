@@ -1,0 +1,146 @@
+import { FlameIndex } from '../model/flameIndex';
+import { forEachVisible, LayoutParams, nodeX } from '../model/layout';
+import { barLabel, fitText } from '../model/format';
+import { DIMMED_FILL, DIMMED_FILL_DARK } from '../model/colors';
+
+/** Everything the base layer needs to draw one frame. */
+export interface DrawParams extends LayoutParams {
+  index: FlameIndex;
+  colors: string[];
+  /** CSS px height of the visible area. */
+  height: number;
+  scrollTop: number;
+  minBarWidth: number;
+  textAlign: 'left' | 'right';
+  /** 1 per node that matches the search / highlighted name; undefined when nothing is searched. */
+  nodeMatch?: Uint8Array;
+  darkTheme: boolean;
+  font: string;
+  /** Width of one character of `font` in CSS px (monospace). */
+  charWidth: number;
+}
+
+/** Horizontal padding of bar text in CSS px. */
+export const TEXT_PADDING = 4;
+
+/** Sizes a canvas for CSS size w×h at the device pixel ratio, returning its 2D context scaled to CSS px. */
+export function prepareCanvas(canvas: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D | null {
+  const dpr = window.devicePixelRatio || 1;
+  const pw = Math.max(1, Math.round(w * dpr));
+  const ph = Math.max(1, Math.round(h * dpr));
+  if (canvas.width !== pw || canvas.height !== ph) {
+    canvas.width = pw;
+    canvas.height = ph;
+  }
+  canvas.style.width = `${w}px`;
+  canvas.style.height = `${h}px`;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) {
+    return null;
+  }
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return ctx;
+}
+
+let hatch: CanvasPattern | null | undefined;
+function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+  if (hatch === undefined) {
+    const c = document.createElement('canvas');
+    c.width = 8;
+    c.height = 8;
+    const p = c.getContext('2d');
+    if (p) {
+      p.strokeStyle = 'rgba(255,255,255,0.45)';
+      p.lineWidth = 2;
+      p.beginPath();
+      p.moveTo(0, 8);
+      p.lineTo(8, 0);
+      p.moveTo(-2, 2);
+      p.lineTo(2, -2);
+      p.moveTo(6, 10);
+      p.lineTo(10, 6);
+      p.stroke();
+    }
+    hatch = ctx.createPattern(c, 'repeat');
+  }
+  return hatch;
+}
+
+/**
+ * Draws the visible rows of the flamegraph: only levels inside [scrollTop, scrollTop+height)
+ * and only the focus's subtree (plus its ancestors). Returns how many bars were drawn.
+ */
+export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number {
+  const { index, rowHeight, height, scrollTop } = p;
+  const data = index.data;
+  ctx.clearRect(0, 0, p.width, height);
+  const fromLevel = Math.max(0, Math.floor(scrollTop / rowHeight));
+  const toLevel = Math.floor((scrollTop + height) / rowHeight);
+  const rootTotal = data.value[0];
+  const dimmed = p.darkTheme ? DIMMED_FILL_DARK : DIMMED_FILL;
+  const pattern = data.virtual ? hatchPattern(ctx) : null;
+  ctx.font = p.font;
+  ctx.textBaseline = 'middle';
+  let drawn = 0;
+  const texts: Array<[string, number, number, boolean]> = [];
+  forEachVisible(index, p, fromLevel, toLevel, p.minBarWidth, (i, x, w, level) => {
+    const y = level * rowHeight - scrollTop;
+    const bw = w > 2 ? w - 1 : w;
+    const matched = !p.nodeMatch || p.nodeMatch[i] === 1;
+    ctx.fillStyle = matched ? p.colors[i] : dimmed;
+    ctx.fillRect(x, y, bw, rowHeight - 1);
+    if (data.virtual && data.virtual[i]) {
+      if (pattern) {
+        ctx.fillStyle = pattern;
+        ctx.fillRect(x, y, bw, rowHeight - 1);
+      }
+      ctx.strokeStyle = 'rgba(40,40,60,0.8)';
+      ctx.lineWidth = 1;
+      ctx.strokeRect(x + 0.5, y + 0.5, Math.max(0, bw - 1), rowHeight - 2);
+    }
+    drawn++;
+    const maxChars = Math.floor((bw - 2 * TEXT_PADDING) / p.charWidth);
+    if (maxChars >= 3) {
+      const name = data.names[data.nameIdx[i]];
+      const full = barLabel(name, data.value[i], rootTotal, data.unit);
+      const text = full.length <= maxChars ? full : fitText(name, maxChars, p.textAlign);
+      if (text) {
+        const tx = p.textAlign === 'left' ? x + TEXT_PADDING : x + bw - TEXT_PADDING - text.length * p.charWidth;
+        texts.push([text, Math.max(x + TEXT_PADDING, tx), y + rowHeight / 2, matched]);
+      }
+    }
+  });
+  for (const [text, tx, ty, matched] of texts) {
+    ctx.fillStyle = matched ? '#1b1b1f' : p.darkTheme ? '#8a8a92' : '#6a6a72';
+    ctx.fillText(text, tx, ty);
+  }
+  return drawn;
+}
+
+/** Draws outlines for the hovered and selected nodes on the overlay layer. */
+export function drawOverlay(
+  ctx: CanvasRenderingContext2D,
+  p: LayoutParams & { index: FlameIndex; height: number; scrollTop: number; darkTheme: boolean },
+  hovered: number,
+  selected: number
+): void {
+  ctx.clearRect(0, 0, p.width, p.height);
+  const outline = (i: number, color: string, lw: number) => {
+    if (i < 0) {
+      return;
+    }
+    const level = p.index.data.level[i];
+    const { x, width } = nodeX(p.index, p, i);
+    const y = level * p.rowHeight - p.scrollTop;
+    if (y + p.rowHeight < 0 || y > p.height) {
+      return;
+    }
+    ctx.strokeStyle = color;
+    ctx.lineWidth = lw;
+    ctx.strokeRect(x + lw / 2, y + lw / 2, Math.max(1, width - lw - 1), p.rowHeight - lw - 1);
+  };
+  outline(selected, p.darkTheme ? '#ffffff' : '#111111', 2);
+  if (hovered !== selected) {
+    outline(hovered, p.darkTheme ? 'rgba(255,255,255,0.8)' : 'rgba(0,0,0,0.7)', 1);
+  }
+}

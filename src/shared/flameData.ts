@@ -1,0 +1,207 @@
+import { DataFrame, Field, FieldType } from '@grafana/data';
+
+/**
+ * A flamegraph in columnar, typed-array form, read from a nested-set data frame
+ * (one row per node in depth-first order; the shape Grafana's Pyroscope datasource
+ * and Emberscope's backend emit). Row i is node i; node 0 is the root.
+ */
+export interface FlameData {
+  /** Number of nodes. */
+  count: number;
+  /** Depth of each node, root = 0. */
+  level: Int32Array;
+  /** Total of each node (for diff frames: left + right). */
+  value: Float64Array;
+  /** Self value of each node (for diff frames: left + right). */
+  self: Float64Array;
+  /** Index into `names` of each node's name. */
+  nameIdx: Int32Array;
+  /** Distinct names. */
+  names: string[];
+  /** 1 where the node is a virtual frame (made from a label value), when the frame says so. */
+  virtual?: Uint8Array;
+  /** For virtual nodes: index into `names` of the label the node was made from, -1 otherwise. */
+  virtualLabelIdx?: Int32Array;
+  /** Right-hand (comparison) total of each node, for diff frames. */
+  valueRight?: Float64Array;
+  /** Right-hand (comparison) self of each node, for diff frames. */
+  selfRight?: Float64Array;
+  /** Grafana unit of value/self (e.g. `ns`, `bytes`, `short`), from the field config. */
+  unit?: string;
+  /** Deepest level. */
+  maxLevel: number;
+}
+
+/** Raised when a frame is not a valid nested-set flamegraph; the message says what and where. */
+export class FlameFrameError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FlameFrameError';
+  }
+}
+
+/** Whether frame looks like a flamegraph frame (has level, value, self and label fields). */
+export function isFlameFrame(frame: DataFrame): boolean {
+  const names = new Set(frame.fields.map((f) => f.name));
+  return ['level', 'value', 'self', 'label'].every((n) => names.has(n));
+}
+
+/** Returns the first flamegraph frame of series, or undefined. */
+export function findFlameFrame(series: DataFrame[]): DataFrame | undefined {
+  return series.find(isFlameFrame);
+}
+
+function field(frame: DataFrame, name: string, required: true): Field;
+function field(frame: DataFrame, name: string, required: false): Field | undefined;
+function field(frame: DataFrame, name: string, required: boolean): Field | undefined {
+  const f = frame.fields.find((x) => x.name === name);
+  if (!f && required) {
+    const have = frame.fields.map((x) => x.name).join(', ') || 'none';
+    throw new FlameFrameError(`flamegraph frame "${frame.name ?? ''}" has no "${name}" field (fields: ${have})`);
+  }
+  return f;
+}
+
+function numbers(f: Field, n: number): Float64Array {
+  const out = new Float64Array(n);
+  const vals = f.values as ArrayLike<unknown>;
+  for (let i = 0; i < n; i++) {
+    const v = vals[i];
+    const x = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : typeof v === 'bigint' ? Number(v) : NaN;
+    if (!Number.isFinite(x)) {
+      throw new FlameFrameError(`field "${f.name}" row ${i}: ${JSON.stringify(v)} is not a finite number`);
+    }
+    out[i] = x;
+  }
+  return out;
+}
+
+/** Interns the label column (enum indices or plain strings) into names + per-row indices. */
+function readLabels(f: Field, n: number, names: string[], seen: Map<string, number>): Int32Array {
+  const out = new Int32Array(n);
+  const vals = f.values as ArrayLike<unknown>;
+  const enumText = f.config?.type?.enum?.text;
+  const intern = (s: string) => {
+    let idx = seen.get(s);
+    if (idx === undefined) {
+      idx = names.length;
+      names.push(s);
+      seen.set(s, idx);
+    }
+    return idx;
+  };
+  if (f.type === FieldType.enum || enumText) {
+    const text = enumText ?? [];
+    const map = new Int32Array(text.length).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const v = vals[i];
+      if (typeof v === 'number') {
+        if (!Number.isInteger(v) || v < 0 || v >= text.length) {
+          throw new FlameFrameError(`field "${f.name}" row ${i}: enum index ${v} outside 0..${text.length - 1}`);
+        }
+        if (map[v] < 0) {
+          map[v] = intern(String(text[v]));
+        }
+        out[i] = map[v];
+      } else {
+        out[i] = intern(v == null ? '' : String(v));
+      }
+    }
+    return out;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = vals[i];
+    out[i] = intern(v == null ? '' : String(v));
+  }
+  return out;
+}
+
+/**
+ * Reads a nested-set flamegraph frame into typed arrays and checks its shape: one root at
+ * level 0 in row 0, every later row at most one level deeper than the row before it, totals
+ * not below self. Throws FlameFrameError naming the field and row of the first problem.
+ */
+export function readFlameData(frame: DataFrame): FlameData {
+  const n = frame.length ?? field(frame, 'level', true).values.length;
+  const levelF = field(frame, 'level', true);
+  const valueF = field(frame, 'value', true);
+  const selfF = field(frame, 'self', true);
+  const labelF = field(frame, 'label', true);
+  const levels = numbers(levelF, n);
+  const level = new Int32Array(n);
+  let maxLevel = 0;
+  for (let i = 0; i < n; i++) {
+    const l = levels[i];
+    if (!Number.isInteger(l) || l < 0) {
+      throw new FlameFrameError(`field "level" row ${i}: ${l} is not a non-negative integer`);
+    }
+    if (i === 0 && l !== 0) {
+      throw new FlameFrameError(`field "level" row 0: the first row must be the root at level 0, got ${l}`);
+    }
+    if (i > 0 && l === 0) {
+      throw new FlameFrameError(`field "level" row ${i}: a second root (level 0); a flamegraph frame has one root`);
+    }
+    if (i > 0 && l > level[i - 1] + 1) {
+      throw new FlameFrameError(
+        `field "level" row ${i}: level ${l} follows level ${level[i - 1]}; rows may go only one level deeper at a time`
+      );
+    }
+    level[i] = l;
+    if (l > maxLevel) {
+      maxLevel = l;
+    }
+  }
+  const value = numbers(valueF, n);
+  const self = numbers(selfF, n);
+  for (let i = 0; i < n; i++) {
+    if (self[i] > value[i]) {
+      throw new FlameFrameError(`row ${i}: self ${self[i]} is larger than the node's total ${value[i]}`);
+    }
+  }
+  const names: string[] = [];
+  const seen = new Map<string, number>();
+  const nameIdx = readLabels(labelF, n, names, seen);
+
+  const data: FlameData = { count: n, level, value, self, nameIdx, names, maxLevel, unit: valueF.config?.unit };
+
+  const virtualF = field(frame, 'virtual', false);
+  if (virtualF) {
+    const v = new Uint8Array(n);
+    const vals = virtualF.values as ArrayLike<unknown>;
+    let any = false;
+    for (let i = 0; i < n; i++) {
+      v[i] = vals[i] === true || vals[i] === 1 || vals[i] === 'true' ? 1 : 0;
+      any = any || v[i] === 1;
+    }
+    if (any) {
+      data.virtual = v;
+      const vl = field(frame, 'virtualLabel', false);
+      const idx = new Int32Array(n).fill(-1);
+      if (vl) {
+        const labels = readLabels(vl, n, names, seen);
+        for (let i = 0; i < n; i++) {
+          if (v[i]) {
+            idx[i] = labels[i];
+          }
+        }
+      }
+      data.virtualLabelIdx = idx;
+    }
+  }
+
+  const vr = field(frame, 'valueRight', false);
+  const sr = field(frame, 'selfRight', false);
+  if (Boolean(vr) !== Boolean(sr)) {
+    throw new FlameFrameError('a diff flamegraph frame needs both "valueRight" and "selfRight" fields');
+  }
+  if (vr && sr) {
+    data.valueRight = numbers(vr, n);
+    data.selfRight = numbers(sr, n);
+  }
+  return data;
+}
+
+/** Whether data is a diff flamegraph (has right-hand values). */
+export function isDiff(data: FlameData): boolean {
+  return data.valueRight !== undefined;
+}
