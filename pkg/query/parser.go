@@ -116,7 +116,11 @@ func (p *parser) checkProfileType(t token) *Error {
 func checkProfileType(id string) string {
 	parts := strings.Split(id, ":")
 	if len(parts) != 5 {
-		return fmt.Sprintf("profile type %q has %d parts; expected %s", id, len(parts), profileTypeShape)
+		noun := "parts"
+		if len(parts) == 1 {
+			noun = "part"
+		}
+		return fmt.Sprintf("profile type %q has %d %s; expected %s", id, len(parts), noun, profileTypeShape)
 	}
 	for i, what := range []string{"name", "sample type", "sample unit"} {
 		if parts[i] == "" {

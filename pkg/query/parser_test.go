@@ -56,9 +56,9 @@ func TestParseValid(t *testing.T) {
 			want: "goroutine:goroutine:count::{}",
 		},
 		{
-			name: "matchers without profile type",
-			in:   `{service_name="api"}`,
-			want: `{service_name="api"}`,
+			name:  "matchers without profile type",
+			in:    `{service_name="api"}`,
+			want:  `{service_name="api"}`,
 			check: func(t *testing.T, q *Query) { assert.Empty(t, q.ProfileTypeID) },
 		},
 		{
