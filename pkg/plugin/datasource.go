@@ -1,0 +1,86 @@
+// Package plugin holds the datasource's SDK handlers: QueryData (a
+// QueryTypeMux with one file per query type), CallResource (one file per
+// route), CheckHealth and the instance factory. It plans calls to a
+// source.Source from the parsed query alone and turns the answers into data
+// frames; it knows no wire format.
+package plugin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
+	"github.com/grafana/grafana-plugin-sdk-go/backend/datasource"
+	"github.com/grafana/grafana-plugin-sdk-go/backend/instancemgmt"
+	"github.com/grafana/grafana-plugin-sdk-go/backend/log"
+
+	"github.com/emberscope/emberscope/pkg/models"
+	"github.com/emberscope/emberscope/pkg/pyroscope"
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// PluginID is the datasource's id in plugin.json.
+const PluginID = "emberscope-datasource"
+
+// Datasource is one configured instance of the datasource.
+type Datasource struct {
+	settings  *models.Settings
+	src       source.Source
+	serverURL string
+	mux       *datasource.QueryTypeMux
+	resources backend.CallResourceHandler
+	logger    log.Logger
+}
+
+// Make sure Datasource implements the SDK's handler interfaces.
+var (
+	_ backend.QueryDataHandler      = (*Datasource)(nil)
+	_ backend.CheckHealthHandler    = (*Datasource)(nil)
+	_ backend.CallResourceHandler   = (*Datasource)(nil)
+	_ instancemgmt.InstanceDisposer = (*Datasource)(nil)
+)
+
+// NewDatasource is the instance factory given to datasource.Manage: it checks
+// the settings and builds a Pyroscope client over the SDK's HTTP client.
+func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (instancemgmt.Instance, error) {
+	settings, err := models.Load(s)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := settings.HTTPClientOptions(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	client, err := pyroscope.New(settings.URL, opts)
+	if err != nil {
+		return nil, fmt.Errorf("create the profile server client: %w", err)
+	}
+	return New(settings, client), nil
+}
+
+// New returns a datasource reading from src with the given settings.
+func New(settings *models.Settings, src source.Source) *Datasource {
+	d := &Datasource{
+		settings:  settings,
+		src:       src,
+		serverURL: settings.URL,
+		logger:    backend.Logger.With("url", settings.URL),
+	}
+	d.mux = d.queryMux()
+	d.resources = d.resourceHandler()
+	return d
+}
+
+// Dispose is called when the instance's settings change; the HTTP client
+// holds no resources beyond idle connections, which are reclaimed by GC.
+func (d *Datasource) Dispose() {}
+
+// QueryData answers each query of the request by its query type.
+func (d *Datasource) QueryData(ctx context.Context, req *backend.QueryDataRequest) (*backend.QueryDataResponse, error) {
+	return d.mux.QueryData(ctx, req)
+}
+
+// CallResource serves the editor's resource routes (see resources.go).
+func (d *Datasource) CallResource(ctx context.Context, req *backend.CallResourceRequest, sender backend.CallResourceResponseSender) error {
+	return d.resources.CallResource(ctx, req, sender)
+}

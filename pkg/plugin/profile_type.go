@@ -1,0 +1,37 @@
+package plugin
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// knownTypesLookback is how far before a query's start a profile type must
+// have had data to count as known.
+const knownTypesLookback = 30 * 24 * time.Hour
+
+// checkProfileType is called when a query found nothing: it tells an empty
+// range (fine, Grafana shows "No data") from a profile type the server has
+// never heard of (a mistake the user should see).
+func (d *Datasource) checkProfileType(ctx context.Context, r *request) error {
+	id := r.Query.ProfileTypeID
+	types, err := d.src.ProfileTypes(ctx, source.TimeRange{From: r.Range.From.Add(-knownTypesLookback), To: r.Range.To})
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(types))
+	for _, t := range types {
+		if t.ID == id {
+			return nil
+		}
+		ids = append(ids, t.ID)
+	}
+	slices.Sort(ids)
+	if len(ids) == 0 {
+		return userErrorf("unknown profile type %q: the profile server holds no profiles yet", id)
+	}
+	return userErrorf("unknown profile type %q: the profile server has %s", id, strings.Join(ids, ", "))
+}

@@ -1,0 +1,31 @@
+package plugin
+
+import (
+	"context"
+
+	"github.com/grafana/grafana-plugin-sdk-go/data"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/frames"
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// queryDiff answers a "diff" query: the query's selection (the baseline, on
+// the left) against its comparison's selector and range (on the right), both
+// through the same pipeline, as one diff flamegraph frame.
+func (d *Datasource) queryDiff(ctx context.Context, r *request) (data.Frames, error) {
+	if r.Comparison == nil {
+		return nil, userErrorf("a diff query needs a comparison: {\"labelSelector\": ..., \"from\": ms, \"to\": ms}")
+	}
+	right := source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Comparison.Selector, Range: r.Comparison.Range}
+	var lt, rt *flame.Tree
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { lt, err = d.fullTree(gctx, r, r.selection()); return err })
+	g.Go(func() (err error) { rt, err = d.fullTree(gctx, r, right); return err })
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	diff := flame.NewDiff(lt, rt).Truncate(r.MaxNodes)
+	return data.Frames{frames.DiffFlamegraph(diff, frames.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
+}

@@ -1,0 +1,39 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/grafana/grafana-plugin-sdk-go/data"
+
+	"github.com/emberscope/emberscope/pkg/frames"
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// queryMetrics answers a "metrics" query: one series per value set of the
+// query's group-by, at most limit of them, the rest summed into "other".
+func (d *Datasource) queryMetrics(ctx context.Context, r *request) (data.Frames, error) {
+	series, err := d.src.Series(ctx, source.SeriesRequest{
+		Selection: r.selection(),
+		GroupBy:   r.Query.GroupBy,
+		Step:      r.Step,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(series) == 0 {
+		if err := d.checkProfileType(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	kept, folded := foldSeries(series, r.Limit, r.Query.GroupBy)
+	out := data.Frames(frames.Series(kept, r.Query.ProfileTypeID, frames.UnitOfProfileType(r.Query.ProfileTypeID)))
+	if folded > 0 && len(out) > 0 {
+		out[0].AppendNotices(data.Notice{
+			Severity: data.NoticeSeverityInfo,
+			Text: fmt.Sprintf("Showing the %d largest of %d series; the other %d are summed into the series labelled %q. Raise the query's limit to see more.",
+				r.Limit, len(series), folded, otherName),
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,20 @@
+package plugin
+
+import (
+	"context"
+
+	"github.com/grafana/grafana-plugin-sdk-go/data"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/frames"
+)
+
+// queryTopTable answers a "topTable" query: self and total per function of
+// the query's tree, before truncation so that no function is hidden in "other".
+func (d *Datasource) queryTopTable(ctx context.Context, r *request) (data.Frames, error) {
+	t, err := d.fullTree(ctx, r, r.selection())
+	if err != nil {
+		return nil, err
+	}
+	return data.Frames{frames.TopTable(flame.TopTable(t), frames.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
+}

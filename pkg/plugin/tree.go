@@ -1,0 +1,76 @@
+package plugin
+
+import (
+	"context"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/query"
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// serverNodeBudget is the node budget asked of the server. When transforms
+// follow, the server is asked for more so that focus/drop/reverse work on a
+// fuller tree before our own truncation; the API refuses more than 1,048,576.
+func serverNodeBudget(r *request) int64 {
+	for _, op := range r.Query.Ops {
+		if _, ok := op.(query.FramesFromLabel); !ok {
+			return int64(min(r.MaxNodes*8, 1<<20))
+		}
+	}
+	return int64(r.MaxNodes)
+}
+
+// tree builds the query's flamegraph tree: the merged stacks of its selection
+// (with virtual base frames when the query asks for them), then its Ops in
+// order, then truncation to maxNodes.
+func (d *Datasource) tree(ctx context.Context, r *request) (*flame.Tree, error) {
+	t, err := d.fullTree(ctx, r, r.selection())
+	if err != nil {
+		return nil, err
+	}
+	return flame.Truncate(t, r.MaxNodes), nil
+}
+
+// fullTree is the tree of sel through the query's pipeline, not truncated.
+func (d *Datasource) fullTree(ctx context.Context, r *request, sel source.Selection) (*flame.Tree, error) {
+	req := source.StacksRequest{Selection: sel, MaxNodes: serverNodeBudget(r)}
+	var (
+		t   *flame.Tree
+		err error
+	)
+	if labels, sep := r.Query.VirtualLabels(); len(labels) > 0 {
+		t, err = d.virtualTree(ctx, req, labels, sep, r.Limit)
+	} else {
+		t, err = d.src.MergeStacks(ctx, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t.Total() == 0 {
+		if err := d.checkProfileType(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	return applyOps(t, r.Query.Ops)
+}
+
+// applyOps applies the query's pipeline to the tree, innermost first.
+// frames_from_label is not applied here: the tree was built with it.
+func applyOps(t *flame.Tree, ops []query.Op) (*flame.Tree, error) {
+	for _, op := range ops {
+		switch o := op.(type) {
+		case query.FramesFromLabel:
+		case query.Reverse:
+			t = flame.Reverse(t)
+		case query.Focus:
+			t = flame.Focus(t, o.Pattern)
+		case query.DropFrames:
+			t = flame.DropFrames(t, o.Pattern)
+		case query.TruncateDepth:
+			t = flame.TruncateDepth(t, o.Depth)
+		default:
+			return nil, userErrorf("%s() cannot be applied to a flamegraph", op.Func())
+		}
+	}
+	return t, nil
+}
