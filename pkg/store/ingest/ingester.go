@@ -1,0 +1,165 @@
+// Package ingest receives profiles: Pyroscope's HTTP /ingest (pprof, with or
+// without pyroscope-go's multipart form, and folded stacks) and the connect
+// push.v1.PusherService/Push. Every request is converted in full before
+// anything is written, then stored in one durable batch, so a bad request
+// stores nothing.
+package ingest
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/store/metrics"
+	"github.com/emberscope/emberscope/pkg/store/storage"
+)
+
+// Series label names the store adds to every series, as Pyroscope does.
+const (
+	LabelServiceName = "service_name"
+	LabelName        = "__name__"
+	LabelProfileType = "__profile_type__"
+	LabelType        = "__type__"
+	LabelUnit        = "__unit__"
+	LabelPeriodType  = "__period_type__"
+	LabelPeriodUnit  = "__period_unit__"
+	LabelSpy         = "pyroscope_spy"
+	// LabelDelta="false" on a pushed series says the client already sent deltas.
+	LabelDelta = "__delta__"
+)
+
+// Options configure an Ingester.
+type Options struct {
+	DB      *storage.DB
+	Metrics *metrics.Metrics
+	Logger  *slog.Logger
+	// MaxAge refuses profiles older than this; 0 accepts any time.
+	MaxAge time.Duration
+	// MaxBodyBytes bounds a request body; 0 means 64 MiB.
+	MaxBodyBytes int64
+}
+
+// Ingester converts and stores profiles.
+type Ingester struct {
+	db      *storage.DB
+	m       *metrics.Metrics
+	log     *slog.Logger
+	maxAge  time.Duration
+	maxBody int64
+	now     func() time.Time
+}
+
+// New returns an Ingester.
+func New(o Options) *Ingester {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 64 << 20
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Ingester{db: o.DB, m: o.Metrics, log: o.Logger, maxAge: o.MaxAge, maxBody: o.MaxBodyBytes, now: time.Now}
+}
+
+// Input is one parsed profile with what the request said about it.
+type Input struct {
+	Profile *profile.Profile
+	// Labels are the request's series labels (service_name included).
+	Labels        storage.Labels
+	Naming        pprofconv.Naming
+	DeltaByClient map[string]bool
+	// DefaultTime places the profile when it carries no time of its own.
+	DefaultTime time.Time
+	// Where names the input in error messages ("series 2 sample 0").
+	Where string
+}
+
+// Store converts every input and stores them all in one batch.
+func (in *Ingester) Store(inputs []Input) error {
+	var writes []storage.Write
+	for _, inp := range inputs {
+		ws, err := in.writes(inp)
+		if err != nil {
+			return err
+		}
+		writes = append(writes, ws...)
+	}
+	stats, err := in.db.Append(writes)
+	if err != nil {
+		return &Error{Reason: ReasonStorage, Err: err}
+	}
+	in.m.StoredBytes.Add(float64(stats.Bytes))
+	for _, w := range writes {
+		in.m.ProfilesIngested.WithLabelValues(w.Series.Type.ID()).Inc()
+	}
+	return nil
+}
+
+func (in *Ingester) writes(inp Input) ([]storage.Write, error) {
+	p := inp.Profile
+	ts := inp.DefaultTime
+	if p.TimeNanos != 0 {
+		ts = time.Unix(0, p.TimeNanos)
+	}
+	if ts.IsZero() {
+		ts = in.now()
+	}
+	if in.maxAge > 0 && ts.Before(in.now().Add(-in.maxAge)) {
+		return nil, errorf(ReasonTooOld, "%sprofile at %s is older than the maximum age %s", prefix(inp.Where), ts.UTC().Format(time.RFC3339), in.maxAge)
+	}
+	res, err := pprofconv.Convert(p, pprofconv.Options{Naming: inp.Naming, DeltaByClient: inp.DeltaByClient})
+	if err != nil {
+		return nil, errorf(ReasonBadLabels, "%sinvalid profile (%s): %v", prefix(inp.Where), describe(p), err)
+	}
+	writes := make([]storage.Write, 0, len(res.Series))
+	for i := range res.Series {
+		s := &res.Series[i]
+		writes = append(writes, storage.Write{
+			Labels: seriesLabels(inp.Labels, s),
+			Time:   ts.UnixNano(),
+			Result: res,
+			Series: s,
+		})
+	}
+	return writes, nil
+}
+
+func prefix(where string) string {
+	if where == "" {
+		return ""
+	}
+	return where + ": "
+}
+
+// seriesLabels joins request labels, sample labels (which win, except over
+// service_name) and the profile type labels.
+func seriesLabels(base storage.Labels, s *pprofconv.Series) storage.Labels {
+	ls := make(storage.Labels, 0, len(base)+len(s.Labels)+6)
+	fromSample := make(map[string]bool, len(s.Labels))
+	for _, l := range s.Labels {
+		if l.Name == LabelServiceName || isReserved(l.Name) {
+			continue
+		}
+		fromSample[l.Name] = true
+		ls = append(ls, storage.Label{Name: l.Name, Value: l.Value})
+	}
+	for _, l := range base {
+		if !fromSample[l.Name] {
+			ls = append(ls, l)
+		}
+	}
+	t := s.Type
+	ls = append(ls,
+		storage.Label{Name: LabelName, Value: t.Name},
+		storage.Label{Name: LabelProfileType, Value: t.ID()},
+		storage.Label{Name: LabelType, Value: t.SampleType},
+		storage.Label{Name: LabelUnit, Value: t.SampleUnit},
+		storage.Label{Name: LabelPeriodType, Value: t.PeriodType},
+		storage.Label{Name: LabelPeriodUnit, Value: t.PeriodUnit},
+	)
+	ls.Sort()
+	return ls
+}
+
+func isReserved(name string) bool { return len(name) >= 2 && name[:2] == "__" }

@@ -1,0 +1,105 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"connectrpc.com/connect"
+	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
+	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
+
+	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/store/storage"
+)
+
+// Pusher serves push.v1.PusherService.
+type Pusher struct {
+	pushv1connect.UnimplementedPusherServiceHandler
+	in *Ingester
+}
+
+// NewPusher returns the connect handler of Push on top of in.
+func NewPusher(in *Ingester) *Pusher { return &Pusher{in: in} }
+
+// Push stores every raw profile of every series, all or nothing.
+func (p *Pusher) Push(ctx context.Context, req *connect.Request[pushv1.PushRequest]) (*connect.Response[pushv1.PushResponse], error) {
+	if err := p.push(req.Msg); err != nil {
+		reason := ReasonOf(err)
+		p.in.m.IngestErrors.WithLabelValues(reason).Inc()
+		switch reason {
+		case ReasonStorage, "internal":
+			p.in.log.Error("push failed", "err", err)
+			return nil, connect.NewError(connect.CodeInternal, err)
+		case ReasonTooLarge:
+			return nil, connect.NewError(connect.CodeResourceExhausted, err)
+		}
+		return nil, connect.NewError(connect.CodeInvalidArgument, err)
+	}
+	return connect.NewResponse(&pushv1.PushResponse{}), nil
+}
+
+func (p *Pusher) push(msg *pushv1.PushRequest) error {
+	var inputs []Input
+	for si, series := range msg.GetSeries() {
+		where := fmt.Sprintf("series %d", si)
+		var labels storage.Labels
+		naming := pprofconv.Naming{}
+		var deltaByClient map[string]bool
+		seen := make(map[string]bool)
+		for _, l := range series.GetLabels() {
+			name := l.GetName()
+			switch {
+			case name == LabelName:
+				naming.Name = l.GetValue()
+				continue
+			case name == LabelDelta:
+				if l.GetValue() == "false" {
+					deltaByClient = map[string]bool{"alloc_objects": true, "alloc_space": true}
+				}
+				continue
+			case isReserved(name):
+				continue
+			}
+			key, err := pprofconv.SanitizeLabelName(name)
+			if err != nil {
+				return errorf(ReasonBadLabels, "%s: %v", where, err)
+			}
+			if seen[key] {
+				return errorf(ReasonBadLabels, "%s: label %q given twice", where, key)
+			}
+			seen[key] = true
+			labels = append(labels, storage.Label{Name: key, Value: l.GetValue()})
+		}
+		if !seen[LabelServiceName] {
+			labels = append(labels, storage.Label{Name: LabelServiceName, Value: "unknown_service"})
+		}
+		labels.Sort()
+		naming.Fallback = labels.Get(LabelServiceName)
+		if len(series.GetSamples()) == 0 {
+			return errorf(ReasonBadRequest, "%s: no samples", where)
+		}
+		for i, s := range series.GetSamples() {
+			raw := s.GetRawProfile()
+			p.in.m.ReceivedCompressedBytes.WithLabelValues("push").Add(float64(len(raw)))
+			p.in.m.ProfileSizeBytes.WithLabelValues("compressed").Observe(float64(len(raw)))
+			prof, size, err := ParsePprof(raw)
+			if size > 0 {
+				p.in.m.ReceivedUncompressedBytes.WithLabelValues("push").Add(float64(size))
+				p.in.m.ProfileSizeBytes.WithLabelValues("uncompressed").Observe(float64(size))
+			}
+			if err != nil {
+				var e *Error
+				if errors.As(err, &e) {
+					return &Error{Reason: e.Reason, Err: fmt.Errorf("%s sample %d: %w", where, i, e.Err)}
+				}
+				return err
+			}
+			inputs = append(inputs, Input{
+				Profile: prof, Labels: labels, Naming: naming, DeltaByClient: deltaByClient,
+				Where: fmt.Sprintf("%s sample %d", where, i),
+			})
+		}
+	}
+	return p.in.Store(inputs)
+}

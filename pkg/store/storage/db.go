@@ -1,0 +1,235 @@
+package storage
+
+import (
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Options configure a DB.
+type Options struct {
+	// Dir is the database directory, created when missing.
+	Dir string
+	// Logger receives Pebble's messages; nil discards them.
+	Logger *slog.Logger
+	// StaleAfter forgets the cumulative state of a series that sent no
+	// profile for this long (wall clock), and treats a profile more than
+	// this far after the previous one of its series as the first. Default 1h.
+	StaleAfter time.Duration
+}
+
+// DB is the profile database. It is safe for concurrent use; appends are
+// serialised.
+type DB struct {
+	pdb        *pebble.DB
+	staleAfter time.Duration
+
+	mu sync.RWMutex // guards t
+	t  *tables
+
+	wmu       sync.Mutex // serialises Append; guards what follows
+	seq       uint64
+	cum       map[string]*cumState
+	lastSweep time.Time
+	now       func() time.Time
+}
+
+// Open opens (or creates) the database in opts.Dir and loads its indexes.
+func Open(opts Options) (*DB, error) {
+	if opts.Dir == "" {
+		return nil, fmt.Errorf("storage: no directory given")
+	}
+	if opts.StaleAfter <= 0 {
+		opts.StaleAfter = time.Hour
+	}
+	po := &pebble.Options{Logger: pebbleLogger{opts.Logger}}
+	pdb, err := pebble.Open(opts.Dir, po)
+	if err != nil {
+		return nil, fmt.Errorf("storage: open %s: %w", opts.Dir, err)
+	}
+	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
+	if err := db.load(); err != nil {
+		_ = pdb.Close()
+		return nil, fmt.Errorf("storage: load %s: %w", opts.Dir, err)
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return db.pdb.Close()
+}
+
+// DiskSpaceUsage returns the bytes the database uses on disk.
+func (db *DB) DiskSpaceUsage() uint64 { return db.pdb.Metrics().DiskSpaceUsage() }
+
+// Flush flushes memtables to disk (for measurements and tests).
+func (db *DB) Flush() error { return db.pdb.Flush() }
+
+// scanTable calls fn for every key of table in order.
+func (db *DB) scanTable(table byte, fn func(k, v []byte) error) error {
+	it, err := db.pdb.NewIter(&pebble.IterOptions{LowerBound: []byte{table}, UpperBound: []byte{table + 1}})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return err
+		}
+		if err := fn(it.Key(), v); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+func (db *DB) load() error {
+	t := db.t
+	expect := func(k []byte, want int) error {
+		if len(k) != 5 || binary.BigEndian.Uint32(k[1:]) != uint32(want) {
+			return fmt.Errorf("table %q: key %x out of sequence (want id %d)", k[0], k, want)
+		}
+		return nil
+	}
+	if err := db.scanTable(tableString, func(k, v []byte) error {
+		if err := expect(k, len(t.strs)); err != nil {
+			return err
+		}
+		t.addString(string(v))
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := db.scanTable(tableStack, func(k, v []byte) error {
+		if err := expect(k, len(t.stackParent)); err != nil {
+			return err
+		}
+		r := reader{b: v}
+		parent, frame := r.uvarint(), r.uvarint()
+		if r.err != nil || parent >= uint64(len(t.stackParent)) || frame >= uint64(len(t.strs)) {
+			return fmt.Errorf("stack %x: %w", k, errCorrupt)
+		}
+		t.addStack(uint32(parent), uint32(frame))
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := db.scanTable(tableSeries, func(k, v []byte) error {
+		if err := expect(k, len(t.series)); err != nil {
+			return err
+		}
+		r := reader{b: v}
+		n := r.uvarint()
+		ls := make(Labels, 0, min(n, 64))
+		for i := uint64(0); i < n && r.err == nil; i++ {
+			name, value := r.uvarint(), r.uvarint()
+			if name >= uint64(len(t.strs)) || value >= uint64(len(t.strs)) {
+				return fmt.Errorf("series %x: %w", k, errCorrupt)
+			}
+			ls = append(ls, Label{t.strs[name], t.strs[value]})
+		}
+		if r.err != nil {
+			return fmt.Errorf("series %x: %w", k, r.err)
+		}
+		t.addSeries(ls)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := db.loadSeriesBounds(); err != nil {
+		return err
+	}
+	if err := db.scanTable(tableCumulative, func(k, v []byte) error {
+		st, err := decodeCumState(v)
+		if err != nil {
+			return fmt.Errorf("cumulative state %x: %w", k, err)
+		}
+		st.lastSeen = db.now()
+		db.cum[string(k[1:])] = st
+		return nil
+	}); err != nil {
+		return err
+	}
+	v, closer, err := db.pdb.Get(metaProfileSeq)
+	switch {
+	case err == pebble.ErrNotFound:
+	case err != nil:
+		return err
+	default:
+		if len(v) == 8 {
+			db.seq = binary.BigEndian.Uint64(v)
+		}
+		closer.Close()
+	}
+	return nil
+}
+
+// loadSeriesBounds finds the first and last profile time of every series.
+func (db *DB) loadSeriesBounds() error {
+	it, err := db.pdb.NewIter(&pebble.IterOptions{LowerBound: []byte{tableProfile}, UpperBound: []byte{tableProfile + 1}})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for id := range db.t.series {
+		lo := idKey(tableProfile, uint32(id))
+		if it.SeekGE(lo) {
+			if s, ts, ok := parseProfileKey(it.Key()); ok && s == uint32(id) {
+				db.t.seenAt(s, ts)
+			}
+		}
+		if it.SeekLT(prefixEnd(lo)) {
+			if s, ts, ok := parseProfileKey(it.Key()); ok && s == uint32(id) {
+				db.t.seenAt(s, ts)
+			}
+		}
+	}
+	return it.Error()
+}
+
+// batchWriter wraps a Pebble batch and counts what it holds.
+type batchWriter struct {
+	b     *pebble.Batch
+	bytes int
+	err   error
+}
+
+func (w *batchWriter) set(k, v []byte) {
+	if w.err == nil {
+		w.err = w.b.Set(k, v, nil)
+		w.bytes += len(k) + len(v)
+	}
+}
+
+func (w *batchWriter) del(k []byte) {
+	if w.err == nil {
+		w.err = w.b.Delete(k, nil)
+	}
+}
+
+// pebbleLogger sends Pebble's messages to slog.
+type pebbleLogger struct{ l *slog.Logger }
+
+func (p pebbleLogger) Infof(format string, args ...any) {
+	if p.l != nil {
+		p.l.Debug(fmt.Sprintf(format, args...), "component", "pebble")
+	}
+}
+
+func (p pebbleLogger) Errorf(format string, args ...any) {
+	if p.l != nil {
+		p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
+	}
+}
+
+func (p pebbleLogger) Fatalf(format string, args ...any) {
+	panic(fmt.Sprintf("pebble: "+format, args...))
+}

@@ -1,0 +1,25 @@
+// Package storage keeps profiles in a Pebble database.
+//
+// Key layout (the first byte names the table; ids are big-endian so that
+// keys sort by id; all ids are dense and allocated in order):
+//
+//	'S' str id (u32)                        → string          interned function names, label names and values
+//	'K' stack id (u32)                      → parent id, frame string id (uvarints)
+//	                                          a stack is a node of a prefix tree of frames, root first; stack 0 is
+//	                                          the empty stack, so every distinct stack costs one key per frame that
+//	                                          no other stack shares
+//	'L' series id (u32)                     → label count, then (name id, value id) pairs (uvarints), sorted by name
+//	'P' series id (u32) time (u64) seq (u64) → profile: total (varint), sample count, then (stack id delta,
+//	                                          value) pairs sorted by stack id, then the novelty vector
+//	'C' series key                          → last cumulative profile of a series: time, (stack id, value) pairs
+//	'M' name                                → metadata (the profile sequence counter)
+//
+// Times are unix nanoseconds with the sign bit flipped so that they sort.
+// Series labels are kept in memory with postings (label name → value →
+// series ids) rebuilt from the 'L' table at Open; the string and stack tables
+// are loaded into memory too, so queries resolve stacks without reads.
+//
+// Every Append is one Pebble batch committed with Sync: what Append
+// acknowledged is in the write-ahead log and survives a kill -9, and a
+// failed Append stores nothing.
+package storage

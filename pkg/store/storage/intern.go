@@ -1,0 +1,171 @@
+package storage
+
+// tables are the in-memory copies of the string, stack and series tables.
+// Committed entries are only appended to, under DB.mu; a writer stages new
+// entries in a txn and publishes them after its batch is durable.
+type tables struct {
+	strs   []string
+	strIDs map[string]uint32
+
+	// stack node i has parent stackParent[i] and frame stackFrame[i]; node 0 is the root.
+	stackParent []uint32
+	stackFrame  []uint32
+	stackIDs    map[stackKey]uint32
+
+	series    []Labels
+	seriesIDs map[string]uint32
+	postings  map[string]map[string][]uint32
+	// seriesMin and seriesMax bound the profile times of each series.
+	seriesMin []int64
+	seriesMax []int64
+}
+
+type stackKey struct{ parent, frame uint32 }
+
+func newTables() *tables {
+	return &tables{
+		strIDs:      make(map[string]uint32),
+		stackParent: []uint32{0},
+		stackFrame:  []uint32{0},
+		stackIDs:    make(map[stackKey]uint32),
+		seriesIDs:   make(map[string]uint32),
+		postings:    make(map[string]map[string][]uint32),
+	}
+}
+
+func (t *tables) addString(s string) uint32 {
+	id := uint32(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.strIDs[s] = id
+	return id
+}
+
+func (t *tables) addStack(parent, frame uint32) uint32 {
+	id := uint32(len(t.stackParent))
+	t.stackParent = append(t.stackParent, parent)
+	t.stackFrame = append(t.stackFrame, frame)
+	t.stackIDs[stackKey{parent, frame}] = id
+	return id
+}
+
+func (t *tables) addSeries(ls Labels) uint32 {
+	id := uint32(len(t.series))
+	t.series = append(t.series, ls)
+	t.seriesIDs[ls.key()] = id
+	t.seriesMin = append(t.seriesMin, 1<<63-1)
+	t.seriesMax = append(t.seriesMax, -1<<63)
+	for _, l := range ls {
+		vals := t.postings[l.Name]
+		if vals == nil {
+			vals = make(map[string][]uint32)
+			t.postings[l.Name] = vals
+		}
+		vals[l.Value] = append(vals[l.Value], id)
+	}
+	return id
+}
+
+func (t *tables) seenAt(series uint32, ts int64) {
+	t.seriesMin[series] = min(t.seriesMin[series], ts)
+	t.seriesMax[series] = max(t.seriesMax[series], ts)
+}
+
+// txn stages new strings, stacks and series of one Append on top of the
+// committed tables.
+type txn struct {
+	base      *tables
+	strs      []string
+	strIDs    map[string]uint32
+	stacks    []stackKey
+	stackIDs  map[stackKey]uint32
+	series    []Labels
+	seriesIDs map[string]uint32
+	batch     *batchWriter
+}
+
+func newTxn(base *tables, b *batchWriter) *txn {
+	return &txn{
+		base:      base,
+		strIDs:    make(map[string]uint32),
+		stackIDs:  make(map[stackKey]uint32),
+		seriesIDs: make(map[string]uint32),
+		batch:     b,
+	}
+}
+
+func (x *txn) str(s string) uint32 {
+	if id, ok := x.base.strIDs[s]; ok {
+		return id
+	}
+	if id, ok := x.strIDs[s]; ok {
+		return id
+	}
+	id := uint32(len(x.base.strs) + len(x.strs))
+	x.strs = append(x.strs, s)
+	x.strIDs[s] = id
+	x.batch.set(idKey(tableString, id), []byte(s))
+	return id
+}
+
+func (x *txn) stack(parent, frame uint32) uint32 {
+	k := stackKey{parent, frame}
+	if id, ok := x.base.stackIDs[k]; ok {
+		return id
+	}
+	if id, ok := x.stackIDs[k]; ok {
+		return id
+	}
+	id := uint32(len(x.base.stackParent) + len(x.stacks))
+	x.stacks = append(x.stacks, k)
+	x.stackIDs[k] = id
+	x.batch.set(idKey(tableStack, id), putUvarint(putUvarint(nil, uint64(parent)), uint64(frame)))
+	return id
+}
+
+func (x *txn) seriesID(ls Labels) uint32 {
+	key := ls.key()
+	if id, ok := x.base.seriesIDs[key]; ok {
+		return id
+	}
+	if id, ok := x.seriesIDs[key]; ok {
+		return id
+	}
+	id := uint32(len(x.base.series) + len(x.series))
+	x.series = append(x.series, ls)
+	x.seriesIDs[key] = id
+	rec := putUvarint(nil, uint64(len(ls)))
+	for _, l := range ls {
+		rec = putUvarint(rec, uint64(x.str(l.Name)))
+		rec = putUvarint(rec, uint64(x.str(l.Value)))
+	}
+	x.batch.set(idKey(tableSeries, id), rec)
+	return id
+}
+
+// publish appends the staged entries to the committed tables; the caller holds DB.mu.
+func (x *txn) publish() {
+	for _, s := range x.strs {
+		x.base.addString(s)
+	}
+	for _, k := range x.stacks {
+		x.base.addStack(k.parent, k.frame)
+	}
+	for _, ls := range x.series {
+		x.base.addSeries(ls)
+	}
+}
+
+// leafName returns the frame name at the leaf of a committed or staged stack.
+func (x *txn) leafName(stack uint32) string {
+	var frame uint32
+	if n := uint32(len(x.base.stackFrame)); stack < n {
+		frame = x.base.stackFrame[stack]
+	} else {
+		frame = x.stacks[stack-n].frame
+	}
+	if n := uint32(len(x.base.strs)); frame < n {
+		return x.base.strs[frame]
+	} else {
+		return x.strs[frame-n]
+	}
+}

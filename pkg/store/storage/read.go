@@ -1,0 +1,164 @@
+package storage
+
+import (
+	"sort"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/prometheus/prometheus/model/labels"
+)
+
+// Select returns the ids of the series whose labels match every matcher and
+// that hold profiles within [start, end] (unix nanoseconds), sorted.
+func (db *DB) Select(ms []*labels.Matcher, start, end int64) []uint32 {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	t := db.t
+	var candidates []uint32
+	narrowed := false
+	// Equality matchers on a non-empty value narrow through the postings.
+	for _, m := range ms {
+		if m.Type != labels.MatchEqual || m.Value == "" {
+			continue
+		}
+		ids := t.postings[m.Name][m.Value]
+		if !narrowed {
+			candidates = append([]uint32(nil), ids...)
+			narrowed = true
+			continue
+		}
+		candidates = intersect(candidates, ids)
+	}
+	if !narrowed {
+		candidates = make([]uint32, len(t.series))
+		for i := range candidates {
+			candidates[i] = uint32(i)
+		}
+	}
+	out := candidates[:0]
+	for _, id := range candidates {
+		if t.seriesMax[id] < start || t.seriesMin[id] > end {
+			continue
+		}
+		if matches(t.series[id], ms) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func matches(ls Labels, ms []*labels.Matcher) bool {
+	for _, m := range ms {
+		if !m.Matches(ls.Get(m.Name)) {
+			return false
+		}
+	}
+	return true
+}
+
+// intersect intersects two sorted id lists.
+func intersect(a, b []uint32) []uint32 {
+	out := a[:0]
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// SeriesLabels returns the labels of a series.
+func (db *DB) SeriesLabels(id uint32) Labels {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.t.series[id]
+}
+
+// Scan calls fn for every profile of the given series within [start, end]
+// (unix nanoseconds), series by series in time order. The Profile passed to
+// fn is reused between calls. With totalOnly set, only totals are decoded.
+func (db *DB) Scan(series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
+	if len(series) == 0 || start > end {
+		return nil
+	}
+	sorted := append([]uint32(nil), series...)
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
+	it, err := db.pdb.NewIter(&pebble.IterOptions{
+		LowerBound: profileBound(sorted[0], start),
+		UpperBound: prefixEnd(idKey(tableProfile, sorted[len(sorted)-1])),
+	})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var p Profile
+	for _, s := range sorted {
+		for ok := it.SeekGE(profileBound(s, start)); ok; ok = it.Next() {
+			sid, ts, valid := parseProfileKey(it.Key())
+			if !valid || sid != s || ts > end {
+				break
+			}
+			v, err := it.ValueAndErr()
+			if err != nil {
+				return err
+			}
+			p.Series, p.Time = sid, ts
+			if err := decodeProfile(v, &p, totalOnly); err != nil {
+				return err
+			}
+			if err := fn(&p); err != nil {
+				return err
+			}
+		}
+	}
+	return it.Error()
+}
+
+// View is a read-only snapshot of the string and stack tables; tables only
+// grow, so a View stays valid while more is appended.
+type View struct {
+	strs   []string
+	parent []uint32
+	frame  []uint32
+}
+
+// View returns a snapshot of the string and stack tables.
+func (db *DB) View() *View {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return &View{strs: db.t.strs, parent: db.t.stackParent, frame: db.t.stackFrame}
+}
+
+// Len returns the number of stack nodes in the view.
+func (v *View) Len() int { return len(v.parent) }
+
+// Parent returns the parent stack of stack id (0 is the empty stack).
+func (v *View) Parent(id uint32) uint32 { return v.parent[id] }
+
+// FrameName returns the leaf frame name of stack id.
+func (v *View) FrameName(id uint32) string { return v.strs[v.frame[id]] }
+
+// FrameID returns the string id of the leaf frame of stack id.
+func (v *View) FrameID(id uint32) uint32 { return v.frame[id] }
+
+// String returns string id.
+func (v *View) String(id uint32) string { return v.strs[id] }
+
+// Stack returns the frame names of stack id, root first.
+func (v *View) Stack(id uint32) []string {
+	var out []string
+	for ; id != 0; id = v.parent[id] {
+		out = append(out, v.strs[v.frame[id]])
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
