@@ -69,6 +69,9 @@ func New(opts Options) (*Client, error) {
 	return c, nil
 }
 
+// URL returns the server's base URL (credentials in it redacted).
+func (c *Client) URL() string { return c.base.Redacted() }
+
 // get sends GET path?query and decodes a 200 JSON answer into out. Any
 // other status becomes an *APIError.
 func (c *Client) get(ctx context.Context, path string, query url.Values, out any) error {
