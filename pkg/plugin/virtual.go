@@ -5,9 +5,11 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/virtual"
 )
 
-// virtualTree builds a tree with virtual base frames made from label values.
+// virtualTree builds a tree with virtual base frames made from the values of
+// labels (frames_from_label, or "Q by (...)"), at most limit values per label.
 func (d *Datasource) virtualTree(ctx context.Context, req source.StacksRequest, labels []string, sep string, limit int) (*flame.Tree, error) {
-	return nil, userErrorf("frames_from_label / by (...) on flamegraphs is not available yet (pkg/virtual)")
+	return virtual.Build(ctx, d.src, req, labels, sep, virtual.Options{Limit: limit})
 }

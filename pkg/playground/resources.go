@@ -1,0 +1,54 @@
+package playground
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
+)
+
+// maxResourceBody bounds the body of a resource call.
+const maxResourceBody = 1 << 20
+
+// resource serves /api/datasources/uid/<uid>/resources/<path> by handing the
+// request to the plugin's CallResource, as Grafana does.
+func (h *host) resource(w http.ResponseWriter, r *http.Request) {
+	if !h.knownUID(w, r.PathValue("uid")) {
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxResourceBody))
+	if err != nil {
+		writeMessage(w, http.StatusBadRequest, "cannot read the request body: "+err.Error())
+		return
+	}
+	path := r.PathValue("path")
+	u := path
+	if r.URL.RawQuery != "" {
+		u += "?" + r.URL.RawQuery
+	}
+	req := &backend.CallResourceRequest{
+		PluginContext: h.pluginContext(),
+		Path:          path,
+		Method:        r.Method,
+		URL:           u,
+		Headers:       r.Header.Clone(),
+		Body:          body,
+	}
+	wrote := false
+	err = h.ds.CallResource(r.Context(), req, backend.CallResourceResponseSenderFunc(func(res *backend.CallResourceResponse) error {
+		for k, vs := range res.Headers {
+			for _, v := range vs {
+				w.Header().Add(k, v)
+			}
+		}
+		if !wrote {
+			w.WriteHeader(res.Status)
+			wrote = true
+		}
+		_, err := w.Write(res.Body)
+		return err
+	}))
+	if err != nil && !wrote {
+		writeMessage(w, http.StatusInternalServerError, "resource call failed: "+err.Error())
+	}
+}
