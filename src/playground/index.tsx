@@ -1,5 +1,15 @@
 import React from 'react';
 import { createRoot } from 'react-dom/client';
+import { createTheme } from '@grafana/data';
+import { GlobalStyles, ThemeContext } from '@grafana/ui';
+import { App } from './App';
 
-const root = createRoot(document.getElementById('root')!);
-root.render(<div>Emberscope playground</div>);
+const params = new URLSearchParams(window.location.search);
+const theme = createTheme({ colors: { mode: params.get('theme') === 'dark' ? 'dark' : 'light' } });
+
+createRoot(document.getElementById('root')!).render(
+  <ThemeContext.Provider value={theme}>
+    <GlobalStyles />
+    <App />
+  </ThemeContext.Provider>
+);

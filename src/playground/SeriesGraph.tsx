@@ -1,0 +1,232 @@
+import React, { useMemo, useRef, useState } from 'react';
+import { DataFrame, FieldType, formattedValueToString, getValueFormat, dateTimeFormat } from '@grafana/data';
+import { useTheme2 } from '@grafana/ui';
+
+export interface SeriesGraphProps {
+  series: DataFrame[];
+  from: number;
+  to: number;
+  width: number;
+  height: number;
+  /** The range whose flamegraph is shown, drawn as a band. */
+  selection?: { from: number; to: number };
+  /** Called with the range of a clicked point or of a drag. */
+  onSelect: (from: number, to: number) => void;
+}
+
+interface Line {
+  name: string;
+  times: number[];
+  values: number[];
+  unit?: string;
+}
+
+const PALETTE = ['#7eb26d', '#eab839', '#6ed0e0', '#ef843c', '#e24d42', '#1f78c1', '#ba43a9', '#705da0'];
+const PAD = { left: 64, right: 12, top: 8, bottom: 22 };
+
+function linesOf(series: DataFrame[]): Line[] {
+  const out: Line[] = [];
+  for (const f of series) {
+    const t = f.fields.find((x) => x.type === FieldType.time);
+    const v = f.fields.find((x) => x.type === FieldType.number);
+    if (!t || !v) {
+      continue;
+    }
+    const labels = v.labels ? Object.entries(v.labels).map(([k, x]) => `${k}="${x}"`) : [];
+    const name =
+      v.config?.displayNameFromDS ??
+      v.config?.displayName ??
+      (labels.length ? `{${labels.join(', ')}}` : (f.name ?? v.name));
+    out.push({
+      name,
+      times: Array.from(t.values as number[]),
+      values: Array.from(v.values as number[]),
+      unit: v.config?.unit,
+    });
+  }
+  return out;
+}
+
+/** Median spacing of a line's points, the width of one point's range. */
+function stepOf(times: number[]): number {
+  if (times.length < 2) {
+    return 10_000;
+  }
+  const d = times
+    .slice(1)
+    .map((t, i) => t - times[i])
+    .sort((a, b) => a - b);
+  return d[Math.floor(d.length / 2)] || 10_000;
+}
+
+/**
+ * A small SVG line chart of the series. Clicking a point selects that point's step;
+ * dragging selects a range; either loads the flamegraph of that range.
+ */
+export function SeriesGraph({ series, from, to, width, height, selection, onSelect }: SeriesGraphProps) {
+  const theme = useTheme2();
+  const lines = useMemo(() => linesOf(series), [series]);
+  const svg = useRef<SVGSVGElement>(null);
+  const [drag, setDrag] = useState<{ x0: number; x1: number } | undefined>();
+  const [hover, setHover] = useState<{ x: number; line: number; k: number } | undefined>();
+  const plotW = Math.max(10, width - PAD.left - PAD.right);
+  const plotH = Math.max(10, height - PAD.top - PAD.bottom);
+  const max = Math.max(1e-9, ...lines.flatMap((l) => l.values.filter(Number.isFinite)));
+  const unit = lines[0]?.unit;
+  const fmt = (v: number) => formattedValueToString(getValueFormat(unit || 'short')(v, 1));
+  const xOf = (t: number) => PAD.left + ((t - from) / (to - from || 1)) * plotW;
+  const tOf = (x: number) => from + ((x - PAD.left) / plotW) * (to - from);
+  const yOf = (v: number) => PAD.top + plotH - (v / max) * plotH;
+  const localX = (e: React.MouseEvent) => e.clientX - (svg.current?.getBoundingClientRect().left ?? 0);
+
+  const nearest = (x: number) => {
+    let best: { line: number; k: number; d: number } | undefined;
+    lines.forEach((l, li) =>
+      l.times.forEach((t, k) => {
+        const d = Math.abs(xOf(t) - x);
+        if (!best || d < best.d) {
+          best = { line: li, k, d };
+        }
+      })
+    );
+    return best && best.d < 24 ? best : undefined;
+  };
+
+  const ticks = 5;
+  const grid = theme.colors.border.weak;
+  return (
+    <div style={{ position: 'relative', width, height }}>
+      <svg
+        ref={svg}
+        width={width}
+        height={height}
+        data-testid="series-graph"
+        role="img"
+        aria-label="Series"
+        style={{ display: 'block', cursor: 'crosshair', userSelect: 'none' }}
+        onMouseDown={(e) => setDrag({ x0: localX(e), x1: localX(e) })}
+        onMouseMove={(e) => {
+          const x = localX(e);
+          if (drag) {
+            setDrag({ ...drag, x1: x });
+          }
+          const n = nearest(x);
+          setHover(n ? { x, line: n.line, k: n.k } : undefined);
+        }}
+        onMouseLeave={() => setHover(undefined)}
+        onMouseUp={(e) => {
+          const x = localX(e);
+          const d = drag;
+          setDrag(undefined);
+          if (d && Math.abs(x - d.x0) > 4) {
+            const a = tOf(Math.min(d.x0, x));
+            const b = tOf(Math.max(d.x0, x));
+            onSelect(Math.max(from, Math.round(a)), Math.min(to, Math.round(b)));
+            return;
+          }
+          const n = nearest(x);
+          if (n) {
+            const l = lines[n.line];
+            const step = stepOf(l.times);
+            const t = l.times[n.k];
+            onSelect(Math.round(t - step / 2), Math.round(t + step / 2));
+          }
+        }}
+      >
+        {Array.from({ length: ticks + 1 }, (_, i) => {
+          const v = (max * i) / ticks;
+          return (
+            <g key={i}>
+              <line x1={PAD.left} x2={PAD.left + plotW} y1={yOf(v)} y2={yOf(v)} stroke={grid} />
+              <text
+                x={PAD.left - 6}
+                y={yOf(v)}
+                textAnchor="end"
+                dominantBaseline="middle"
+                fontSize={10}
+                fill={theme.colors.text.secondary}
+              >
+                {fmt(v)}
+              </text>
+            </g>
+          );
+        })}
+        {[0, 0.5, 1].map((q) => {
+          const t = from + q * (to - from);
+          return (
+            <text
+              key={q}
+              x={xOf(t)}
+              y={height - 6}
+              textAnchor={q === 0 ? 'start' : q === 1 ? 'end' : 'middle'}
+              fontSize={10}
+              fill={theme.colors.text.secondary}
+            >
+              {dateTimeFormat(t, { format: 'HH:mm:ss' })}
+            </text>
+          );
+        })}
+        {selection && (
+          <rect
+            data-testid="series-selection"
+            x={xOf(selection.from)}
+            y={PAD.top}
+            width={Math.max(2, xOf(selection.to) - xOf(selection.from))}
+            height={plotH}
+            fill={theme.colors.primary.transparent}
+          />
+        )}
+        {lines.map((l, li) => (
+          <g key={li}>
+            <polyline
+              fill="none"
+              stroke={PALETTE[li % PALETTE.length]}
+              strokeWidth={1.5}
+              points={l.times.map((t, k) => `${xOf(t).toFixed(1)},${yOf(l.values[k]).toFixed(1)}`).join(' ')}
+            />
+            {l.times.map((t, k) => (
+              <circle key={k} cx={xOf(t)} cy={yOf(l.values[k])} r={2.5} fill={PALETTE[li % PALETTE.length]} />
+            ))}
+          </g>
+        ))}
+        {drag && Math.abs(drag.x1 - drag.x0) > 4 && (
+          <rect
+            x={Math.min(drag.x0, drag.x1)}
+            y={PAD.top}
+            width={Math.abs(drag.x1 - drag.x0)}
+            height={plotH}
+            fill="rgba(120,150,255,0.25)"
+          />
+        )}
+      </svg>
+      {hover && lines[hover.line] && (
+        <div
+          style={{
+            position: 'absolute',
+            left: Math.min(hover.x + 10, Math.max(0, width - 220)),
+            top: 4,
+            background: theme.colors.background.secondary,
+            border: `1px solid ${theme.colors.border.medium}`,
+            padding: '2px 6px',
+            fontSize: 11,
+            pointerEvents: 'none',
+            maxWidth: 220,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+          }}
+        >
+          {dateTimeFormat(lines[hover.line].times[hover.k], { format: 'HH:mm:ss' })} · {lines[hover.line].name}:{' '}
+          {fmt(lines[hover.line].values[hover.k])}
+        </div>
+      )}
+      {lines.length === 0 && (
+        <div
+          style={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', fontSize: 12, opacity: 0.7 }}
+        >
+          No series in this range
+        </div>
+      )}
+    </div>
+  );
+}
