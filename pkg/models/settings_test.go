@@ -11,8 +11,8 @@ import (
 
 func TestLoadFull(t *testing.T) {
 	s, err := Load(backend.DataSourceInstanceSettings{
-		URL:      "http://pyro:4040/",
-		JSONData: []byte(`{"tenantId":" team-a ","timeout":"12","minStep":"1m","basicAuth":true,"basicAuthUser":"u","tlsSkipVerify":true}`),
+		URL:                     "http://pyro:4040/",
+		JSONData:                []byte(`{"tenantId":" team-a ","timeout":"12","minStep":"1m","basicAuth":true,"basicAuthUser":"u","tlsSkipVerify":true}`),
 		DecryptedSecureJSONData: map[string]string{"basicAuthPassword": "p"},
 	})
 	require.NoError(t, err)

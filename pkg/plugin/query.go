@@ -3,6 +3,7 @@ package plugin
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,14 +35,14 @@ const DefaultLimit = 20
 // datasource model (profileTypeId, labelSelector, groupBy, maxNodes,
 // queryType) with Emberscope's expr, limit and comparison.
 type queryModel struct {
-	QueryType     string      `json:"queryType"`
-	ProfileTypeID string      `json:"profileTypeId"`
-	LabelSelector string      `json:"labelSelector"`
-	GroupBy       []string    `json:"groupBy"`
-	Expr          string      `json:"expr"`
-	MaxNodes      json.Number `json:"maxNodes"`
-	Limit         json.Number `json:"limit"`
-	Comparison    *comparison `json:"comparison"`
+	QueryType     string          `json:"queryType"`
+	ProfileTypeID string          `json:"profileTypeId"`
+	LabelSelector string          `json:"labelSelector"`
+	GroupBy       []string        `json:"groupBy"`
+	Expr          string          `json:"expr"`
+	MaxNodes      json.RawMessage `json:"maxNodes"`
+	Limit         json.RawMessage `json:"limit"`
+	Comparison    *comparison     `json:"comparison"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -138,14 +139,23 @@ func asType[T error](err error, target *T) bool {
 	return ok
 }
 
-// positiveInt reads an optional positive integer field; 0 or absent gives def.
-func positiveInt(field string, n json.Number, def, maxV int) (int, error) {
-	if n == "" {
+// positiveInt reads an optional positive integer field, a JSON number or a
+// numeric string; 0, null or absent gives def.
+func positiveInt(field string, raw json.RawMessage, def, maxV int) (int, error) {
+	if len(raw) == 0 || string(raw) == "null" {
 		return def, nil
 	}
-	v, err := n.Int64()
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		s = string(raw)
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, userErrorf("%s: %q is not a whole number", field, n.String())
+		return 0, userErrorf("%s: %q is not a whole number", field, s)
 	}
 	if v < 0 {
 		return 0, userErrorf("%s: %d is negative", field, v)

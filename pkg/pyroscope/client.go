@@ -12,10 +12,10 @@ import (
 	"strings"
 
 	"connectrpc.com/connect"
+	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
-	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 
 	"github.com/emberscope/emberscope/pkg/source"
 )

@@ -95,10 +95,10 @@ func TestTreeFromFlameGraphRejectsMalformed(t *testing.T) {
 		fg   *querierv1.FlameGraph
 		want string
 	}{
-		"not tuples": {&querierv1.FlameGraph{Names: []string{"total"}, Levels: levels([]int64{0, 1, 0})}, "level 0 has 3 values, not a multiple of 4"},
-		"bad name": {&querierv1.FlameGraph{Names: []string{"total"}, Levels: levels([]int64{0, 1, 0, 0}, []int64{0, 1, 1, 7})}, "level 1 node 0: name index 7 outside the 1 names"},
-		"orphan": {&querierv1.FlameGraph{Names: []string{"total", "a"}, Levels: levels([]int64{0, 1, 0, 0}, []int64{1, 1, 1, 1})}, "level 1 node 0: range [1,2) lies in no node of level 0"},
-		"two roots": {&querierv1.FlameGraph{Names: []string{"total"}, Levels: levels([]int64{0, 1, 1, 0, 0, 1, 1, 0})}, "level 0 has 2 nodes"},
+		"not tuples":       {&querierv1.FlameGraph{Names: []string{"total"}, Levels: levels([]int64{0, 1, 0})}, "level 0 has 3 values, not a multiple of 4"},
+		"bad name":         {&querierv1.FlameGraph{Names: []string{"total"}, Levels: levels([]int64{0, 1, 0, 0}, []int64{0, 1, 1, 7})}, "level 1 node 0: name index 7 outside the 1 names"},
+		"orphan":           {&querierv1.FlameGraph{Names: []string{"total", "a"}, Levels: levels([]int64{0, 1, 0, 0}, []int64{1, 1, 1, 1})}, "level 1 node 0: range [1,2) lies in no node of level 0"},
+		"two roots":        {&querierv1.FlameGraph{Names: []string{"total"}, Levels: levels([]int64{0, 1, 1, 0, 0, 1, 1, 0})}, "level 0 has 2 nodes"},
 		"self above total": {&querierv1.FlameGraph{Names: []string{"total"}, Levels: levels([]int64{0, 1, 2, 0})}, "bad values"},
 	}
 	for name, c := range cases {
