@@ -1,6 +1,56 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
-// runStore is replaced by the real command.
-func runStore(args []string) error { return errors.New("not built yet") }
+	"github.com/emberscope/emberscope/pkg/store"
+)
+
+// runStore runs the embedded profile store until SIGINT or SIGTERM.
+func runStore(args []string) error {
+	fs := flag.NewFlagSet("store", flag.ContinueOnError)
+	listen := fs.String("listen", "127.0.0.1:4040", "address to serve the Pyroscope API on")
+	data := fs.String("data", "data", "data directory")
+	maxAge := fs.Duration("max-age", 0, "refuse profiles older than this (0 accepts any time)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	st, err := store.Open(store.Options{Dir: *data, Logger: logger, MaxAge: *maxAge})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{Handler: st.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	logger.Info("store listening", "addr", ln.Addr().String(), "data", *data)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("store stopping")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
