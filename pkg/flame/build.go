@@ -5,6 +5,20 @@ package flame
 // node is appended after its parent, so one backward pass over the node
 // array computes all totals.
 
+// newSized returns an empty tree with room for about nodes nodes and names
+// names, sparing the map growth of large transforms.
+func newSized(nodes, names int) *Tree {
+	t := &Tree{
+		names:    make([]string, 0, names),
+		nameIDs:  make(map[string]int32, names),
+		nodes:    make([]node, 0, nodes),
+		children: make(map[childKey]NodeID, nodes),
+	}
+	t.Intern(RootName)
+	t.nodes = append(t.nodes, node{name: 0, parent: -1})
+	return t
+}
+
 // addSelf adds v to n's self without touching any total; call sumTotals once
 // all selves are set.
 func (t *Tree) addSelf(n NodeID, v int64) { t.nodes[n].self += v }

@@ -37,7 +37,7 @@ func NewDiff(left, right *Tree) *Diff {
 	if right == nil {
 		right = New()
 	}
-	out := New()
+	out := newSized(max(left.Len(), right.Len()), max(len(left.names), len(right.names)))
 	mapL := mapInto(out, left)
 	mapR := mapInto(out, right)
 	selfL := make([]int64, out.Len())

@@ -17,10 +17,10 @@ import "regexp"
 // The leading virtual frames of a stack stay in front, unreversed; "other"
 // frames are reversed like functions.
 func Reverse(t *Tree) *Tree {
-	out := New()
 	if t == nil {
-		return out
+		return New()
 	}
+	out := newSized(t.Len(), len(t.names))
 	c := newCopier(t, out)
 	path := make([]NodeID, 0, 64)
 	for i := range t.nodes {
@@ -58,10 +58,10 @@ func Reverse(t *Tree) *Tree {
 // counted twice; the new root total is the sum of the outer matches' totals.
 // A nil re matches nothing.
 func Focus(t *Tree, re *regexp.Regexp) *Tree {
-	out := New()
 	if t == nil || re == nil {
-		return out
+		return New()
 	}
+	out := newSized(t.Len(), len(t.names))
 	match := t.matcher(re)
 	c := newCopier(t, out)
 	// mapped[n] is n's node in out, or -1 while n is outside any focused
@@ -99,10 +99,10 @@ func Focus(t *Tree, re *regexp.Regexp) *Tree {
 // same-named siblings, and its self value goes to the parent. Totals above
 // the dropped frames are unchanged. A nil re drops nothing.
 func DropFrames(t *Tree, re *regexp.Regexp) *Tree {
-	out := New()
 	if t == nil {
-		return out
+		return New()
 	}
+	out := newSized(t.Len(), len(t.names))
 	match := func(int32) bool { return false }
 	if re != nil {
 		match = t.matcher(re)
@@ -127,10 +127,10 @@ func DropFrames(t *Tree, re *regexp.Regexp) *Tree {
 // root is depth 0) is folded into its ancestor at depth, whose self becomes
 // its total. Totals are unchanged. A depth below 0 is treated as 0.
 func TruncateDepth(t *Tree, depth int) *Tree {
-	out := New()
 	if t == nil {
-		return out
+		return New()
 	}
+	out := newSized(t.Len(), len(t.names))
 	depth = max(depth, 0)
 	c := newCopier(t, out)
 	d := t.depths()
@@ -182,7 +182,7 @@ func pruneEmpty(t *Tree) *Tree {
 	if !empty {
 		return t
 	}
-	out := New()
+	out := newSized(t.Len(), len(t.names))
 	c := newCopier(t, out)
 	mapped := make([]NodeID, len(t.nodes))
 	out.addSelf(Root, t.nodes[Root].self)

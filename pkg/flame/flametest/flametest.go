@@ -12,8 +12,12 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame"
 )
 
+// MaxDepth bounds the depth of Random's trees, like the stack depth of a
+// real profile.
+const MaxDepth = 64
+
 // Random returns a tree of exactly nodes nodes (at least 1), shaped like a
-// real profile: deep call chains that branch, names drawn from a pool of
+// real profile: call chains up to MaxDepth deep that branch, names drawn from a pool of
 // about nodes/20 function names so that names repeat across subtrees (and in
 // recursion), and a value on every leaf. The same seed gives the same tree.
 func Random(nodes int, seed uint64) *flame.Tree {
@@ -26,13 +30,20 @@ func Random(nodes int, seed uint64) *flame.Tree {
 	}
 	leaf := make([]bool, 1, nodes)
 	leaf[0] = true
+	depth := make([]int, 1, nodes)
 	for t.Len() < nodes {
-		// Extend a recent node most of the time (deep chains), an arbitrary one otherwise.
+		// Extend a recent node most of the time (deep chains), an arbitrary
+		// one otherwise or when the recent one is MaxDepth deep already.
 		var parent flame.NodeID
 		if n := t.Len(); r.IntN(4) > 0 {
 			parent = flame.NodeID(n - 1 - r.IntN(min(n, 8)))
 		} else {
 			parent = flame.NodeID(r.IntN(n))
+		}
+		if depth[parent] >= MaxDepth { // climb to a random ancestor
+			for climb := 1 + r.IntN(MaxDepth); climb > 0 && parent != flame.Root; climb-- {
+				parent = t.Parent(parent)
+			}
 		}
 		before := t.Len()
 		// Zipf-like name choice: a few hot names, a long tail.
@@ -40,6 +51,7 @@ func Random(nodes int, seed uint64) *flame.Tree {
 		t.Child(parent, name, flame.KindFunction)
 		if t.Len() > before { // a new node, not an existing child
 			leaf = append(leaf, true)
+			depth = append(depth, depth[parent]+1)
 			leaf[parent] = false
 		}
 	}
