@@ -1,9 +1,12 @@
 package flame_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
@@ -29,18 +32,45 @@ func TestTopTableTiesByName(t *testing.T) {
 	}, flame.TopTable(tr))
 }
 
-// TestTopTableRealRecursion uses a real CPU profile whose recurse function
-// calls itself 12 deep: its total must not exceed the profile's total.
-func TestTopTableRealRecursion(t *testing.T) {
-	tr, err := flametest.FromProfile(flametest.CPUProfile(t, 300e6), 1)
-	if err != nil {
-		t.Fatal(err)
+// TestTopTableMatchesTheProfile computes, straight from the samples of a
+// real CPU profile (with recurse calling itself 12 deep), each function's
+// self (samples where it is the leaf) and total (samples where it appears at
+// least once), and compares them with the top table.
+func TestTopTableMatchesTheProfile(t *testing.T) {
+	p := flametest.CPUProfile(t, time.Second)
+	tr, err := flametest.FromProfile(p, 1)
+	require.NoError(t, err)
+	self := map[string]int64{}
+	total := map[string]int64{}
+	for _, s := range p.Sample {
+		v := s.Value[1]
+		if v == 0 {
+			continue
+		}
+		self[s.Location[0].Line[0].Function.Name] += v
+		seen := map[string]bool{}
+		for _, loc := range s.Location {
+			for _, l := range loc.Line {
+				if !seen[l.Function.Name] {
+					seen[l.Function.Name] = true
+					total[l.Function.Name] += v
+				}
+			}
+		}
 	}
-	var sumSelf int64
-	for _, r := range flame.TopTable(tr) {
-		sumSelf += r.Self
-		assert.LessOrEqual(t, r.Total, tr.Total(), "total of %s", r.Name)
-		assert.LessOrEqual(t, r.Self, r.Total, "self of %s", r.Name)
+	rows := flame.TopTable(tr)
+	require.Len(t, rows, len(total)+1, "one row per function, plus the root")
+	recursive := false
+	for _, r := range rows {
+		if r.Name == flame.RootName {
+			assert.Equal(t, tr.Total(), r.Total)
+			continue
+		}
+		assert.Equal(t, self[r.Name], r.Self, "self of %s", r.Name)
+		assert.Equal(t, total[r.Name], r.Total, "total of %s", r.Name)
+		if strings.HasSuffix(r.Name, "flametest.recurse") {
+			recursive = true
+		}
 	}
-	assert.Equal(t, tr.Total(), sumSelf)
+	assert.True(t, recursive, "the profile should hold the recursive function")
 }

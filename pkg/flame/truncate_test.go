@@ -3,6 +3,7 @@ package flame_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,7 +73,7 @@ func TestTruncatePreservesTotals(t *testing.T) {
 	trees := map[string]*flame.Tree{
 		"random": flametest.Random(50000, 7),
 	}
-	cpu, err := flametest.FromProfile(flametest.CPUProfile(t, 300e6), 1)
+	cpu, err := flametest.FromProfile(flametest.CPUProfile(t, time.Second), 1)
 	require.NoError(t, err)
 	trees["cpu"] = cpu
 	for name, tr := range trees {

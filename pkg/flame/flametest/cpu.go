@@ -11,23 +11,35 @@ import (
 )
 
 // CPUProfile records a real CPU profile of this process for about d while
-// burning CPU in distinct named functions (burnParse, burnHash, burnSort,
-// recurse), under pprof labels {category="parse"|"hash"|"sort"}. It fails the
-// test when another CPU profile is already running.
+// burning CPU in distinct named functions, each for a quarter of d: burnParse,
+// burnHash and burnSort under pprof labels {category="parse"|"hash"|"sort"},
+// and recurse (12 calls deep, then burnHash) without labels. At the default
+// 100 Hz, d of a second or more gives every function samples even on a busy
+// machine. It fails the test when another CPU profile is already running.
 func CPUProfile(tb testing.TB, d time.Duration) *profile.Profile {
 	tb.Helper()
 	var buf bytes.Buffer
 	if err := pprof.StartCPUProfile(&buf); err != nil {
 		tb.Fatalf("flametest: start CPU profile: %v", err)
 	}
-	deadline := time.Now().Add(d)
 	var sink uint64
-	for time.Now().Before(deadline) {
-		pprof.Do(context.Background(), pprof.Labels("category", "parse"), func(context.Context) { sink += burnParse(20000) })
-		pprof.Do(context.Background(), pprof.Labels("category", "hash"), func(context.Context) { sink += burnHash(40000) })
-		pprof.Do(context.Background(), pprof.Labels("category", "sort"), func(context.Context) { sink += burnSort(2000) })
-		sink += recurse(12)
+	phase := func(labels []string, burn func() uint64) {
+		deadline := time.Now().Add(d / 4)
+		run := func(context.Context) {
+			for time.Now().Before(deadline) {
+				sink += burn()
+			}
+		}
+		if labels == nil {
+			run(context.Background())
+			return
+		}
+		pprof.Do(context.Background(), pprof.Labels(labels...), run)
 	}
+	phase([]string{"category", "parse"}, func() uint64 { return burnParse(20000) })
+	phase([]string{"category", "hash"}, func() uint64 { return burnHash(40000) })
+	phase([]string{"category", "sort"}, func() uint64 { return burnSort(300) })
+	phase(nil, func() uint64 { return recurse(12) })
 	pprof.StopCPUProfile()
 	if sink == 42 {
 		tb.Log("unlikely") // keeps the work observable
