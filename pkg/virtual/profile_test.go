@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/pprof"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -88,9 +86,7 @@ func everyWorkloadSampled(p *profile.Profile, min int) bool {
 		name := funcName(w.burn)
 		n := 0
 		for _, s := range p.Sample {
-			if slices.ContainsFunc(s.Location, func(l *profile.Location) bool {
-				return slices.ContainsFunc(l.Line, func(ln profile.Line) bool { return ln.Function != nil && strings.HasSuffix(ln.Function.Name, name) })
-			}) {
+			if inStack(s, name) {
 				n++
 			}
 		}

@@ -247,12 +247,24 @@ func stacksRequest(selector string) source.StacksRequest {
 
 // sumWhere sums the cpu values of the samples of p whose labels satisfy keep.
 func sumWhere(tb testing.TB, p *profile.Profile, keep func(map[string]string) bool) int64 {
+	return sumSamples(tb, p, func(s *profile.Sample) bool { return keep(sampleLabels(s)) })
+}
+
+// sumSamples sums the cpu values of the samples of p that satisfy keep.
+func sumSamples(tb testing.TB, p *profile.Profile, keep func(*profile.Sample) bool) int64 {
 	idx := cpuIndex(tb, p)
 	var sum int64
 	for _, s := range p.Sample {
-		if keep(sampleLabels(s)) {
+		if keep(s) {
 			sum += s.Value[idx]
 		}
 	}
 	return sum
+}
+
+// inStack reports whether the function fn is a frame of s.
+func inStack(s *profile.Sample, fn string) bool {
+	return slices.ContainsFunc(s.Location, func(l *profile.Location) bool {
+		return slices.ContainsFunc(l.Line, func(ln profile.Line) bool { return ln.Function != nil && ln.Function.Name == fn })
+	})
 }

@@ -1,0 +1,67 @@
+package virtual_test
+
+import (
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/query"
+	"github.com/emberscope/emberscope/pkg/virtual"
+)
+
+func TestFlamegraphRunsTheWholeQuery(t *testing.T) {
+	ctx := context.Background()
+	p := realCPUProfile(t)
+	src := newProfileSource(t, p)
+
+	q, err := query.Parse(`focus(frames_from_label(` + cpuType + checkout + `, "category", sep="::"), "burn")`)
+	require.NoError(t, err)
+	tree, err := virtual.Flamegraph(ctx, src, q, testRange, 0, virtual.Options{})
+	require.NoError(t, err)
+
+	// Focus keeps the virtual frames on top and roots each under them at the burn* frames.
+	obs := child(t, tree, flame.Root, "observability", flame.KindVirtual)
+	metrics := child(t, tree, obs, "metrics", flame.KindVirtual)
+	burn := child(t, tree, metrics, funcName(burnMetrics), flame.KindFunction)
+	want := sumSamples(t, p, func(s *profile.Sample) bool {
+		return sampleLabels(s)["category"] == "observability :: metrics" && inStack(s, funcName(burnMetrics))
+	})
+	assert.Equal(t, want, tree.NodeTotal(burn))
+
+	// The same as building and applying the transform by hand.
+	built, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "::", virtual.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, flametest.Dump(flame.Focus(built, regexp.MustCompile("burn"))), flametest.Dump(tree))
+}
+
+func TestFlamegraphWithoutVirtualFrames(t *testing.T) {
+	ctx := context.Background()
+	src := newProfileSource(t, realCPUProfile(t))
+	q, err := query.Compile(query.Model{ProfileTypeID: cpuType, Expr: `truncate(reverse(` + checkout + `), 2)`})
+	require.NoError(t, err)
+	tree, err := virtual.Flamegraph(ctx, src, q, testRange, 0, virtual.Options{})
+	require.NoError(t, err)
+	plain, err := src.MergeStacks(ctx, stacksRequest(checkout))
+	require.NoError(t, err)
+	assert.Equal(t, flametest.Dump(flame.TruncateDepth(flame.Reverse(plain), 2)), flametest.Dump(tree))
+	assert.Equal(t, plain.Total(), tree.Total())
+}
+
+type unknownOp struct{}
+
+func (unknownOp) Func() string      { return "mystery" }
+func (unknownOp) Args() []query.Arg { return nil }
+
+func TestApplyRejectsUnknownOps(t *testing.T) {
+	_, err := virtual.Apply(flame.New(), []query.Op{query.Reverse{}, unknownOp{}})
+	assert.EqualError(t, err, "mystery(...) has no flamegraph transform")
+
+	_, err = virtual.Flamegraph(context.Background(), &testSource{}, &query.Query{Selector: "{}"}, testRange, 0, virtual.Options{})
+	assert.EqualError(t, err, "flamegraph of {}: no profile type")
+}
