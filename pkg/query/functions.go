@@ -80,8 +80,9 @@ func (f *Function) named(name string) (Param, bool) {
 
 var functions = map[string]*Function{}
 
-// Register adds a function to the table. It panics on a duplicate name or an
-// entry without a constructor, which are programming errors.
+// Register adds a function to the table. Call it from an init function: the
+// table is read without locks while queries parse. It panics on a duplicate
+// name or an entry without a constructor, which are programming errors.
 func Register(f *Function) {
 	if f.Name == "" || f.Build == nil {
 		panic("query: function without name or constructor")
