@@ -153,3 +153,11 @@ func BenchmarkReverse100k(b *testing.B) {
 		flame.Reverse(t)
 	}
 }
+
+// BenchmarkMerge1M merges a 1M-node tree into an empty one.
+func BenchmarkMerge1M(b *testing.B) {
+	t := bigTree(b)
+	for b.Loop() {
+		flame.New().Merge(t)
+	}
+}

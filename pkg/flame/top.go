@@ -17,6 +17,10 @@ type TopRow struct {
 // RootName). A name's total counts each stack once even when the name appears
 // several times on it (recursion): only a node with no same-named ancestor
 // adds its total. Rows are sorted by self, largest first, then by name.
+//
+// Virtual frames (label values from frames_from_label) are not symbols and get
+// no row; the self of a virtual frame (samples with no function frame under
+// it) goes to the root's row, so the selves still add up to the root total.
 func TopTable(t *Tree) []TopRow {
 	if t == nil {
 		return nil
@@ -36,15 +40,23 @@ func TopTable(t *Tree) []TopRow {
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		name := t.nodes[it.n].name
+		nd := t.nodes[it.n]
+		if nd.kind == KindVirtual {
+			self[t.nodes[Root].name] += nd.self
+			for _, k := range ix.children(it.n) {
+				stack = append(stack, item{k, false})
+			}
+			continue
+		}
+		name := nd.name
 		if it.exit {
 			onPath[name]--
 			continue
 		}
 		seen[name] = true
-		self[name] += t.nodes[it.n].self
+		self[name] += nd.self
 		if onPath[name] == 0 {
-			total[name] += t.nodes[it.n].total
+			total[name] += nd.total
 		}
 		onPath[name]++
 		stack = append(stack, item{it.n, true})

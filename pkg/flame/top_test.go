@@ -74,3 +74,14 @@ func TestTopTableMatchesTheProfile(t *testing.T) {
 	}
 	assert.True(t, recursive, "the profile should hold the recursive function")
 }
+
+func TestTopTableSkipsVirtualFrames(t *testing.T) {
+	tr := byService()
+	v := tr.VirtualChild(flame.Root, "service", "idle") // samples with no stack
+	tr.AddValue(v, 3)
+	assert.Equal(t, []flame.TopRow{
+		{Name: "work", Self: 4, Total: 4},
+		{Name: "main", Self: 3, Total: 7},
+		{Name: "total", Self: 3, Total: 10},
+	}, flame.TopTable(tr))
+}

@@ -167,7 +167,8 @@ func (t *Tree) InsertStackNames(value int64, rootFirst ...string) NodeID {
 }
 
 // Graft merges src under the node at of t: src's root maps onto at, and
-// every node of src is added below it with its self value.
+// every node of src is added below it with its self value. It costs one pass
+// over src.
 func (t *Tree) Graft(at NodeID, src *Tree) {
 	if src == nil {
 		return
@@ -189,10 +190,19 @@ func (t *Tree) Graft(at NodeID, src *Tree) {
 		}
 		mapped[i] = c
 	}
-	for i := range src.nodes {
-		if s := src.nodes[i].self; s != 0 {
-			t.AddValue(mapped[i], s)
-		}
+	// Distinct src nodes map to distinct nodes of t (children are unique by
+	// name and kind on both sides), so each node takes src's self and total
+	// as they are, and only the path above at needs src's total added: one
+	// pass, instead of one walk to the root per node.
+	srcTotal, srcRootSelf := src.nodes[0].total, src.nodes[0].self
+	for i := 1; i < len(src.nodes); i++ {
+		m := mapped[i]
+		t.nodes[m].self += src.nodes[i].self
+		t.nodes[m].total += src.nodes[i].total
+	}
+	t.nodes[at].self += srcRootSelf
+	for n := at; n >= 0; n = t.nodes[n].parent {
+		t.nodes[n].total += srcTotal
 	}
 }
 

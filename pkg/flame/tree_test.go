@@ -96,3 +96,37 @@ func TestGraftCopiesVirtualFrames(t *testing.T) {
 		"    main 2/2\n"+
 		"  main 1/1\n", flametest.Dump(dst))
 }
+
+func TestGraftUnderANonRootNodeKeepsTotals(t *testing.T) {
+	tr := flametest.Stacks("main;serve 2")
+	serve := tr.Children(tr.Children(flame.Root)[0])[0]
+	tr.Graft(serve, flametest.Stacks("json;encode 3", "json 1"))
+	assert.Equal(t, "total 6/0\n"+
+		"  main 6/0\n"+
+		"    serve 6/2\n"+
+		"      json 4/1\n"+
+		"        encode 3/3\n", flametest.Dump(tr))
+}
+
+func TestMergeRandomTreesMatchesInsertingStacks(t *testing.T) {
+	a, b := flametest.Random(3000, 1), flametest.Random(3000, 2)
+	merged := flame.New()
+	merged.Merge(a)
+	merged.Merge(b)
+	// Re-insert every node's self as a stack: the reference merge.
+	ref := flame.New()
+	for _, src := range []*flame.Tree{a, b} {
+		var path []string
+		src.Walk(func(n flame.NodeID, depth int) {
+			if n == flame.Root {
+				return
+			}
+			path = append(path[:depth-1], src.Name(n))
+			if s := src.Self(n); s != 0 {
+				ref.InsertStackNames(s, path...)
+			}
+		})
+	}
+	assert.Equal(t, flametest.Dump(ref), flametest.Dump(merged))
+	assert.Equal(t, a.Total()+b.Total(), merged.Total())
+}
