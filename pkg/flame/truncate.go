@@ -5,9 +5,10 @@ import "container/heap"
 // Truncate returns a tree of at most maxNodes nodes, "other" nodes included,
 // that keeps the nodes of largest total and preserves every total.
 //
-// Nodes are kept in order of total, largest first. A node's total never
-// exceeds its parent's, so the kept set always holds the ancestors of every
-// kept node. Ties are broken explicitly: between equal totals the shallower
+// Nodes are kept in order of total, largest first, and a node is considered
+// only once its parent is kept, so the kept set always holds the ancestors of
+// every kept node (with non-negative values a node's total never exceeds its
+// parent's, so this is exactly the set of largest totals). Ties are broken explicitly: between equal totals the shallower
 // node wins, and at equal depth the node that comes first in Walk order wins,
 // that is the one whose root-to-node path sorts first by name. The result is
 // therefore the same for the same tree, whatever order it was built in.
