@@ -4,6 +4,12 @@
 //
 // The tree knows no wire format: each client converts its server's answer into
 // a Tree, and package frames turns a Tree into Grafana data frames.
+//
+// Beyond building and merging, the package cuts a tree to a node budget
+// (Truncate, TruncateDepth), transforms it for the query language (Reverse,
+// Focus, DropFrames), adds label-made frames (GraftUnder), tabulates it
+// (TopTable) and compares two trees (NewDiff). Transforms return new trees and
+// leave their input untouched.
 package flame
 
 import (
