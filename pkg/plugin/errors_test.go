@@ -1,0 +1,58 @@
+package plugin
+
+import (
+	"net"
+	"testing"
+
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBadQueriesFailAlone sends good and bad queries in one request: each bad
+// one gets its own clear error, the good one its frames.
+func TestBadQueriesFailAlone(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	noRange := q("NORANGE", "profile", `{"profileTypeId":"`+cpuType+`"}`)
+	noRange.TimeRange = backend.TimeRange{}
+	resp := run(t, d,
+		q("GOOD", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`),
+		q("JSON", "profile", `{"profileTypeId": `),
+		q("SEL", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=~}"}`),
+		q("TYPE", "profile", `{"profileTypeId":"process_cpu:cpu:nanoseconds:cpu:seconds","labelSelector":"{}"}`),
+		q("TYPEM", "metrics", `{"profileTypeId":"nope:a:b:c:d"}`),
+		q("QT", "flames", `{"profileTypeId":"`+cpuType+`"}`),
+		q("DIFF", "diff", `{"profileTypeId":"`+cpuType+`"}`),
+		noRange,
+	)
+	ok(t, resp, "GOOD")
+	want := map[string]string{
+		"JSON":    "invalid query JSON: unexpected end of JSON input",
+		"SEL":     "labelSelector",
+		"TYPE":    `unknown profile type "process_cpu:cpu:nanoseconds:cpu:seconds": the profile server has ` + "memory:inuse_objects:count:space:bytes, memory:inuse_space:bytes:space:bytes, " + cpuType,
+		"TYPEM":   `unknown profile type "nope:a:b:c:d"`,
+		"QT":      `unknown query type "flames": use one of profile, metrics, both, labels, topTable, diff`,
+		"DIFF":    "a diff query needs a comparison",
+		"NORANGE": "the query has no time range: both from and to are required",
+	}
+	for ref, msg := range want {
+		r := resp.Responses[ref]
+		require.Error(t, r.Error, ref)
+		require.Contains(t, r.Error.Error(), msg, ref)
+		require.Equal(t, backend.StatusBadRequest, r.Status, ref)
+		require.Equal(t, backend.ErrorSourceDownstream, r.ErrorSource, ref)
+	}
+}
+
+func TestUnreachableServerPerQuery(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+	d := newDS(t, url)
+	resp := run(t, d, q("A", "both", `{"profileTypeId":"`+cpuType+`"}`))
+	r := resp.Responses["A"]
+	require.EqualError(t, r.Error, "cannot reach profile server at "+url+": connection refused")
+	require.Equal(t, backend.StatusBadGateway, r.Status)
+	require.Equal(t, backend.ErrorSourceDownstream, r.ErrorSource)
+}

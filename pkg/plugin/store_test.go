@@ -1,0 +1,229 @@
+package plugin
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+	"github.com/grafana/grafana-plugin-sdk-go/data"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+)
+
+const heapType = "memory:inuse_space:bytes:space:bytes"
+
+// fixture is a store holding one real CPU and one real heap profile of
+// service "shop", shared by the tests of this file (a CPU profile takes
+// wall time to record).
+type fixture struct {
+	url       string
+	cpu, heap *profile.Profile
+}
+
+var (
+	fixtureOnce sync.Once
+	shared      fixture
+)
+
+func storeFixture(t *testing.T) fixture {
+	t.Helper()
+	fixtureOnce.Do(func() {
+		// The store outlives this test: it serves every test of the package.
+		url := plugintest.Store(&keepAlive{T: t})
+		cpu := plugintest.CPUProfile(t, 150*time.Millisecond)
+		heap := plugintest.HeapProfile(t)
+		plugintest.Ingest(t, url, "shop{env=\"test\"}", cpu)
+		plugintest.Ingest(t, url, "shop{env=\"test\"}", heap)
+		shared = fixture{url: url, cpu: plugintest.Parse(t, cpu), heap: plugintest.Parse(t, heap)}
+	})
+	if shared.url == "" {
+		t.Fatal("store fixture failed in an earlier test")
+	}
+	return shared
+}
+
+// keepAlive is a testing.TB whose cleanups never run, for a fixture shared
+// by the whole package; the process exit reclaims it.
+type keepAlive struct{ *testing.T }
+
+func (k *keepAlive) Cleanup(func()) {}
+func (k *keepAlive) TempDir() string {
+	dir, err := osMkdirTemp()
+	if err != nil {
+		k.Fatal(err)
+	}
+	return dir
+}
+
+func TestProfileMatchesPprof(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
+	total, flat := plugintest.Totals(fx.cpu, idx)
+	require.Positive(t, total, "the CPU profile has samples")
+
+	resp := run(t, d, q("A", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`))
+	frames := ok(t, resp, "A")
+	require.Len(t, frames, 1)
+	require.Equal(t, "A", frames[0].RefID)
+	rows := flameRows(t, frames[0])
+	require.Equal(t, flameRow{Level: 0, Value: total, Self: 0, Label: "total"}, rows[0], "root total = pprof total")
+	self := selfByName(rows)
+	for name, v := range flat {
+		if strings.Contains(name, "[") { // generic shapes are renamed by the store
+			continue
+		}
+		require.Equal(t, v, self[name], "self of %s = pprof flat", name)
+	}
+	require.Positive(t, self[plugintest.FuncName("spin")], "the burn loop is in the flamegraph")
+}
+
+func TestHeapProfileMatchesPprof(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	total, flat := plugintest.Totals(fx.heap, plugintest.SampleIndex(t, fx.heap, "inuse_space"))
+	resp := run(t, d, q("H", "profile", `{"profileTypeId":"`+heapType+`","labelSelector":"{service_name=\"shop\"}"}`))
+	rows := flameRows(t, ok(t, resp, "H")[0])
+	require.Equal(t, total, rows[0].Value)
+	self := selfByName(rows)
+	large := plugintest.FuncName("allocLarge")
+	require.Equal(t, flat[large], self[large])
+	require.GreaterOrEqual(t, self[large], int64(4<<20), "the 4 MiB allocation is in use")
+}
+
+func TestMetricsGroupBySumsToTotal(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
+	total, _ := plugintest.Totals(fx.cpu, idx)
+	byRoute := plugintest.LabelTotals(fx.cpu, idx, "route")
+
+	resp := run(t, d, q("M", "metrics", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","groupBy":["route"]}`))
+	frames := ok(t, resp, "M")
+	sum, n, per := seriesSum(t, frames)
+	require.Equal(t, float64(total), sum, "the series of every route sum to the profile's total")
+	require.Equal(t, len(byRoute), n, "one series per route, and one without the label")
+	for _, r := range plugintest.Routes {
+		found := false
+		for k, v := range per {
+			if strings.Contains(k, r) {
+				require.Equal(t, float64(byRoute[r]), v, "route %s", r)
+				found = true
+			}
+		}
+		require.True(t, found, "series of route %s", r)
+	}
+	require.Equal(t, "ns", frames[0].Fields[1].Config.Unit)
+}
+
+func TestMetricsLimitFoldsIntoOther(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	total, _ := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	resp := run(t, d, q("L", "metrics", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","groupBy":["route"],"limit":1}`))
+	frames := ok(t, resp, "L")
+	sum, n, per := seriesSum(t, frames)
+	require.Equal(t, 2, n, "the largest series and other")
+	require.Equal(t, float64(total), sum)
+	require.Contains(t, per, "other")
+	require.NotEmpty(t, frames[0].Meta.Notices)
+	require.Contains(t, frames[0].Meta.Notices[0].Text, "Showing the 1 largest of 3 series")
+}
+
+func TestBothIsFlamegraphAndSeries(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	total, _ := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	// No queryType: Explore's default, both.
+	resp := run(t, d, q("B", "", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`))
+	frames := ok(t, resp, "B")
+	fg := frameOf(frames, data.VisTypeFlameGraph)
+	require.NotNil(t, fg)
+	require.Equal(t, total, flameRows(t, fg)[0].Value)
+	sum, n, _ := seriesSum(t, frames)
+	require.Equal(t, 1, n)
+	require.Equal(t, float64(total), sum)
+}
+
+func TestFramesFromLabel(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
+	total, _ := plugintest.Totals(fx.cpu, idx)
+	byRoute := plugintest.LabelTotals(fx.cpu, idx, "route")
+	resp := run(t, d, q("V", "profile", `{"expr":"`+cpuType+`{service_name=\"shop\"} by (route)"}`))
+	rows := flameRows(t, ok(t, resp, "V")[0])
+	require.Equal(t, total, rows[0].Value)
+	got := map[string]int64{}
+	for _, r := range rows {
+		if r.Level == 1 {
+			require.True(t, r.Virtual, "the base frames come from the label: %+v", r)
+			got[r.Label] = r.Value
+		}
+	}
+	for _, route := range plugintest.Routes {
+		require.Equal(t, byRoute[route], got[route], "virtual frame of route %s", route)
+	}
+}
+
+func TestTransformsApply(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	_, flat := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	spin := plugintest.FuncName("spin")
+	resp := run(t, d,
+		q("R", "profile", `{"expr":"reverse(`+cpuType+`{service_name=\"shop\"})"}`),
+		q("F", "profile", `{"expr":"focus(`+cpuType+`{service_name=\"shop\"}, \"burnCheckout\")"}`),
+		q("T", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","maxNodes":5}`),
+	)
+	// Reversed, each leaf function sits right under the root with its flat value.
+	for _, r := range flameRows(t, ok(t, resp, "R")[0]) {
+		if r.Level == 1 && r.Label == spin {
+			require.Equal(t, flat[spin], r.Value)
+		}
+	}
+	focused := flameRows(t, ok(t, resp, "F")[0])
+	require.Equal(t, plugintest.FuncName("burnCheckout"), focused[1].Label)
+	truncated := flameRows(t, ok(t, resp, "T")[0])
+	require.LessOrEqual(t, len(truncated), 5)
+}
+
+func TestTopTableAndDiffAndLabels(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
+	total, flat := plugintest.Totals(fx.cpu, idx)
+	now := time.Now()
+	from, to := now.Add(-time.Hour).UnixMilli(), now.Add(time.Minute).UnixMilli()
+	resp := run(t, d,
+		q("TOP", "topTable", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`),
+		q("DIFF", "diff", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","comparison":{"labelSelector":"{route=\"/search\"}","from":`+itoa(from)+`,"to":`+itoa(to)+`}}`),
+		q("LAB", "labels", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","groupBy":["route"]}`),
+	)
+	top := ok(t, resp, "TOP")[0]
+	sym, _ := top.FieldByName("symbol")
+	selfF, _ := top.FieldByName("self")
+	spin := plugintest.FuncName("spin")
+	for i := 0; i < top.Rows(); i++ {
+		if sym.At(i).(string) == spin {
+			require.Equal(t, flat[spin], selfF.At(i).(int64))
+		}
+	}
+	diff := ok(t, resp, "DIFF")[0]
+	vr, _ := diff.FieldByName("valueRight")
+	v, _ := diff.FieldByName("value")
+	right := plugintest.LabelTotals(fx.cpu, idx, "route")["/search"]
+	require.Equal(t, right, vr.At(0).(int64), "right root = the /search samples")
+	require.Equal(t, total+right, v.At(0).(int64), "value = left + right")
+
+	lab := ok(t, resp, "LAB")[0]
+	totalF, _ := lab.FieldByName("total")
+	var sum int64
+	for i := 0; i < lab.Rows(); i++ {
+		sum += totalF.At(i).(int64)
+	}
+	require.Equal(t, total, sum, "the values' contributions sum to the total")
+}
