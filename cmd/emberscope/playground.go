@@ -1,6 +1,91 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
 
-// runPlayground is replaced by the real command.
-func runPlayground(args []string) error { return errors.New("not built yet") }
+	"github.com/emberscope/emberscope/pkg/playground"
+	"github.com/emberscope/emberscope/pkg/store"
+)
+
+// runPlayground serves the datasource behind Grafana's HTTP shapes and the
+// playground page. Without -url it runs the embedded store in-process on a
+// loopback port and reads from it.
+func runPlayground(args []string) error {
+	fs := flag.NewFlagSet("playground", flag.ContinueOnError)
+	listen := fs.String("listen", "127.0.0.1:3000", "address to serve the playground on")
+	backendURL := fs.String("url", "", "profile server to read (Pyroscope querier API); empty runs the embedded store")
+	dataDir := fs.String("data", "", "data directory of the embedded store (default: emberscope-data in the user cache directory)")
+	static := fs.String("static", playground.DefaultStaticDir, "directory of the built playground page")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var servers []*http.Server
+	if *backendURL == "" {
+		dir := *dataDir
+		if dir == "" {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				return fmt.Errorf("no -data given and no user cache directory: %w", err)
+			}
+			dir = filepath.Join(cache, "emberscope-data")
+		}
+		st, err := store.Open(store.Options{Dir: dir})
+		if err != nil {
+			return fmt.Errorf("open the embedded store in %s: %w", dir, err)
+		}
+		defer st.Close()
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("listen for the embedded store: %w", err)
+		}
+		srv := &http.Server{Handler: st.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		servers = append(servers, srv)
+		go func() { _ = srv.Serve(l) }()
+		*backendURL = "http://" + l.Addr().String()
+		fmt.Printf("embedded store in %s at %s (send profiles to %s/ingest)\n", dir, *backendURL, *backendURL)
+	}
+
+	h, err := playground.New(playground.Options{BackendURL: *backendURL, StaticDir: *static, Logger: logger})
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *listen, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	servers = append(servers, srv)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	fmt.Printf("playground at http://%s (profiles from %s)\n", l.Addr(), *backendURL)
+
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("serve: %w", err)
+		}
+	case <-ctx.Done():
+		fmt.Println("stopping")
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := len(servers) - 1; i >= 0; i-- {
+		_ = servers[i].Shutdown(shutdown)
+	}
+	return nil
+}
