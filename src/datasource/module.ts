@@ -1,5 +1,12 @@
 import { DataSourcePlugin } from '@grafana/data';
-import { DataSource, QueryEditor } from './placeholder';
+import { DataSource } from './datasource';
+import { QueryEditor } from './components/QueryEditor';
+import { ConfigEditor } from './components/ConfigEditor';
+import { EmberscopeOptions, EmberscopeQuery, EmberscopeSecureOptions } from './types';
 
-/** Placeholder entry of the nested datasource plugin; the datasource work replaces it. */
-export const plugin = new DataSourcePlugin(DataSource).setQueryEditor(QueryEditor);
+/** The Emberscope datasource plugin: Go backend, query editor, config editor. */
+export const plugin = new DataSourcePlugin<DataSource, EmberscopeQuery, EmberscopeOptions, EmberscopeSecureOptions>(
+  DataSource
+)
+  .setQueryEditor(QueryEditor)
+  .setConfigEditor(ConfigEditor);

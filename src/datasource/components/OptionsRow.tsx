@@ -1,0 +1,144 @@
+import React, { useCallback, useState } from 'react';
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { Collapse, InlineField, InlineFieldRow, Input, MultiSelect, RadioButtonGroup, useStyles2 } from '@grafana/ui';
+import { DEFAULT_MAX_NODES, EmberscopeQuery, QUERY_TYPE_OPTIONS, QueryType } from '../types';
+import { useLazyOptions } from './useLazyOptions';
+
+/** The options header's summary: `Type: both, Group by: region, Max nodes: 16384[, Limit: 20]`. */
+export function optionsSummary(q: EmberscopeQuery, defaultType: QueryType): string {
+  const parts = [`Type: ${q.queryType ?? defaultType}`];
+  if (q.groupBy?.length) {
+    parts.push(`Group by: ${q.groupBy.join(', ')}`);
+  }
+  parts.push(`Max nodes: ${q.maxNodes || DEFAULT_MAX_NODES}`);
+  if (q.limit) {
+    parts.push(`Limit: ${q.limit}`);
+  }
+  return parts.join(', ');
+}
+
+export interface OptionsRowProps {
+  query: EmberscopeQuery;
+  defaultType: QueryType;
+  onChange: (q: EmberscopeQuery) => void;
+  /** Called after a change that should show at once (query type, group-by). */
+  onRunQuery: () => void;
+  /** Label names for the group-by, scoped to the query. */
+  loadLabelNames: () => Promise<string[]>;
+}
+
+/** Reads a positive whole number from a text field; empty means unset. */
+function positive(text: string): number | undefined | 'invalid' {
+  const s = text.trim();
+  if (!s) {
+    return undefined;
+  }
+  return /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : 'invalid';
+}
+
+/** The collapsed options: query type, group-by, max nodes and limit, summarised in the header. */
+export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabelNames }: OptionsRowProps) {
+  const styles = useStyles2(getStyles);
+  const [open, setOpen] = useState(false);
+  const names = useLazyOptions(
+    useCallback(async () => (await loadLabelNames()).filter((n) => !n.startsWith('__')), [loadLabelNames])
+  );
+  const [maxNodes, setMaxNodes] = useState(query.maxNodes ? String(query.maxNodes) : '');
+  const [limit, setLimit] = useState(query.limit ? String(query.limit) : '');
+  const mn = positive(maxNodes);
+  const lim = positive(limit);
+  const commit = (field: 'maxNodes' | 'limit', v: number | undefined | 'invalid') => {
+    if (v !== 'invalid' && v !== query[field]) {
+      onChange({ ...query, [field]: v });
+      onRunQuery();
+    }
+  };
+  const groupBy = query.groupBy ?? [];
+  return (
+    <Collapse
+      collapsible
+      isOpen={open}
+      onToggle={() => setOpen(!open)}
+      label={
+        <span className={styles.header}>
+          Options <span className={styles.summary} data-testid="options-summary">{optionsSummary(query, defaultType)}</span>
+        </span>
+      }
+    >
+      <InlineFieldRow>
+        <InlineField label="Query type" labelWidth={14}>
+          <RadioButtonGroup<QueryType>
+            aria-label="Query type"
+            options={QUERY_TYPE_OPTIONS}
+            value={query.queryType ?? defaultType}
+            onChange={(v) => {
+              onChange({ ...query, queryType: v });
+              onRunQuery();
+            }}
+          />
+        </InlineField>
+      </InlineFieldRow>
+      <InlineFieldRow>
+        <InlineField
+          label="Group by"
+          labelWidth={14}
+          tooltip="One series per value set of these labels; in a flamegraph, one base frame per value"
+        >
+          <MultiSelect
+            aria-label="Group by"
+            width={40}
+            allowCustomValue
+            placeholder="Label names"
+            value={groupBy}
+            options={[...new Set([...groupBy, ...names.options.map((o) => o.value!)])].map((v) => ({ label: v, value: v }))}
+            isLoading={names.isLoading}
+            onOpenMenu={names.onOpenMenu}
+            noOptionsMessage={names.error ?? 'No label names'}
+            onChange={(vs) => {
+              onChange({ ...query, groupBy: vs.map((v) => v.value!).filter(Boolean) });
+              onRunQuery();
+            }}
+          />
+        </InlineField>
+        <InlineField
+          label="Max nodes"
+          labelWidth={12}
+          invalid={mn === 'invalid'}
+          error="A whole number above 0"
+          tooltip={`Node budget of the flamegraph; the default is ${DEFAULT_MAX_NODES}`}
+        >
+          <Input
+            aria-label="Max nodes"
+            width={12}
+            placeholder={String(DEFAULT_MAX_NODES)}
+            value={maxNodes}
+            onChange={(e) => setMaxNodes(e.currentTarget.value)}
+            onBlur={() => commit('maxNodes', mn)}
+          />
+        </InlineField>
+        <InlineField
+          label="Limit"
+          labelWidth={8}
+          invalid={lim === 'invalid'}
+          error="A whole number above 0"
+          tooltip="Most series or label values kept; the rest are summed into one 'other'"
+        >
+          <Input
+            aria-label="Limit"
+            width={10}
+            placeholder="20"
+            value={limit}
+            onChange={(e) => setLimit(e.currentTarget.value)}
+            onBlur={() => commit('limit', lim)}
+          />
+        </InlineField>
+      </InlineFieldRow>
+    </Collapse>
+  );
+}
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  header: css({ display: 'flex', gap: theme.spacing(2), alignItems: 'baseline' }),
+  summary: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, fontWeight: 'normal' }),
+});

@@ -1,0 +1,65 @@
+import { DataSourceJsonData, SelectableValue } from '@grafana/data';
+import { DataQuery } from '@grafana/schema';
+
+/** What a query asks the backend for; the same names as the `queryType` the Go backend reads. */
+export type QueryType = 'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff';
+
+/** The right-hand side of a `diff` query: a second selector and a time range in epoch milliseconds. */
+export interface Comparison {
+  labelSelector: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * One query of the datasource. A superset of Grafana's built-in Pyroscope datasource model
+ * (`queryType`, `profileTypeId`, `labelSelector`, `groupBy`, `maxNodes`) with the same field
+ * names, so that queries move between the two datasources unchanged.
+ */
+export interface EmberscopeQuery extends DataQuery {
+  queryType?: QueryType;
+  /** `name:sample_type:sample_unit:period_type:period_unit` */
+  profileTypeId?: string;
+  /** Prometheus matchers, `{service_name="api"}`; empty means `{}`. */
+  labelSelector?: string;
+  groupBy?: string[];
+  /** The text form of the query; when set it wins over the structured fields. */
+  expr?: string;
+  maxNodes?: number;
+  limit?: number;
+  comparison?: Comparison;
+}
+
+/** How the datasource authenticates to the profile server. */
+export type AuthMethod = 'none' | 'basic' | 'bearer';
+
+/** The datasource's jsonData, as `pkg/models` reads it. */
+export interface EmberscopeOptions extends DataSourceJsonData {
+  authMethod?: AuthMethod;
+  tenantId?: string;
+  /** Seconds. */
+  timeout?: number;
+  /** A duration such as `15s`. */
+  minStep?: string;
+  tlsSkipVerify?: boolean;
+}
+
+/** The datasource's secureJsonData. */
+export interface EmberscopeSecureOptions {
+  basicAuthPassword?: string;
+  bearerToken?: string;
+}
+
+/** A flamegraph's node budget when the query sets none (the backend's default). */
+export const DEFAULT_MAX_NODES = 16384;
+
+/** The query types offered by the editor, in the order shown. */
+export const QUERY_TYPE_OPTIONS: Array<SelectableValue<QueryType>> = [
+  { value: 'metrics', label: 'Metric', description: 'Series of the profile totals' },
+  { value: 'profile', label: 'Profile', description: 'A flamegraph of the range' },
+  { value: 'both', label: 'Both', description: 'Series and flamegraph' },
+  { value: 'topTable', label: 'Top table', description: 'Functions by self and total' },
+  { value: 'histogram', label: 'Histogram', description: 'Distribution of per-profile totals' },
+  { value: 'labels', label: 'Labels', description: 'Contribution of each value of the group-by label' },
+  { value: 'diff', label: 'Diff', description: 'Flamegraph of the range against a comparison' },
+];
