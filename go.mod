@@ -37,6 +37,7 @@ require (
 	github.com/cockroachdb/tokenbucket v0.0.0-20230807174530-cc333fc44b06 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/dennwc/varint v1.0.0 // indirect
+	github.com/emberscope/emberscope/x/k6 v0.0.0
 	github.com/fatih/color v1.19.0 // indirect
 	github.com/getsentry/sentry-go v0.27.0 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
@@ -123,3 +124,5 @@ require (
 )
 
 tool github.com/magefile/mage
+
+replace github.com/emberscope/emberscope/x/k6 => ./x/k6
