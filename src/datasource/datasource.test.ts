@@ -1,0 +1,176 @@
+import { CoreApp, DataSourceInstanceSettings, FieldType, ScopedVars, dateTime, toDataFrame } from '@grafana/data';
+import { TemplateSrv } from '@grafana/runtime';
+import { DataSource } from './datasource';
+import { EmberscopeOptions, EmberscopeQuery } from './types';
+import { addSeriesLinks } from './links';
+import { CPU } from './testing/fakeClient';
+
+/** A template service that replaces $name and ${name} the way Grafana does, with formats. */
+function fakeTemplateSrv(vars: Record<string, string | string[]>): TemplateSrv {
+  return {
+    replace: (target?: string, _scoped?: ScopedVars, format?: string | Function) =>
+      (target ?? '').replace(/\$\{?(\w+)\}?/g, (m, name: string) => {
+        if (!(name in vars)) {
+          return m;
+        }
+        const v = vars[name];
+        if (typeof format === 'function') {
+          return format(v);
+        }
+        return Array.isArray(v) ? (format === 'csv' ? v.join(',') : `{${v.join(',')}}`) : v;
+      }),
+  } as unknown as TemplateSrv;
+}
+
+const settings = {
+  id: 1,
+  uid: 'emberscope',
+  name: 'Emberscope',
+  type: 'emberscope-datasource',
+  jsonData: {},
+  meta: {},
+  access: 'proxy',
+  readOnly: false,
+} as unknown as DataSourceInstanceSettings<EmberscopeOptions>;
+
+function makeDs(vars: Record<string, string | string[]> = {}) {
+  const ds = new DataSource(settings, fakeTemplateSrv(vars));
+  const calls: Array<[string, Record<string, string>]> = [];
+  ds.getResource = jest.fn(async (path: string, params?: Record<string, string>) => {
+    calls.push([path, params ?? {}]);
+    if (path === 'profileTypes') {
+      return [{ id: CPU, label: 'process_cpu - cpu', name: 'process_cpu', sampleType: 'cpu' }];
+    }
+    if (path === 'labelNames') {
+      return ['__profile_type__', 'region', 'service_name'];
+    }
+    return ['eu-north', 'us-east'];
+  }) as DataSource['getResource'];
+  return { ds, calls };
+}
+
+describe('DataSource', () => {
+  it('passes a query of Grafana’s built-in Pyroscope datasource through unchanged', () => {
+    const { ds } = makeDs();
+    const q: EmberscopeQuery = {
+      refId: 'A',
+      queryType: 'both',
+      profileTypeId: CPU,
+      labelSelector: '{service_name="ride-share-app"}',
+      groupBy: ['region'],
+      maxNodes: 16384,
+    };
+    expect(ds.applyTemplateVariables(q, {})).toEqual(q);
+    expect(ds.filterQuery(q)).toBe(true);
+  });
+
+  it('interpolates selector, query text, group-by and profile type, and merges ad-hoc filters', () => {
+    const { ds } = makeDs({ service: 'ride-share-app', regions: ['eu-north', 'us.east'], by: ['region', 'vehicle'], pt: CPU });
+    const q = ds.applyTemplateVariables(
+      {
+        refId: 'A',
+        profileTypeId: '$pt',
+        labelSelector: '{service_name="$service", region=~"$regions"}',
+        expr: 'reverse($pt{service_name="${service}"})',
+        groupBy: ['$by'],
+      },
+      {},
+      [
+        { key: 'vehicle', operator: '=', value: 'car' },
+        { key: 'pod', operator: '!~', value: 'canary-.*' },
+      ]
+    );
+    expect(q.profileTypeId).toBe(CPU);
+    expect(q.labelSelector).toBe(
+      '{service_name="ride-share-app", region=~"eu-north|us\\\\.east", vehicle="car", pod!~"canary-.*"}'
+    );
+    expect(q.expr).toBe(`reverse(${CPU}{service_name="ride-share-app", vehicle="car", pod!~"canary-.*"})`);
+    expect(q.groupBy).toEqual(['region', 'vehicle']);
+  });
+
+  it('refuses an ad-hoc filter operator label matchers cannot express', () => {
+    const { ds } = makeDs();
+    expect(() =>
+      ds.applyTemplateVariables({ refId: 'A', profileTypeId: CPU }, {}, [{ key: 'n', operator: '<', value: '3' }])
+    ).toThrow('ad-hoc filter n < "3": operator "<" is not supported, use =, !=, =~ or !~');
+  });
+
+  it('skips queries without a profile type or query text', () => {
+    const { ds } = makeDs();
+    expect(ds.filterQuery({ refId: 'A' })).toBe(false);
+    expect(ds.filterQuery({ refId: 'A', expr: `${CPU}{}` })).toBe(true);
+    expect(ds.filterQuery({ refId: 'A', profileTypeId: CPU, hide: true })).toBe(false);
+  });
+
+  it('defaults to both in Explore and to a flamegraph on dashboards', () => {
+    const { ds } = makeDs();
+    expect(ds.getDefaultQuery(CoreApp.Explore).queryType).toBe('both');
+    expect(ds.getDefaultQuery(CoreApp.Dashboard).queryType).toBe('profile');
+  });
+
+  it('answers variable queries in object and text form, scoped by selector, profile type and range', async () => {
+    const { ds, calls } = makeDs({ service: 'ride-share-app' });
+    const range = { from: dateTime(1_700_000_000_000), to: dateTime(1_700_003_600_000), raw: { from: 'now-1h', to: 'now' } };
+    expect(await ds.metricFindQuery({ refId: 'v', type: 'profileTypes' }, { range })).toEqual([
+      { text: 'process_cpu - cpu', value: CPU },
+    ]);
+    expect(await ds.metricFindQuery('label_names()')).toEqual([{ text: 'region' }, { text: 'service_name' }]);
+    expect(await ds.metricFindQuery('label_values({service_name="$service"}, region)', { range })).toEqual([
+      { text: 'eu-north' },
+      { text: 'us-east' },
+    ]);
+    expect(calls[calls.length - 1]).toEqual([
+      'labelValues',
+      { label: 'region', matchers: '{service_name="ride-share-app"}', start: '1700000000000', end: '1700003600000' },
+    ]);
+    await ds.metricFindQuery({ refId: 'v', type: 'labelNames', profileTypeId: CPU }, { range });
+    expect(calls[calls.length - 1][1].matchers).toBe(`{__profile_type__="${CPU}"}`);
+    await expect(ds.metricFindQuery('label_values()')).rejects.toThrow('label_values needs a label name');
+  });
+
+  it('lists ad-hoc keys and values among the series the other filters select, cached by matchers and range', async () => {
+    const { ds, calls } = makeDs();
+    const filters = [{ key: 'service_name', operator: '=', value: 'api' }];
+    expect(await ds.getTagKeys({ filters })).toEqual([{ text: 'region' }, { text: 'service_name' }]);
+    expect(await ds.getTagValues({ key: 'region', filters })).toEqual([{ text: 'eu-north' }, { text: 'us-east' }]);
+    await ds.getTagValues({ key: 'region', filters });
+    expect(calls).toEqual([
+      ['labelNames', { matchers: '{service_name="api"}' }],
+      ['labelValues', { label: 'region', matchers: '{service_name="api"}' }],
+    ]);
+  });
+});
+
+describe('addSeriesLinks', () => {
+  it('links each labelled series to the query narrowed to its labels, skipping the folded "other"', () => {
+    const frame = (labels: Record<string, string>) => ({
+      ...toDataFrame({
+        refId: 'A',
+        fields: [
+          { name: 'time', type: FieldType.time, values: [1, 2] },
+          { name: CPU, type: FieldType.number, values: [3, 4], labels },
+        ],
+      }),
+      refId: 'A',
+    });
+    const q: EmberscopeQuery = {
+      refId: 'A',
+      queryType: 'both',
+      profileTypeId: CPU,
+      labelSelector: '{service_name="ride-share-app", vehicle=~"c.*"}',
+      groupBy: ['vehicle'],
+    };
+    const res = addSeriesLinks({ data: [frame({ vehicle: 'car' }), frame({ vehicle: 'other' })] }, [q], {
+      uid: 'emberscope',
+      name: 'Emberscope',
+    });
+    const link = res.data[0].fields[1].config.links[0];
+    expect(link.title).toBe('Add vehicle="car" to the selector');
+    expect(link.internal.query).toEqual({
+      ...q,
+      labelSelector: '{service_name="ride-share-app", vehicle="car"}',
+      groupBy: [],
+    });
+    expect(res.data[1].fields[1].config.links).toBeUndefined();
+  });
+});
