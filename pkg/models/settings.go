@@ -42,8 +42,25 @@ type Settings struct {
 	BasicAuthUser string
 	// TLSSkipVerify accepts any server certificate.
 	TLSSkipVerify bool
-	Secrets       Secrets
+	// ServerKind is the API the server speaks: ServerPyroscope (the
+	// default), ServerParca, or ServerAuto to detect it at the first call.
+	ServerKind string
+	Secrets    Secrets
 }
+
+// Server kinds of jsonData.serverKind.
+const (
+	ServerPyroscope = "pyroscope"
+	ServerParca     = "parca"
+	ServerAuto      = "auto"
+)
+
+// Authentication methods of jsonData.authMethod, as the config editor writes them.
+const (
+	AuthNone   = "none"
+	AuthBasic  = "basic"
+	AuthBearer = "bearer"
+)
 
 // Secrets come from secureJsonData and are never sent back to the browser.
 type Secrets struct {
@@ -60,6 +77,8 @@ type jsonData struct {
 	BasicAuth     *bool           `json:"basicAuth"`
 	BasicAuthUser *string         `json:"basicAuthUser"`
 	TLSSkipVerify *bool           `json:"tlsSkipVerify"`
+	AuthMethod    *string         `json:"authMethod"`
+	ServerKind    *string         `json:"serverKind"`
 }
 
 // FieldError says which settings field is wrong and why.
@@ -127,13 +146,59 @@ func Load(s backend.DataSourceInstanceSettings) (*Settings, error) {
 	if raw.TLSSkipVerify != nil {
 		out.TLSSkipVerify = *raw.TLSSkipVerify
 	}
-	if out.BasicAuth && out.BasicAuthUser == "" {
-		return nil, fieldErr("basicAuthUser", "required when basic authentication is on")
+	if err := out.applyAuthMethod(raw.AuthMethod); err != nil {
+		return nil, err
 	}
-	if out.BasicAuth && out.Secrets.BearerToken != "" {
-		return nil, fieldErr("secureJsonData.bearerToken", "set together with basic authentication; use one of the two")
+	if err := out.setServerKind(raw.ServerKind); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// applyAuthMethod settles the authentication: the config editor's explicit
+// authMethod wins; without it, basic authentication when it is on, else the
+// bearer token when one is set.
+func (s *Settings) applyAuthMethod(method *string) error {
+	m := ""
+	if method != nil {
+		m = strings.TrimSpace(*method)
+	}
+	switch m {
+	case "":
+		if s.BasicAuth && s.Secrets.BearerToken != "" {
+			return fieldErr("secureJsonData.bearerToken", "set together with basic authentication; use one of the two")
+		}
+	case AuthNone:
+		s.BasicAuth, s.Secrets = false, Secrets{}
+	case AuthBasic:
+		s.BasicAuth, s.Secrets.BearerToken = true, ""
+	case AuthBearer:
+		s.BasicAuth, s.Secrets.BasicAuthPassword = false, ""
+		if s.Secrets.BearerToken == "" {
+			return fieldErr("secureJsonData.bearerToken", "required when the authentication method is bearer")
+		}
+	default:
+		return fieldErr("jsonData.authMethod", "%q is not one of none, basic, bearer", m)
+	}
+	if s.BasicAuth && s.BasicAuthUser == "" {
+		return fieldErr("basicAuthUser", "required when basic authentication is on")
+	}
+	return nil
+}
+
+func (s *Settings) setServerKind(kind *string) error {
+	s.ServerKind = ServerPyroscope
+	if kind == nil {
+		return nil
+	}
+	switch k := strings.ToLower(strings.TrimSpace(*kind)); k {
+	case "", ServerPyroscope:
+	case ServerParca, ServerAuto:
+		s.ServerKind = k
+	default:
+		return fieldErr("jsonData.serverKind", "%q is not one of pyroscope, parca, auto", *kind)
+	}
+	return nil
 }
 
 func checkURL(raw string) error {

@@ -63,6 +63,9 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"wrong type", "http://h", `{"tenantId":5}`, nil, "settings: jsonData: not valid JSON of the expected shape"},
 		{"basic auth without user", "http://h", `{"basicAuth":true}`, nil, "settings: basicAuthUser: required when basic authentication is on"},
 		{"both auths", "http://h", `{"basicAuth":true,"basicAuthUser":"u"}`, map[string]string{"bearerToken": "t"}, "settings: secureJsonData.bearerToken"},
+		{"bearer without token", "http://h", `{"authMethod":"bearer"}`, nil, "settings: secureJsonData.bearerToken: required when the authentication method is bearer"},
+		{"bad auth method", "http://h", `{"authMethod":"oauth"}`, nil, `settings: jsonData.authMethod: "oauth" is not one of none, basic, bearer`},
+		{"bad server kind", "http://h", `{"serverKind":"tempo"}`, nil, `settings: jsonData.serverKind: "tempo" is not one of pyroscope, parca, auto`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,4 +74,24 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 			require.Contains(t, err.Error(), c.want)
 		})
 	}
+}
+
+func TestAuthMethodWins(t *testing.T) {
+	s, err := Load(backend.DataSourceInstanceSettings{
+		URL: "http://h", BasicAuthEnabled: true, BasicAuthUser: "u",
+		JSONData:                []byte(`{"authMethod":"bearer","serverKind":"Parca"}`),
+		DecryptedSecureJSONData: map[string]string{"bearerToken": "tok", "basicAuthPassword": "p"},
+	})
+	require.NoError(t, err)
+	require.False(t, s.BasicAuth, "authMethod bearer turns basic authentication off")
+	require.Equal(t, "tok", s.Secrets.BearerToken)
+	require.Equal(t, ServerParca, s.ServerKind)
+
+	s, err = Load(backend.DataSourceInstanceSettings{
+		URL: "http://h", JSONData: []byte(`{"authMethod":"none"}`),
+		DecryptedSecureJSONData: map[string]string{"bearerToken": "tok"},
+	})
+	require.NoError(t, err)
+	require.Empty(t, s.Secrets.BearerToken)
+	require.Equal(t, ServerPyroscope, s.ServerKind)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend/log"
 
 	"github.com/emberscope/emberscope/pkg/models"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -41,7 +40,9 @@ var (
 )
 
 // NewDatasource is the instance factory given to datasource.Manage: it checks
-// the settings and builds a Pyroscope client over the SDK's HTTP client.
+// the settings and builds the client of the server (Pyroscope's querier API
+// by default, Parca's with serverKind "parca", detected with "auto") over the
+// SDK's HTTP client.
 func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (instancemgmt.Instance, error) {
 	settings, err := models.Load(s)
 	if err != nil {
@@ -51,11 +52,11 @@ func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (i
 	if err != nil {
 		return nil, err
 	}
-	client, err := pyroscope.New(settings.URL, opts)
+	src, err := newSource(settings, opts)
 	if err != nil {
 		return nil, fmt.Errorf("create the profile server client: %w", err)
 	}
-	return New(settings, client), nil
+	return New(settings, src), nil
 }
 
 // New returns a datasource reading from src with the given settings.
