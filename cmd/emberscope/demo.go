@@ -1,6 +1,58 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
 
-// runDemo is replaced by the real command.
-func runDemo(args []string) error { return errors.New("not built yet") }
+	"github.com/emberscope/emberscope/pkg/demo"
+)
+
+// runDemo runs the embedded store, the instrumented ride-share service, a
+// k6-style load generator and the playground until Ctrl-C or -duration.
+func runDemo(args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: emberscope demo [flags]\n\n"+
+			"Runs on loopback the embedded profile store, a ride-share service profiled\n"+
+			"with the Pyroscope Go SDK, a load generator sending k6 baggage, and the\n"+
+			"playground; prints the address to open once the first profile has landed.\n\n")
+		fs.PrintDefaults()
+	}
+	var o demo.Options
+	fs.StringVar(&o.Listen, "listen", "127.0.0.1:3000", "playground address")
+	fs.StringVar(&o.StoreListen, "store-listen", "127.0.0.1:4040", "embedded store address")
+	fs.StringVar(&o.ServiceListen, "service-listen", "127.0.0.1:0", "demo service address (port 0: any free port)")
+	fs.StringVar(&o.DataDir, "data", "", "store data directory (default: a temporary directory, removed on exit)")
+	fs.StringVar(&o.PushURL, "push-url", "", "push profiles to this Pyroscope server instead of starting the embedded store")
+	fs.BoolVar(&o.NoPlayground, "no-playground", false, "do not start the playground")
+	fs.StringVar(&o.StaticDir, "static-dir", "dist-playground", "built playground page")
+	fs.DurationVar(&o.UploadRate, "upload-rate", demo.DefaultUploadRate, "how often the profiler pushes profiles")
+	fs.IntVar(&o.Workers, "workers", 2, "virtual users of the load generator")
+	fs.DurationVar(&o.Pause, "pause", demo.DefaultPause, "think time of each virtual user between requests")
+	fs.StringVar(&o.Region, "region", "eu-west", "region tag of the profiles")
+	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
+	verbose := fs.Bool("v", false, "log every playground request")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
+	if *duration < 0 || o.UploadRate <= 0 || o.Workers <= 0 || o.Pause <= 0 {
+		return fmt.Errorf("-duration must be >= 0, and -upload-rate, -workers and -pause > 0")
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return demo.Run(ctx, o, *duration)
+}
