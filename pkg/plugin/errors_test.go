@@ -31,7 +31,7 @@ func TestBadQueriesFailAlone(t *testing.T) {
 		"SEL":     "labelSelector",
 		"TYPE":    `unknown profile type "process_cpu:cpu:nanoseconds:cpu:seconds": the profile server has ` + "memory:inuse_objects:count:space:bytes, memory:inuse_space:bytes:space:bytes, " + cpuType,
 		"TYPEM":   `unknown profile type "nope:a:b:c:d"`,
-		"QT":      `unknown query type "flames": use one of profile, metrics, both, labels, topTable, diff`,
+		"QT":      `unknown query type "flames": use one of profile, metrics, both, labels, topTable, diff, histogram`,
 		"DIFF":    "a diff query needs a comparison",
 		"NORANGE": "the query has no time range: both from and to are required",
 	}

@@ -29,6 +29,7 @@ func (d *Datasource) queryMux() *datasource.QueryTypeMux {
 	mux.HandleFunc(QueryTypeLabels, d.handler(QueryTypeLabels, d.queryLabels))
 	mux.HandleFunc(QueryTypeTopTable, d.handler(QueryTypeTopTable, d.queryTopTable))
 	mux.HandleFunc(QueryTypeDiff, d.handler(QueryTypeDiff, d.queryDiff))
+	mux.HandleFunc(QueryTypeHistogram, d.handler(QueryTypeHistogram, d.queryHistogram))
 	mux.HandleFunc("", d.fallback)
 	return mux
 }
@@ -44,7 +45,7 @@ func (d *Datasource) fallback(ctx context.Context, req *backend.QueryDataRequest
 			continue
 		}
 		resp.Responses[q.RefID] = errorResponse(userErrorf(
-			"unknown query type %q: use one of profile, metrics, both, labels, topTable, diff", q.QueryType))
+			"unknown query type %q: use one of profile, metrics, both, labels, topTable, diff, histogram", q.QueryType))
 	}
 	if len(plain) > 0 {
 		sub := *req

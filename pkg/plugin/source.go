@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
@@ -117,4 +118,17 @@ func (d *detectingSource) MergeProfile(ctx context.Context, r source.StacksReque
 		return nil, err
 	}
 	return s.MergeProfile(ctx, r)
+}
+
+// Heatmap forwards to the detected client when it has a heatmap API.
+func (d *detectingSource) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]pyroscope.HeatmapSlot, error) {
+	s, err := d.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hm, ok := s.(heatmapper)
+	if !ok {
+		return nil, errNoHeatmap
+	}
+	return hm.Heatmap(ctx, sel, step)
 }

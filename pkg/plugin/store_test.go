@@ -227,3 +227,21 @@ func TestTopTableAndDiffAndLabels(t *testing.T) {
 	}
 	require.Equal(t, total, sum, "the values' contributions sum to the total")
 }
+
+func TestHistogramCountsProfiles(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	resp := run(t, d, q("HIST", "histogram", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`))
+	f := ok(t, resp, "HIST")[0]
+	require.Equal(t, data.FrameType("heatmap-cells"), f.Meta.Type)
+	count, _ := f.FieldByName("count")
+	var n int64
+	for i := 0; i < count.Len(); i++ {
+		n += count.At(i).(int64)
+	}
+	// The store files the samples of each label set as a profile of its own
+	// series, as Pyroscope does: one per route, and one without the label.
+	byRoute := plugintest.LabelTotals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"), "route")
+	require.Equal(t, int64(len(byRoute)), n, "one profile per series")
+	require.Empty(t, f.Meta.Notices, "the store has a heatmap API: individual profiles are counted")
+}

@@ -1,0 +1,91 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/grafana/grafana-plugin-sdk-go/data"
+
+	"github.com/emberscope/emberscope/pkg/frames"
+	"github.com/emberscope/emberscope/pkg/pyroscope"
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// histogramBuckets is the number of value buckets of a histogram.
+const histogramBuckets = 20
+
+// queryHistogram answers a "histogram" query: how the totals of the
+// selection's profiles are distributed over the range, as heatmap cells.
+// Servers with a heatmap (Pyroscope, the embedded store) count individual
+// profiles; for the others each step's total counts as one value, and a
+// notice says so.
+func (d *Datasource) queryHistogram(ctx context.Context, r *request) (data.Frames, error) {
+	points, perProfile, err := d.histogramPoints(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if len(points) == 0 {
+		if err := d.checkProfileType(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	f, err := frames.Histogram(points, frames.HistogramOptions{Step: r.Step, Buckets: histogramBuckets, Unit: frames.UnitOfProfileType(r.Query.ProfileTypeID)})
+	if err != nil {
+		return nil, userErrorf("histogram: %v; narrow the time range or raise the step", err)
+	}
+	if !perProfile {
+		f.AppendNotices(data.Notice{
+			Severity: data.NoticeSeverityInfo,
+			Text:     "This profile server has no heatmap API: each cell counts steps of the series, not individual profiles.",
+		})
+	}
+	return data.Frames{f}, nil
+}
+
+// heatmapper is a client that can tell how per-profile totals are distributed.
+type heatmapper interface {
+	Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]pyroscope.HeatmapSlot, error)
+}
+
+// errNoHeatmap says the server has no heatmap API.
+var errNoHeatmap = errors.New("the profile server has no heatmap API")
+
+// histogramPoints returns the values to bucket and whether each is one profile.
+func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.ProfileTotal, bool, error) {
+	if hm, ok := d.src.(heatmapper); ok {
+		slots, err := hm.Heatmap(ctx, r.selection(), r.Step)
+		var pe *pyroscope.Error
+		switch {
+		case err == nil:
+			var points []frames.ProfileTotal
+			for _, s := range slots {
+				for i, c := range s.Counts {
+					if i >= len(s.YMin) {
+						return nil, false, fmt.Errorf("heatmap slot at %s has %d counts for %d ranges", s.Time, len(s.Counts), len(s.YMin))
+					}
+					for range c {
+						points = append(points, frames.ProfileTotal{Time: s.Time, Total: int64(s.YMin[i])})
+					}
+				}
+			}
+			return points, true, nil
+		case errors.Is(err, errNoHeatmap), errors.As(err, &pe) && pe.Kind == pyroscope.KindNotFound:
+			// No heatmap API on this server: fall back to the series.
+		default:
+			return nil, false, err
+		}
+	}
+	series, err := d.src.Series(ctx, source.SeriesRequest{Selection: r.selection(), GroupBy: r.Query.GroupBy, Step: r.Step})
+	if err != nil {
+		return nil, false, err
+	}
+	var points []frames.ProfileTotal
+	for _, s := range series {
+		for _, p := range s.Points {
+			points = append(points, frames.ProfileTotal{Time: p.Time, Total: int64(p.Value)})
+		}
+	}
+	return points, false, nil
+}

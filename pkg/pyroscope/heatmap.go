@@ -1,0 +1,44 @@
+package pyroscope
+
+import (
+	"context"
+	"time"
+
+	"connectrpc.com/connect"
+	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
+
+	"github.com/emberscope/emberscope/pkg/source"
+)
+
+// HeatmapSlot is one step of a heatmap: how many profiles had a total in each
+// value range, the i-th range starting at YMin[i].
+type HeatmapSlot struct {
+	Time   time.Time
+	YMin   []float64
+	Counts []int32
+}
+
+// Heatmap asks the server how the totals of the selection's individual
+// profiles are distributed, per step. It is not part of source.Source: not
+// every server can answer it (Pyroscope and the embedded store can).
+func (c *Client) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]HeatmapSlot, error) {
+	start, end := rangeMillis(sel.Range)
+	resp, err := c.querier.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{
+		ProfileTypeID: sel.ProfileTypeID,
+		LabelSelector: selectorOrAll(sel.LabelSelector),
+		Start:         start,
+		End:           end,
+		Step:          step.Seconds(),
+		QueryType:     querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_INDIVIDUAL,
+	}))
+	if err != nil {
+		return nil, c.wrap("select heatmap", err)
+	}
+	var out []HeatmapSlot
+	for _, s := range resp.Msg.Series {
+		for _, sl := range s.Slots {
+			out = append(out, HeatmapSlot{Time: time.UnixMilli(sl.Timestamp).UTC(), YMin: sl.YMin, Counts: sl.Counts})
+		}
+	}
+	return out, nil
+}
