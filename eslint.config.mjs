@@ -23,6 +23,7 @@ export default defineConfig([
       '**/lib-cov',
       '**/coverage',
       '**/dist/',
+      '**/dist-playground/',
       '**/artifacts/',
       '**/work/',
       '**/ci/',

@@ -85,6 +85,7 @@ export function App() {
   // open the query of the address
   useEffect(() => {
     if (initial.query) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the address's query from the server on mount
       run({ profileTypeId: '', labelSelector: '', groupBy: '', expr: initial.query }, initial.from, initial.to);
     }
   }, [initial, run]);

@@ -51,11 +51,13 @@ export function findFlameFrame(series: DataFrame[]): DataFrame | undefined {
   return series.find(isFlameFrame);
 }
 
-function field(frame: DataFrame, name: string, required: true): Field;
-function field(frame: DataFrame, name: string, required: false): Field | undefined;
-function field(frame: DataFrame, name: string, required: boolean): Field | undefined {
-  const f = frame.fields.find((x) => x.name === name);
-  if (!f && required) {
+function optionalField(frame: DataFrame, name: string): Field | undefined {
+  return frame.fields.find((x) => x.name === name);
+}
+
+function requiredField(frame: DataFrame, name: string): Field {
+  const f = optionalField(frame, name);
+  if (!f) {
     const have = frame.fields.map((x) => x.name).join(', ') || 'none';
     throw new FlameFrameError(`flamegraph frame "${frame.name ?? ''}" has no "${name}" field (fields: ${have})`);
   }
@@ -122,11 +124,11 @@ function readLabels(f: Field, n: number, names: string[], seen: Map<string, numb
  * not below self. Throws FlameFrameError naming the field and row of the first problem.
  */
 export function readFlameData(frame: DataFrame): FlameData {
-  const n = frame.length ?? field(frame, 'level', true).values.length;
-  const levelF = field(frame, 'level', true);
-  const valueF = field(frame, 'value', true);
-  const selfF = field(frame, 'self', true);
-  const labelF = field(frame, 'label', true);
+  const n = frame.length ?? requiredField(frame, 'level').values.length;
+  const levelF = requiredField(frame, 'level');
+  const valueF = requiredField(frame, 'value');
+  const selfF = requiredField(frame, 'self');
+  const labelF = requiredField(frame, 'label');
   const levels = numbers(levelF, n);
   const level = new Int32Array(n);
   let maxLevel = 0;
@@ -164,7 +166,7 @@ export function readFlameData(frame: DataFrame): FlameData {
 
   const data: FlameData = { count: n, level, value, self, nameIdx, names, maxLevel, unit: valueF.config?.unit };
 
-  const virtualF = field(frame, 'virtual', false);
+  const virtualF = optionalField(frame, 'virtual');
   if (virtualF) {
     const v = new Uint8Array(n);
     const vals = virtualF.values as ArrayLike<unknown>;
@@ -175,7 +177,7 @@ export function readFlameData(frame: DataFrame): FlameData {
     }
     if (any) {
       data.virtual = v;
-      const vl = field(frame, 'virtualLabel', false);
+      const vl = optionalField(frame, 'virtualLabel');
       const idx = new Int32Array(n).fill(-1);
       if (vl) {
         const labels = readLabels(vl, n, names, seen);
@@ -189,8 +191,8 @@ export function readFlameData(frame: DataFrame): FlameData {
     }
   }
 
-  const vr = field(frame, 'valueRight', false);
-  const sr = field(frame, 'selfRight', false);
+  const vr = optionalField(frame, 'valueRight');
+  const sr = optionalField(frame, 'selfRight');
   if (Boolean(vr) !== Boolean(sr)) {
     throw new FlameFrameError('a diff flamegraph frame needs both "valueRight" and "selfRight" fields');
   }

@@ -54,7 +54,10 @@ export function FlameCanvas(props: FlameCanvasProps) {
   const scrollTop = useRef(0);
   const frame = useRef(0);
   const propsRef = useRef(props);
-  propsRef.current = props;
+  // the draw callbacks read the latest props; updated before the drawing effects below run
+  useLayoutEffect(() => {
+    propsRef.current = props;
+  });
 
   const depth = useMemo(() => subtreeDepth(index, focus), [index, focus]);
   const contentHeight = (depth + 1) * ROW_HEIGHT;

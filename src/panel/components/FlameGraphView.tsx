@@ -1,4 +1,4 @@
-import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import React, { useCallback, useMemo, useRef, useState } from 'react';
 import { Button, ContextMenu, Input, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, lowerBoundRow } from '../model/flameIndex';
@@ -65,13 +65,15 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   const [narrowView, setNarrowView] = useState<'graph' | 'table'>('graph');
   const [tableWidth, setTableWidth] = useState<number | undefined>(() => loadNumber(TABLE_WIDTH_KEY));
 
-  // a new profile starts unzoomed
-  useEffect(() => {
+  // a new profile starts unzoomed (state reset during render, as React recommends)
+  const [shownData, setShownData] = useState(data);
+  if (shownData !== data) {
+    setShownData(data);
     setFocus(0);
     setSelected(-1);
     setHighlight(-1);
     setHover({ node: -1, x: 0, y: 0 });
-  }, [data]);
+  }
 
   const matcher = useMemo(() => compileSearch(search), [search]);
   const searchResult = useMemo(

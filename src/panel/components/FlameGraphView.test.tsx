@@ -1,0 +1,138 @@
+import React from 'react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { readFlameData } from '../../shared/flameData';
+import { nestedSet, SMALL } from '../testing/frames';
+import { defaultOptions } from '../options';
+import { FlameGraphView } from './FlameGraphView';
+import { TABLE_WIDTH_KEY } from './storage';
+import { FlamegraphPanel } from '../FlamegraphPanel';
+
+const data = readFlameData(nestedSet(SMALL));
+
+function renderView(width = 1000, options = defaultOptions) {
+  return render(<FlameGraphView data={data} width={width} height={500} options={options} />);
+}
+
+// jsdom has no PointerEvent: give pointer events their mouse coordinates
+if (typeof window.PointerEvent === 'undefined') {
+  class PointerEventPolyfill extends MouseEvent {
+    pointerId: number;
+    constructor(type: string, init: PointerEventInit = {}) {
+      super(type, init);
+      this.pointerId = init.pointerId ?? 1;
+    }
+  }
+  (window as unknown as { PointerEvent: unknown }).PointerEvent = PointerEventPolyfill;
+}
+
+// jsdom has no layout: place the canvas at the origin so mouse positions map to graph coordinates
+beforeEach(() => {
+  jest
+    .spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect')
+    .mockReturnValue({ left: 0, top: 0, right: 0, bottom: 0, width: 0, height: 0, x: 0, y: 0, toJSON: () => ({}) });
+  window.localStorage.clear();
+});
+afterEach(() => jest.restoreAllMocks());
+
+const rowsText = () => screen.getAllByTestId('top-table-row').map((r) => within(r).getAllByRole('cell')[0].textContent);
+
+describe('FlameGraphView', () => {
+  it('search counts matches and their share, dims the rest and filters the table', () => {
+    renderView();
+    fireEvent.change(screen.getByLabelText('Search functions'), { target: { value: 'main' } });
+    expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent('2 matches · 70.0% of total');
+    expect(rowsText().sort()).toEqual(['main.main', 'main.work']);
+  });
+
+  it('the table sorts by a column and a click highlights the symbol in the graph', () => {
+    renderView();
+    expect(rowsText()[0]).toBe('crypto/sha256.hash'); // self, descending
+    fireEvent.click(screen.getByRole('columnheader', { name: /Total/ }));
+    expect(rowsText()[0]).toBe('main.main');
+    const row = screen.getAllByTestId('top-table-row')[0];
+    fireEvent.click(row);
+    expect(row).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent('1 × main.main · 70.0% of total');
+  });
+
+  it('hover shows a tooltip with total and self; click zooms, Esc resets', () => {
+    renderView(1000, { ...defaultOptions, showTable: false });
+    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLCanvasElement;
+    // main.work spans x 500..900 at level 2 (y 40..60) when 1000 px wide
+    fireEvent.mouseMove(overlay, { clientX: 600, clientY: 45 });
+    const tip = screen.getByTestId('flamegraph-tooltip');
+    expect(within(tip).getByTestId('tooltip-name')).toHaveTextContent('main.work');
+    expect(within(tip).getByTestId('tooltip-total')).toHaveTextContent('40.00 ns (40.0% of total)');
+    expect(within(tip).getByTestId('tooltip-self')).toHaveTextContent('5.00 ns (5.00% of total)');
+    fireEvent.click(overlay, { clientX: 600, clientY: 45 });
+    expect(screen.getByTestId('flamegraph-breadcrumbs')).toHaveTextContent('main.work');
+    // zoomed: hash now spans 0..875 at level 3
+    fireEvent.mouseMove(overlay, { clientX: 800, clientY: 65 });
+    expect(screen.getByTestId('tooltip-total')).toHaveTextContent('35.0% of total, 87.5% of zoomed');
+    fireEvent.keyDown(screen.getByTestId('flamegraph-view'), { key: 'Escape' });
+    expect(screen.queryByTestId('flamegraph-breadcrumbs')).toBeNull();
+  });
+
+  it('right-click opens the actions; "Highlight same name" highlights', () => {
+    renderView();
+    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLCanvasElement;
+    // with the table the graph is narrower; gc is the leftmost bar at level 1
+    fireEvent.contextMenu(overlay, { clientX: 5, clientY: 25 });
+    fireEvent.click(screen.getByText('Highlight same name'));
+    expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent(
+      '1 × runtime.gcBgMarkWorker · 30.0% of total'
+    );
+  });
+
+  it('arrow keys move the selection and Enter zooms to it', () => {
+    renderView(1000, { ...defaultOptions, showTable: false });
+    const view = screen.getByTestId('flamegraph-view');
+    fireEvent.keyDown(view, { key: 'ArrowDown' }); // root → widest child main.main
+    fireEvent.keyDown(view, { key: 'ArrowDown' }); // → main.work
+    fireEvent.keyDown(view, { key: 'ArrowLeft' }); // → encoding/json.parse
+    fireEvent.keyDown(view, { key: 'Enter' });
+    expect(screen.getByTestId('flamegraph-breadcrumbs')).toHaveTextContent('encoding/json.parse');
+  });
+
+  it('dragging the handle resizes the drawer and remembers the width', () => {
+    renderView(1000);
+    const table = screen.getByTestId('top-table');
+    const before = parseFloat(table.style.width);
+    const handle = screen.getByTestId('drawer-handle');
+    fireEvent.pointerDown(handle, { clientX: 600, pointerId: 1 });
+    fireEvent.pointerMove(handle, { clientX: 500, pointerId: 1 });
+    fireEvent.pointerUp(handle, { clientX: 500, pointerId: 1 });
+    expect(parseFloat(screen.getByTestId('top-table').style.width)).toBe(before + 100);
+    expect(Number(window.localStorage.getItem(TABLE_WIDTH_KEY))).toBe(before + 100);
+    const canvas = screen.getByTestId('flamegraph-canvas');
+    expect(parseFloat(canvas.style.width) + before + 100 + 8).toBe(1000);
+  });
+
+  it('below the width where both fit, a toggle switches between graph and table', () => {
+    renderView(400);
+    expect(screen.getByTestId('flamegraph-canvas')).toBeInTheDocument();
+    expect(screen.queryByTestId('top-table')).toBeNull();
+    fireEvent.click(screen.getByLabelText('Top table'));
+    expect(screen.getByTestId('top-table')).toBeInTheDocument();
+    expect(screen.queryByTestId('flamegraph-canvas')).toBeNull();
+  });
+});
+
+describe('FlamegraphPanel', () => {
+  it('shows what is wrong with a malformed frame', () => {
+    const bad = nestedSet([
+      [0, 'total', 10, 0],
+      [3, 'x', 10, 10],
+    ]);
+    render(
+      <FlamegraphPanel
+        {...({} as React.ComponentProps<typeof FlamegraphPanel>)}
+        data={{ series: [bad] } as never}
+        width={400}
+        height={300}
+        options={defaultOptions}
+      />
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('field "level" row 1: level 3 follows level 0');
+  });
+});

@@ -1,0 +1,29 @@
+import { readFlameData } from '../../shared/flameData';
+import { nestedSet, SMALL } from '../testing/frames';
+import { buildIndex } from './flameIndex';
+import { compileSearch, matchNames, searchNodes } from './search';
+
+const index = buildIndex(readFlameData(nestedSet(SMALL)));
+const run = (q: string) => searchNodes(index, matchNames(index.data, compileSearch(q)!));
+
+describe('search', () => {
+  it('uses a regex when the text is one, a substring otherwise', () => {
+    expect(compileSearch('^main\\.')!.kind).toBe('regex');
+    expect(compileSearch('main.(')!.kind).toBe('substring');
+    expect(compileSearch('  ')).toBeUndefined();
+    expect(run('^main\\.').count).toBe(2);
+    // invalid regex: matched as text, case-insensitively
+    expect(run('MAIN.(').count).toBe(0);
+    expect(run('JSON').count).toBe(1);
+  });
+
+  it('counts matches and their share, a match inside a match once', () => {
+    const r = run('main');
+    expect(r.count).toBe(2); // main.main and main.work
+    expect(r.total).toBe(70); // main.work is inside main.main
+    expect(r.share).toBeCloseTo(0.7);
+    expect(Array.from(r.nodeMatch)).toEqual([0, 0, 1, 0, 1, 0]);
+    const s = run('parse|hash|gc');
+    expect(s.total).toBe(85);
+  });
+});

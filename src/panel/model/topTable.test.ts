@@ -1,0 +1,45 @@
+import { readFlameData } from '../../shared/flameData';
+import { nestedSet, SMALL } from '../testing/frames';
+import { buildIndex } from './flameIndex';
+import { sortRows, topTable } from './topTable';
+
+describe('top table', () => {
+  it('sums self and total per symbol, leaving out the root', () => {
+    const rows = topTable(buildIndex(readFlameData(nestedSet(SMALL))));
+    const m = Object.fromEntries(rows.map((r) => [r.name, [r.self, r.total]]));
+    expect(m).toEqual({
+      'runtime.gcBgMarkWorker': [30, 30],
+      'main.main': [10, 70],
+      'encoding/json.parse': [20, 20],
+      'main.work': [5, 40],
+      'crypto/sha256.hash': [35, 35],
+    });
+  });
+
+  it('counts recursion once in total', () => {
+    const rows = topTable(
+      buildIndex(
+        readFlameData(
+          nestedSet([
+            [0, 'total', 12, 0],
+            [1, 'a', 10, 2],
+            [2, 'b', 8, 3],
+            [3, 'a', 5, 5],
+            [1, 'b', 2, 2],
+          ])
+        )
+      )
+    );
+    const m = Object.fromEntries(rows.map((r) => [r.name, [r.self, r.total]]));
+    expect(m.a).toEqual([7, 10]);
+    expect(m.b).toEqual([5, 10]);
+  });
+
+  it('sorts by any column', () => {
+    const rows = topTable(buildIndex(readFlameData(nestedSet(SMALL))));
+    expect(sortRows(rows, 'self', true).map((r) => r.name)[0]).toBe('crypto/sha256.hash');
+    expect(sortRows(rows, 'total', true).map((r) => r.name)[0]).toBe('main.main');
+    expect(sortRows(rows, 'total', false).map((r) => r.name)[0]).toBe('encoding/json.parse');
+    expect(sortRows(rows, 'name', false).map((r) => r.name)[0]).toBe('crypto/sha256.hash');
+  });
+});

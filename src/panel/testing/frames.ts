@@ -1,0 +1,50 @@
+import { createDataFrame, DataFrame, FieldType } from '@grafana/data';
+
+/** One node of a test flamegraph: [level, name, total, self]. */
+export type Row = [number, string, number, number];
+
+/** Builds a nested-set frame like the backend's (label as an enum field, unit on value/self). */
+export function nestedSet(
+  rows: Row[],
+  opts: { unit?: string; plainLabels?: boolean; extra?: DataFrame['fields'] } = {}
+): DataFrame {
+  const text: string[] = [];
+  const idx = rows.map(([, name]) => {
+    let k = text.indexOf(name);
+    if (k < 0) {
+      k = text.length;
+      text.push(name);
+    }
+    return k;
+  });
+  const unit = opts.unit ?? 'ns';
+  return createDataFrame({
+    name: 'flamegraph',
+    fields: [
+      { name: 'level', type: FieldType.number, values: rows.map((r) => r[0]) },
+      { name: 'value', type: FieldType.number, values: rows.map((r) => r[2]), config: { unit } },
+      { name: 'self', type: FieldType.number, values: rows.map((r) => r[3]), config: { unit } },
+      opts.plainLabels
+        ? { name: 'label', type: FieldType.string, values: rows.map((r) => r[1]) }
+        : { name: 'label', type: FieldType.enum, values: idx, config: { type: { enum: { text } } } },
+      ...(opts.extra ?? []),
+    ],
+  });
+}
+
+/**
+ * total 100
+ * ├─ gc 30 (self 30)
+ * └─ main 70 (self 10)
+ *    ├─ parse 20 (self 20)
+ *    └─ work 40 (self 5)
+ *       └─ hash 35 (self 35)
+ */
+export const SMALL: Row[] = [
+  [0, 'total', 100, 0],
+  [1, 'runtime.gcBgMarkWorker', 30, 30],
+  [1, 'main.main', 70, 10],
+  [2, 'encoding/json.parse', 20, 20],
+  [2, 'main.work', 40, 5],
+  [3, 'crypto/sha256.hash', 35, 35],
+];

@@ -1,0 +1,85 @@
+import { FieldType } from '@grafana/data';
+import { nestedSet, SMALL } from '../panel/testing/frames';
+import { FlameFrameError, findFlameFrame, readFlameData } from './flameData';
+
+describe('readFlameData', () => {
+  it('reads enum labels, values and the unit into typed arrays', () => {
+    const d = readFlameData(nestedSet(SMALL, { unit: 'bytes' }));
+    expect(d.count).toBe(6);
+    expect(Array.from(d.level)).toEqual([0, 1, 1, 2, 2, 3]);
+    expect(Array.from(d.value)).toEqual([100, 30, 70, 20, 40, 35]);
+    expect(Array.from(d.nameIdx).map((k) => d.names[k])).toEqual(SMALL.map((r) => r[1]));
+    expect(d.unit).toBe('bytes');
+    expect(d.maxLevel).toBe(3);
+    expect(d.virtual).toBeUndefined();
+  });
+
+  it('reads plain string labels the same way as enum labels', () => {
+    const a = readFlameData(nestedSet(SMALL));
+    const b = readFlameData(nestedSet(SMALL, { plainLabels: true }));
+    expect(Array.from(b.nameIdx).map((k) => b.names[k])).toEqual(Array.from(a.nameIdx).map((k) => a.names[k]));
+  });
+
+  it('reads virtual frames and their label', () => {
+    const rows: Array<[number, string, number, number]> = [
+      [0, 'total', 10, 0],
+      [1, 'checkout', 10, 0],
+      [2, 'main.run', 10, 10],
+    ];
+    const d = readFlameData(
+      nestedSet(rows, {
+        extra: [
+          { name: 'virtual', type: FieldType.boolean, values: [false, true, false], config: {} },
+          { name: 'virtualLabel', type: FieldType.string, values: ['', 'route', ''], config: {} },
+        ],
+      })
+    );
+    expect(Array.from(d.virtual!)).toEqual([0, 1, 0]);
+    expect(d.names[d.virtualLabelIdx![1]]).toBe('route');
+    expect(d.virtualLabelIdx![2]).toBe(-1);
+  });
+
+  it('reads diff frames', () => {
+    const d = readFlameData(
+      nestedSet(SMALL, {
+        extra: [
+          { name: 'valueRight', type: FieldType.number, values: [50, 10, 40, 10, 20, 20], config: {} },
+          { name: 'selfRight', type: FieldType.number, values: [0, 10, 5, 10, 0, 20], config: {} },
+        ],
+      })
+    );
+    expect(Array.from(d.valueRight!)).toEqual([50, 10, 40, 10, 20, 20]);
+  });
+
+  it('says which row breaks the nested set', () => {
+    const bad = nestedSet([
+      [0, 'total', 10, 0],
+      [2, 'a', 10, 10],
+    ]);
+    expect(() => readFlameData(bad)).toThrow(FlameFrameError);
+    expect(() => readFlameData(bad)).toThrow('field "level" row 1: level 2 follows level 0');
+    expect(() =>
+      readFlameData(
+        nestedSet([
+          [0, 'total', 10, 0],
+          [0, 'again', 10, 10],
+        ])
+      )
+    ).toThrow('row 1: a second root');
+    expect(() => readFlameData(nestedSet([[0, 'total', 10, 20]]))).toThrow('row 0: self 20 is larger than');
+  });
+
+  it('names the missing field and the fields it has', () => {
+    const f = nestedSet(SMALL);
+    f.fields = f.fields.filter((x) => x.name !== 'self');
+    expect(() => readFlameData(f)).toThrow('has no "self" field (fields: level, value, label)');
+    expect(findFlameFrame([f])).toBeUndefined();
+  });
+
+  it('needs both diff fields', () => {
+    const f = nestedSet(SMALL, {
+      extra: [{ name: 'valueRight', type: FieldType.number, values: [1, 1, 1, 1, 1, 1], config: {} }],
+    });
+    expect(() => readFlameData(f)).toThrow('needs both "valueRight" and "selfRight"');
+  });
+});
