@@ -33,13 +33,14 @@ func AddToTree(t *flame.Tree, p *profile.Profile, sampleIndex int) error {
 // values are summed per leaf before they are added to the tree on Flush.
 type Merger struct {
 	tree *flame.Tree
-	// locIDs maps a location's frame ids (as bytes) to a shared location id.
+	// locIDs maps a location's frame ids (as bytes) to a shared location id;
+	// single maps the frame id of one-line locations, the common case.
 	locIDs map[string]int32
+	single []int32 // by frame id: shared location id + 1, 0 when not seen
 	// locFrames holds each shared location's frame ids, leaf first.
 	locFrames [][]int32
-	// stacks maps a hash of a stack's shared location ids to entries.
-	stacks  map[uint64]int32
-	entries []stackEntry
+	// stacks finds the tree leaf of a stack of shared location ids.
+	stacks stackTable
 	// pending sums values per leaf node until Flush; touched lists the
 	// nodes with a pending value.
 	pending []int64
@@ -52,18 +53,11 @@ type Merger struct {
 	seq     []int32
 }
 
-type stackEntry struct {
-	locs []int32
-	leaf flame.NodeID
-	next int32 // next entry with the same hash, -1 at the end
-}
-
 // NewMerger returns a Merger adding to t.
 func NewMerger(t *flame.Tree) *Merger {
 	return &Merger{
 		tree:   t,
 		locIDs: make(map[string]int32),
-		stacks: make(map[uint64]int32),
 	}
 }
 
@@ -124,15 +118,8 @@ func (m *Merger) Flush() {
 
 // leaf returns the tree node of the stack in m.seq (leaf first), creating it.
 func (m *Merger) leaf(h uint64) flame.NodeID {
-	first, ok := m.stacks[h]
-	if ok {
-		for e := first; e >= 0; e = m.entries[e].next {
-			if equal(m.entries[e].locs, m.seq) {
-				return m.entries[e].leaf
-			}
-		}
-	} else {
-		first = -1
+	if n, ok := m.stacks.find(h, m.seq); ok {
+		return n
 	}
 	n := flame.Root
 	for i := len(m.seq) - 1; i >= 0; i-- {
@@ -141,21 +128,8 @@ func (m *Merger) leaf(h uint64) flame.NodeID {
 			n = m.tree.Child(n, frames[j], flame.KindFunction)
 		}
 	}
-	m.entries = append(m.entries, stackEntry{locs: append([]int32(nil), m.seq...), leaf: n, next: first})
-	m.stacks[h] = int32(len(m.entries) - 1)
+	m.stacks.insert(h, m.seq, n)
 	return n
-}
-
-func equal(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // resolveFunctions interns the name of every function of p into m.funcIDs,
@@ -193,6 +167,19 @@ func (m *Merger) lineID(ln profile.Line) int32 {
 
 // locationID returns the shared id of loc's frames.
 func (m *Merger) locationID(loc *profile.Location) int32 {
+	if len(loc.Line) == 1 {
+		f := m.lineID(loc.Line[0])
+		if int(f) >= len(m.single) {
+			m.single = append(m.single, make([]int32, int(f)+1-len(m.single)+len(m.single))...)
+		}
+		if id := m.single[f]; id != 0 {
+			return id - 1
+		}
+		id := int32(len(m.locFrames))
+		m.locFrames = append(m.locFrames, []int32{f})
+		m.single[f] = id + 1
+		return id
+	}
 	m.key = m.key[:0]
 	var frames [8]int32
 	ids := frames[:0]
