@@ -24,6 +24,7 @@ func (d *Datasource) resourceHandler() backend.CallResourceHandler {
 	mux.HandleFunc("/profileTypes", d.route("profileTypes", d.profileTypes))
 	mux.HandleFunc("/labelNames", d.route("labelNames", d.labelNames))
 	mux.HandleFunc("/labelValues", d.route("labelValues", d.labelValues))
+	mux.HandleFunc("/export", d.export)
 	return httpadapter.New(mux)
 }
 
