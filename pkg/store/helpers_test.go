@@ -167,3 +167,14 @@ func withoutZero(m map[string]int64) map[string]int64 {
 	}
 	return out
 }
+
+// flatTotal parses a pprof and returns it with its cpu (index 1) total.
+func flatTotal(t *testing.T, data []byte) (*profile.Profile, int64) {
+	t.Helper()
+	p := parse(t, data)
+	var total int64
+	for _, s := range p.Sample {
+		total += s.Value[1]
+	}
+	return p, total
+}
