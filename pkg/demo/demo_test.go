@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
@@ -16,8 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/store"
 )
 
 // shortOptions runs the demo on free loopback ports with a fast upload rate.
@@ -272,4 +276,37 @@ func TestRunPrintsReadyURLLastAndStopsOnCancel(t *testing.T) {
 	entries, err := os.ReadDir(opts.DataDir)
 	require.NoError(t, err)
 	assert.NotEmpty(t, entries)
+}
+
+// TestCloseFlushesTheProfiler runs the demo with an upload period far longer
+// than the test: the only profiles that can reach the store are the ones
+// Close sends. Reopening the store's directory afterwards shows them — the
+// heap profiles only arrive when Close flushes the SDK before stopping it.
+func TestCloseFlushesTheProfiler(t *testing.T) {
+	opts := shortOptions(t, io.Discard)
+	opts.DataDir = t.TempDir()
+	opts.UploadRate = time.Hour
+	opts.NoPlayground = true
+	d, err := Start(opts)
+	require.NoError(t, err)
+	// Let the load run until the service has answered some requests.
+	for {
+		if requests, _, _ := d.LoadStats(); requests >= 20 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NoError(t, d.Close())
+
+	st, err := store.Open(store.Options{Dir: opts.DataDir})
+	require.NoError(t, err)
+	defer st.Close()
+	srv := httptest.NewServer(st.Handler())
+	defer srv.Close()
+	client := querierv1connect.NewQuerierServiceClient(srv.Client(), srv.URL)
+	for _, typ := range []string{CPUProfileType, "memory:alloc_space:bytes:space:bytes"} {
+		total, err := profileTotal(context.Background(), client, typ, time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		assert.Positive(t, total, "no %s of %s in the store after Close", typ, AppName)
+	}
 }

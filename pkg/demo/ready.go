@@ -31,7 +31,7 @@ func waitForProfiles(ctx context.Context, serverURL string, since time.Time) err
 	defer tick.Stop()
 	var lastErr error
 	for {
-		total, err := cpuTotal(ctx, client, since)
+		total, err := profileTotal(ctx, client, CPUProfileType, since)
 		if err == nil && total > 0 {
 			return nil
 		}
@@ -49,12 +49,12 @@ func waitForProfiles(ctx context.Context, serverURL string, since time.Time) err
 	}
 }
 
-// cpuTotal is the CPU time the server holds for the demo service since
-// since.
-func cpuTotal(ctx context.Context, client querierv1connect.QuerierServiceClient, since time.Time) (int64, error) {
+// profileTotal is the total of the profiles of type profileType the server
+// holds for the demo service since since.
+func profileTotal(ctx context.Context, client querierv1connect.QuerierServiceClient, profileType string, since time.Time) (int64, error) {
 	maxNodes := int64(16)
 	resp, err := client.SelectMergeStacktraces(ctx, connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
-		ProfileTypeID: CPUProfileType,
+		ProfileTypeID: profileType,
 		LabelSelector: serviceSelector,
 		Start:         since.Add(-time.Minute).UnixMilli(),
 		End:           time.Now().Add(time.Minute).UnixMilli(),
