@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -125,18 +126,10 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 // jsonProblem shortens encoding/json's messages to what a user needs.
 func jsonProblem(err error) string {
 	var te *json.UnmarshalTypeError
-	if ok := asType(err, &te); ok && te.Field != "" {
+	if errors.As(err, &te) && te.Field != "" {
 		return fmt.Sprintf("field %q must be %s, not %s", te.Field, te.Type.String(), te.Value)
 	}
 	return err.Error()
-}
-
-func asType[T error](err error, target *T) bool {
-	e, ok := err.(T)
-	if ok {
-		*target = e
-	}
-	return ok
 }
 
 // positiveInt reads an optional positive integer field, a JSON number or a

@@ -22,18 +22,19 @@ import (
 // newSource returns the client of the server kind the settings name: the
 // Pyroscope client (the default), the Parca client, or one that detects the
 // kind at its first call.
-func newSource(settings *models.Settings, opts httpclient.Options) (source.Source, error) {
+func newSource(settings *models.Settings, opts httpclient.Options) (source.Source, *http.Client, error) {
 	hc, err := httpclient.New(opts)
 	if err != nil {
-		return nil, fmt.Errorf("create the HTTP client for %s: %w", settings.URL, err)
+		return nil, nil, fmt.Errorf("create the HTTP client for %s: %w", settings.URL, err)
 	}
 	switch settings.ServerKind {
 	case models.ServerParca:
-		return parca.New(parca.Options{URL: settings.URL, HTTPClient: hc})
+		c, err := parca.New(parca.Options{URL: settings.URL, HTTPClient: hc})
+		return c, hc, err
 	case models.ServerAuto:
-		return &detectingSource{url: settings.URL, hc: hc}, nil
+		return &detectingSource{url: settings.URL, hc: hc}, hc, nil
 	default:
-		return pyroscope.NewWithHTTPClient(settings.URL, hc), nil
+		return pyroscope.NewWithHTTPClient(settings.URL, hc), hc, nil
 	}
 }
 
