@@ -65,7 +65,12 @@ describe('DataSource', () => {
   });
 
   it('interpolates selector, query text, group-by and profile type, and merges ad-hoc filters', () => {
-    const { ds } = makeDs({ service: 'ride-share-app', regions: ['eu-north', 'us.east'], by: ['region', 'vehicle'], pt: CPU });
+    const { ds } = makeDs({
+      service: 'ride-share-app',
+      regions: ['eu-north', 'us.east'],
+      by: ['region', 'vehicle'],
+      pt: CPU,
+    });
     const q = ds.applyTemplateVariables(
       {
         refId: 'A',
@@ -110,7 +115,11 @@ describe('DataSource', () => {
 
   it('answers variable queries in object and text form, scoped by selector, profile type and range', async () => {
     const { ds, calls } = makeDs({ service: 'ride-share-app' });
-    const range = { from: dateTime(1_700_000_000_000), to: dateTime(1_700_003_600_000), raw: { from: 'now-1h', to: 'now' } };
+    const range = {
+      from: dateTime(1_700_000_000_000),
+      to: dateTime(1_700_003_600_000),
+      raw: { from: 'now-1h', to: 'now' },
+    };
     expect(await ds.metricFindQuery({ refId: 'v', type: 'profileTypes' }, { range })).toEqual([
       { text: 'process_cpu - cpu', value: CPU },
     ]);

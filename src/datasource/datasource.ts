@@ -96,7 +96,10 @@ export class DataSource
    * Lists profile types, label names or label values for a template variable. Takes a
    * VariableQuery or its text form (`label_values({service_name="api"}, region)`).
    */
-  async metricFindQuery(query: VariableQuery | string, options?: LegacyMetricFindQueryOptions): Promise<MetricFindValue[]> {
+  async metricFindQuery(
+    query: VariableQuery | string,
+    options?: LegacyMetricFindQueryOptions
+  ): Promise<MetricFindValue[]> {
     const q = typeof query === 'string' ? parseVariableQuery(query) : query;
     const range = toRangeMs(options?.range);
     const scoped = scopeToProfileType(

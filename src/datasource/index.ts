@@ -6,7 +6,10 @@
  *   <PlaygroundQueryEditor query={q} onChange={setQ} onRunQuery={run} client={client}
  *                          exporter={client} range={{ from, to }} app="explore" frames={frames} />
  */
-export { EmberscopeQueryEditor, EmberscopeQueryEditor as PlaygroundQueryEditor } from './components/EmberscopeQueryEditor';
+export {
+  EmberscopeQueryEditor,
+  EmberscopeQueryEditor as PlaygroundQueryEditor,
+} from './components/EmberscopeQueryEditor';
 export type { EmberscopeQueryEditorProps } from './components/EmberscopeQueryEditor';
 export { FetchResourceClient } from './resources/fetchClient';
 export type { ResourceClient, ProfileTypeInfo, TimeRangeMs } from './resources/client';

@@ -49,7 +49,9 @@ export function parseVariableQuery(text: string): VariableQuery {
       return { refId: 'variable', type: 'labelNames', labelSelector: selector };
     case 'label_values':
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(rest)) {
-        throw new Error(`variable query ${JSON.stringify(text)}: label_values needs a label name, found ${JSON.stringify(rest)}`);
+        throw new Error(
+          `variable query ${JSON.stringify(text)}: label_values needs a label name, found ${JSON.stringify(rest)}`
+        );
       }
       return { refId: 'variable', type: 'labelValues', label: rest, labelSelector: selector };
     default:

@@ -92,7 +92,8 @@ export function CompletingInput(props: CompletingInputProps) {
       },
       (e: unknown) => {
         if (mine === seq.current) {
-          const msg = e instanceof Error ? e.message : String((e as { data?: { message?: string } })?.data?.message ?? e);
+          const msg =
+            e instanceof Error ? e.message : String((e as { data?: { message?: string } })?.data?.message ?? e);
           setMenu({ ctx, items: [], active: 0, error: `No suggestions: ${msg}` });
         }
       }
@@ -277,14 +278,23 @@ const getStyles = (theme: GrafanaTheme2) => {
     }),
     item: cx(
       font,
-      css({ display: 'flex', justifyContent: 'space-between', gap: pad, padding: theme.spacing(0.5, 1), cursor: 'pointer' })
+      css({
+        display: 'flex',
+        justifyContent: 'space-between',
+        gap: pad,
+        padding: theme.spacing(0.5, 1),
+        cursor: 'pointer',
+      })
     ),
     active: css({ background: c.action.hover }),
     detail: css({ color: c.text.secondary, overflow: 'hidden', textOverflow: 'ellipsis' }),
     error: css({ padding: theme.spacing(0.5, 1), color: c.error.text }),
     token: {
       function: css({ color: theme.visualization.getColorByName('purple') }),
-      keyword: css({ color: theme.visualization.getColorByName('purple'), fontWeight: theme.typography.fontWeightMedium }),
+      keyword: css({
+        color: theme.visualization.getColorByName('purple'),
+        fontWeight: theme.typography.fontWeightMedium,
+      }),
       profileType: css({ color: theme.visualization.getColorByName('orange') }),
       label: css({ color: theme.visualization.getColorByName('blue') }),
       string: css({ color: theme.visualization.getColorByName('green') }),

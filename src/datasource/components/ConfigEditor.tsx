@@ -1,6 +1,16 @@
 import React from 'react';
 import { DataSourcePluginOptionsEditorProps, SelectableValue } from '@grafana/data';
-import { Divider, FieldSet, InlineField, InlineSwitch, Input, RadioButtonGroup, SecretInput, Stack, Text } from '@grafana/ui';
+import {
+  Divider,
+  FieldSet,
+  InlineField,
+  InlineSwitch,
+  Input,
+  RadioButtonGroup,
+  SecretInput,
+  Stack,
+  Text,
+} from '@grafana/ui';
 import { AuthMethod, EmberscopeOptions, EmberscopeSecureOptions } from '../types';
 
 type Props = DataSourcePluginOptionsEditorProps<EmberscopeOptions, EmberscopeSecureOptions>;
@@ -142,7 +152,11 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
             />
           </InlineField>
         )}
-        <InlineField label="Skip TLS verify" labelWidth={20} tooltip="Accept any certificate of the server (testing only)">
+        <InlineField
+          label="Skip TLS verify"
+          labelWidth={20}
+          tooltip="Accept any certificate of the server (testing only)"
+        >
           <InlineSwitch
             aria-label="Skip TLS verify"
             value={Boolean(jd.tlsSkipVerify)}
@@ -152,7 +166,11 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
       </FieldSet>
       <Divider />
       <FieldSet label="Queries">
-        <InlineField label="Timeout" labelWidth={20} tooltip="Seconds one call to the profile server may take (default 30)">
+        <InlineField
+          label="Timeout"
+          labelWidth={20}
+          tooltip="Seconds one call to the profile server may take (default 30)"
+        >
           <Input
             aria-label="Timeout"
             type="number"

@@ -95,7 +95,8 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
           change({ ...q, profileTypeId: pick });
         }
       },
-      (e: unknown) => live && setTypes({ list: [], loading: false, error: `Loading profile types failed: ${message(e)}` })
+      (e: unknown) =>
+        live && setTypes({ list: [], loading: false, error: `Loading profile types failed: ${message(e)}` })
     );
     return () => {
       live = false;
@@ -121,7 +122,10 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
     exprSel
       ? change({ ...query, expr: expr.slice(0, exprSel.start) + sel + expr.slice(exprSel.end) })
       : change({ ...query, labelSelector: sel });
-  const loadGroupByNames = useCallback(() => source.labelNames(query.labelSelector || '{}'), [source, query.labelSelector]);
+  const loadGroupByNames = useCallback(
+    () => source.labelNames(query.labelSelector || '{}'),
+    [source, query.labelSelector]
+  );
 
   return (
     <div
@@ -179,7 +183,7 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
           label="Query text"
           labelWidth={14}
           grow
-          tooltip="Optional. When set it is used instead of the profile type, selector and group-by: type{matchers} by (labels), frames_from_label(q, &quot;label&quot;), reverse(q), focus(q, &quot;re&quot;), drop_frames(q, &quot;re&quot;), truncate(q, depth)"
+          tooltip='Optional. When set it is used instead of the profile type, selector and group-by: type{matchers} by (labels), frames_from_label(q, "label"), reverse(q), focus(q, "re"), drop_frames(q, "re"), truncate(q, depth)'
         >
           <CompletingInput
             aria-label="Query text"

@@ -62,7 +62,10 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
       onToggle={() => setOpen(!open)}
       label={
         <span className={styles.header}>
-          Options <span className={styles.summary} data-testid="options-summary">{optionsSummary(query, defaultType)}</span>
+          Options{' '}
+          <span className={styles.summary} data-testid="options-summary">
+            {optionsSummary(query, defaultType)}
+          </span>
         </span>
       }
     >
@@ -91,7 +94,10 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
             allowCustomValue
             placeholder="Label names"
             value={groupBy}
-            options={[...new Set([...groupBy, ...names.options.map((o) => o.value!)])].map((v) => ({ label: v, value: v }))}
+            options={[...new Set([...groupBy, ...names.options.map((o) => o.value!)])].map((v) => ({
+              label: v,
+              value: v,
+            }))}
             isLoading={names.isLoading}
             onOpenMenu={names.onOpenMenu}
             noOptionsMessage={names.error ?? 'No label names'}
@@ -140,5 +146,9 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
 
 const getStyles = (theme: GrafanaTheme2) => ({
   header: css({ display: 'flex', gap: theme.spacing(2), alignItems: 'baseline' }),
-  summary: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, fontWeight: 'normal' }),
+  summary: css({
+    color: theme.colors.text.secondary,
+    fontSize: theme.typography.bodySmall.fontSize,
+    fontWeight: 'normal',
+  }),
 });

@@ -39,7 +39,13 @@ export function VariableQueryEditor({ query, onChange }: Props) {
     <>
       <InlineFieldRow>
         <InlineField label="List" labelWidth={20}>
-          <Select aria-label="Variable lists" width={24} options={TYPES} value={q.type} onChange={(v) => commit({ type: v.value! })} />
+          <Select
+            aria-label="Variable lists"
+            width={24}
+            options={TYPES}
+            value={q.type}
+            onChange={(v) => commit({ type: v.value! })}
+          />
         </InlineField>
       </InlineFieldRow>
       {q.type === 'labelValues' && (
@@ -58,7 +64,11 @@ export function VariableQueryEditor({ query, onChange }: Props) {
       )}
       {q.type !== 'profileTypes' && (
         <InlineFieldRow>
-          <InlineField label="Label selector" labelWidth={20} tooltip="Only series these matchers select; variables allowed">
+          <InlineField
+            label="Label selector"
+            labelWidth={20}
+            tooltip="Only series these matchers select; variables allowed"
+          >
             <Input
               aria-label="Label selector"
               width={50}
@@ -68,7 +78,11 @@ export function VariableQueryEditor({ query, onChange }: Props) {
               onBlur={() => commit({ labelSelector: selector.trim() })}
             />
           </InlineField>
-          <InlineField label="Profile type" labelWidth={14} tooltip="Only series of this profile type; variables allowed">
+          <InlineField
+            label="Profile type"
+            labelWidth={14}
+            tooltip="Only series of this profile type; variables allowed"
+          >
             <Input
               aria-label="Profile type"
               width={44}

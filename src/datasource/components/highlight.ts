@@ -3,16 +3,7 @@ import { KEYWORDS, isFunction } from '../language/functions';
 
 /** How a piece of query text is coloured. */
 export type TokenClass =
-  | 'function'
-  | 'keyword'
-  | 'profileType'
-  | 'label'
-  | 'string'
-  | 'number'
-  | 'operator'
-  | 'punct'
-  | 'plain'
-  | 'error';
+  'function' | 'keyword' | 'profileType' | 'label' | 'string' | 'number' | 'operator' | 'punct' | 'plain' | 'error';
 
 /** A run of text with its colour class. */
 export interface Highlighted {

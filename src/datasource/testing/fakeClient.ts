@@ -25,7 +25,13 @@ export class FakeResourceClient implements ResourceClient {
 
   async labelValues(label: string, matchers: string, range?: TimeRangeMs): Promise<string[]> {
     this.calls.push({ method: 'labelValues', args: [label, matchers, range] });
-    return [...new Set(this.select(matchers).map((s) => s[label]).filter((v) => v !== undefined))].sort();
+    return [
+      ...new Set(
+        this.select(matchers)
+          .map((s) => s[label])
+          .filter((v) => v !== undefined)
+      ),
+    ].sort();
   }
 
   /** The calls of one method, newest last. */
