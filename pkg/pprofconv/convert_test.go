@@ -115,3 +115,24 @@ func TestConvertDropsZeroAndNamesTypes(t *testing.T) {
 	_, err = pprofconv.Convert(p, pprofconv.Options{})
 	require.ErrorContains(t, err, `invalid label name "bad-name"`)
 }
+
+func TestInlinedFramesMatchSeparateLocations(t *testing.T) {
+	fa := &profile.Function{ID: 1, Name: "a"}
+	fb := &profile.Function{ID: 2, Name: "b"}
+	inlined := &profile.Location{ID: 1, Line: []profile.Line{{Function: fb}, {Function: fa}}} // b inlined into a
+	la := &profile.Location{ID: 2, Line: []profile.Line{{Function: fa}}}
+	lb := &profile.Location{ID: 3, Line: []profile.Line{{Function: fb}}}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+		Sample: []*profile.Sample{
+			{Location: []*profile.Location{inlined}, Value: []int64{2}},
+			{Location: []*profile.Location{lb, la}, Value: []int64{3}},
+		},
+		Location: []*profile.Location{inlined, la, lb},
+		Function: []*profile.Function{fa, fb},
+	}
+	tr, err := pprofconv.ToTree(p, 0)
+	require.NoError(t, err)
+	require.Equal(t, 3, tr.Len(), "total, a, b: both samples share one path")
+	require.Equal(t, map[string]int64{"b": 5}, selfByName(tr))
+}

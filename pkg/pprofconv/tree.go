@@ -37,8 +37,9 @@ type Merger struct {
 	// single maps the frame id of one-line locations, the common case.
 	locIDs map[string]int32
 	single []int32 // by frame id: shared location id + 1, 0 when not seen
-	// locFrames holds each shared location's frame ids, leaf first.
-	locFrames [][]int32
+	// locSpan locates each shared location's frame ids, leaf first, in frameArena.
+	locSpan    []span
+	frameArena []int32
 	// stacks finds the tree leaf of a stack of shared location ids.
 	stacks stackTable
 	// pending sums values per leaf node until Flush; touched lists the
@@ -123,7 +124,8 @@ func (m *Merger) leaf(h uint64) flame.NodeID {
 	}
 	n := flame.Root
 	for i := len(m.seq) - 1; i >= 0; i-- {
-		frames := m.locFrames[m.seq[i]]
+		sp := m.locSpan[m.seq[i]]
+		frames := m.frameArena[sp.off : sp.off+sp.n]
 		for j := len(frames) - 1; j >= 0; j-- {
 			n = m.tree.Child(n, frames[j], flame.KindFunction)
 		}
@@ -175,8 +177,7 @@ func (m *Merger) locationID(loc *profile.Location) int32 {
 		if id := m.single[f]; id != 0 {
 			return id - 1
 		}
-		id := int32(len(m.locFrames))
-		m.locFrames = append(m.locFrames, []int32{f})
+		id := m.addLocation(f)
 		m.single[f] = id + 1
 		return id
 	}
@@ -195,8 +196,7 @@ func (m *Merger) locationID(loc *profile.Location) int32 {
 	if id, ok := m.locIDs[string(m.key)]; ok {
 		return id
 	}
-	id := int32(len(m.locFrames))
-	m.locFrames = append(m.locFrames, append([]int32(nil), ids...))
+	id := m.addLocation(ids...)
 	m.locIDs[string(m.key)] = id
 	return id
 }
@@ -224,4 +224,13 @@ func (m *Merger) resolveLocations(p *profile.Profile) map[*profile.Location]int3
 		sparse[loc] = m.locationID(loc)
 	}
 	return sparse
+}
+
+type span struct{ off, n int32 }
+
+// addLocation stores the frames of a new shared location and returns its id.
+func (m *Merger) addLocation(frames ...int32) int32 {
+	m.locSpan = append(m.locSpan, span{int32(len(m.frameArena)), int32(len(frames))})
+	m.frameArena = append(m.frameArena, frames...)
+	return int32(len(m.locSpan) - 1)
 }
