@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+
+	sdklog "github.com/grafana/grafana-plugin-sdk-go/backend/log"
 
 	"github.com/emberscope/emberscope/pkg/demo"
 )
@@ -38,17 +41,31 @@ func runDemo(args []string) error {
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	verbose := fs.Bool("v", false, "log every playground request")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
 	}
-	if *duration < 0 || o.UploadRate <= 0 || o.Workers <= 0 || o.Pause <= 0 {
-		return fmt.Errorf("-duration must be >= 0, and -upload-rate, -workers and -pause > 0")
+	switch {
+	case *duration < 0:
+		return fmt.Errorf("-duration %s: must be 0 (until Ctrl-C) or positive", *duration)
+	case o.UploadRate <= 0:
+		return fmt.Errorf("-upload-rate %s: must be positive", o.UploadRate)
+	case o.Workers <= 0:
+		return fmt.Errorf("-workers %d: must be positive", o.Workers)
+	case o.Pause <= 0:
+		return fmt.Errorf("-pause %s: must be positive", o.Pause)
 	}
 	level := slog.LevelWarn
 	if *verbose {
 		level = slog.LevelInfo
+	} else {
+		// The plugin SDK logs debug lines (e.g. about build info a
+		// development build lacks) that mean nothing to a demo user.
+		sdklog.DefaultLogger = sdklog.NewWithLevel(sdklog.Warn)
 	}
 	o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 

@@ -287,13 +287,15 @@ func Run(ctx context.Context, opts Options, duration time.Duration) error {
 		return err
 	}
 	out := d.opts.Out
-	for ctx.Err() == nil {
+	ready := false
+	for !ready && ctx.Err() == nil {
 		waitCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
 		err := d.WaitReady(waitCtx)
 		cancel()
 		if err == nil {
 			fmt.Fprintf(out, "Emberscope demo is ready: open %s\n", d.OpenURL())
-			break
+			ready = true
+			continue
 		}
 		if ctx.Err() == nil {
 			requests, failures, lastErr := d.LoadStats()
@@ -302,6 +304,9 @@ func Run(ctx context.Context, opts Options, duration time.Duration) error {
 		}
 	}
 	<-ctx.Done()
+	if !ready {
+		fmt.Fprintln(out, "the demo stopped before the first profile landed")
+	}
 	d.opts.Logger.Info("stopping the demo")
 	if err := d.Close(); err != nil {
 		return fmt.Errorf("stopping the demo: %w", err)
