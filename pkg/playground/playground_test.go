@@ -208,4 +208,6 @@ func TestStaticFiles(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, code)
 }
 
-func urlq(s string) string { return strings.NewReplacer("{", "%7B", "}", "%7D", `"`, "%22", "=", "%3D").Replace(s) }
+func urlq(s string) string {
+	return strings.NewReplacer("{", "%7B", "}", "%7D", `"`, "%22", "=", "%3D").Replace(s)
+}
