@@ -160,7 +160,7 @@ export function App() {
           onChange={(v) => setOptions({ ...options, colorMode: v as PanelOptions['colorMode'] })}
         />
         <InlineSwitch
-          label="Top table"
+          label="Show top table"
           showLabel
           value={options.showTable}
           onChange={(e) => setOptions({ ...options, showTable: e.currentTarget.checked })}

@@ -52,7 +52,7 @@ export async function fetchProfileTypes(): Promise<ProfileType[]> {
   const body = await request<unknown>(resource('profileTypes'));
   const list = Array.isArray(body) ? body : ((body as { profileTypes?: unknown[] })?.profileTypes ?? []);
   return (list as Array<Record<string, unknown>>)
-    .map((t) => ({ id: String(t.id ?? t.ID ?? ''), name: String(t.name ?? t.label ?? t.id ?? '') }))
+    .map((t) => ({ id: String(t.id ?? t.ID ?? ''), name: String(t.label ?? t.name ?? t.id ?? '') }))
     .filter((t) => t.id);
 }
 

@@ -3,7 +3,8 @@ import { barLabel, fitText, formatPercent, formatValue } from './format';
 describe('format', () => {
   it('writes bar labels as name (share, value with unit)', () => {
     expect(barLabel('main.work', 1.2e9, 1e10, 'ns')).toBe('main.work (12.0%, 1.20 s)');
-    expect(formatValue(2048, 'bytes')).toBe('2.00 KiB');
+    expect(formatValue(2048, 'bytes')).toBe('2 KiB');
+    expect(formatValue(1.25e9, 'ns')).toBe('1.25 s');
     expect(formatPercent(0.0042)).toBe('0.42%');
     expect(formatPercent(1)).toBe('100%');
   });

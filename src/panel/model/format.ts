@@ -3,7 +3,7 @@ import { formattedValueToString, getValueFormat } from '@grafana/data';
 /** Formats a value in a Grafana unit (`ns`, `bytes`, `short`, ...): `1.20 s`, `3.4 MiB`. */
 export function formatValue(value: number, unit?: string): string {
   const fmt = getValueFormat(unit || 'short');
-  return formattedValueToString(fmt(value, unit === 'short' || !unit ? undefined : 2));
+  return formattedValueToString(fmt(value));
 }
 
 /** Formats a share (0–1) as a percentage with one decimal below 10% and none above 99.5%: `0.4%`, `12.3%`, `100%`. */

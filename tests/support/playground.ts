@@ -1,0 +1,110 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The repository root (tests/support/ → ../..). */
+export const REPO = path.resolve(__dirname, '..', '..');
+
+/** A running `emberscope playground` with its embedded store. */
+export interface Playground {
+  /** Base URL of the playground page and Grafana-shaped API. */
+  url: string;
+  /** Base URL of the embedded store (its /ingest takes pprof files). */
+  storeUrl: string;
+  stop: () => Promise<void>;
+}
+
+/** A free loopback TCP port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Builds the emberscope binary once into dir and returns its path. */
+export function buildEmberscope(dir: string): string {
+  const bin = path.join(dir, 'emberscope');
+  execFileSync('go', ['build', '-o', bin, './cmd/emberscope'], { cwd: REPO, stdio: 'inherit' });
+  return bin;
+}
+
+/**
+ * Starts `emberscope playground -listen 127.0.0.1:<free port> -data <tmp>` serving the built
+ * page in dist-playground/, and waits until it prints its addresses.
+ */
+export async function startPlayground(): Promise<Playground> {
+  const staticDir = path.join(REPO, 'dist-playground');
+  if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
+    throw new Error(`${staticDir}/index.html is missing: run "npm run build:playground" first`);
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emberscope-e2e-'));
+  const bin = buildEmberscope(tmp);
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    bin,
+    ['playground', '-listen', `127.0.0.1:${port}`, '-data', path.join(tmp, 'data'), '-static', staticDir],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }
+  );
+  let out = '';
+  const ready = new Promise<{ storeUrl: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`playground did not start within 60 s; output:\n${out}`)), 60_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const store = out.match(/send profiles to (http:\/\/[^\s)]+)\/ingest/);
+      if (store && out.includes('playground at')) {
+        clearTimeout(timer);
+        resolve({ storeUrl: store[1] });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`playground exited with ${code} before it was ready; output:\n${out}`));
+    });
+  });
+  const { storeUrl } = await ready;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    storeUrl,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          fs.rmSync(tmp, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * Makes a real CPU profile with runtime/pprof (tests/support/genprofile burns CPU in
+ * main.handleRequest → main.parseJSON / main.hashBlocks and main.compress, with route labels)
+ * and sends it to the store's /ingest as service `service`.
+ */
+export async function ingestRealProfile(storeUrl: string, service: string): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emberscope-pprof-'));
+  const file = path.join(tmp, 'cpu.pb.gz');
+  execFileSync('go', ['run', './tests/support/genprofile', '-out', file, '-d', '1500ms'], {
+    cwd: REPO,
+    stdio: 'inherit',
+  });
+  const body = fs.readFileSync(file);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const name = encodeURIComponent(`e2e{service_name=${service}}`);
+  const res = await fetch(`${storeUrl}/ingest?name=${name}&format=pprof`, { method: 'POST', body });
+  if (!res.ok) {
+    throw new Error(`ingest into ${storeUrl} failed: HTTP ${res.status}: ${await res.text()}`);
+  }
+}
