@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -12,6 +13,8 @@ import (
 	"connectrpc.com/connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/store"
 )
 
 func (s *server) get(path string) (int, string) {
@@ -138,4 +141,18 @@ func TestConcurrentIngestAndQuery(t *testing.T) {
 	}
 	wg.Wait()
 	require.Equal(t, writers*each*total, s.flame(cpuType, `{service_name="busy"}`, 0).total)
+}
+
+func TestTooLargeBodyRefused(t *testing.T) {
+	st, err := store.Open(store.Options{Dir: t.TempDir(), MaxBodyBytes: 1024})
+	require.NoError(t, err)
+	defer st.Close()
+	srv := httptest.NewServer(st.Handler())
+	defer srv.Close()
+	resp, err := srv.Client().Post(srv.URL+"/ingest?name=big&format=pprof", "application/octet-stream", strings.NewReader(string(cpuData(t))+strings.Repeat("x", 4096)))
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	require.Contains(t, string(body), "larger than 1024 bytes")
 }

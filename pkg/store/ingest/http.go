@@ -32,7 +32,7 @@ func (in *Ingester) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed: use POST", http.StatusMethodNotAllowed)
 		return
 	}
-	if err := in.handleIngest(r); err != nil {
+	if err := in.handleIngest(w, r); err != nil {
 		reason := ReasonOf(err)
 		in.m.IngestErrors.WithLabelValues(reason).Inc()
 		status := http.StatusBadRequest
@@ -51,7 +51,7 @@ func (in *Ingester) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 }
 
-func (in *Ingester) handleIngest(r *http.Request) error {
+func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	service, labels, err := ParseAppName(q.Get("name"))
 	if err != nil {
@@ -79,7 +79,7 @@ func (in *Ingester) handleIngest(r *http.Request) error {
 			return errorf(ReasonBadRequest, "invalid sampleRate %q: want a positive integer (Hz)", s)
 		}
 	}
-	body, config, isForm, err := in.readBody(r)
+	body, config, isForm, err := in.readBody(w, r)
 	if err != nil {
 		return err
 	}
@@ -128,8 +128,8 @@ func (in *Ingester) handleIngest(r *http.Request) error {
 // readBody returns the profile bytes (gzip kept when the profile itself is
 // gzipped), pyroscope-go's sample_type_config when sent, and whether the
 // body was a multipart form.
-func (in *Ingester) readBody(r *http.Request) ([]byte, map[string]sampleTypeConfig, bool, error) {
-	counter := &countingReader{r: http.MaxBytesReader(nil, r.Body, in.maxBody)}
+func (in *Ingester) readBody(w http.ResponseWriter, r *http.Request) ([]byte, map[string]sampleTypeConfig, bool, error) {
+	counter := &countingReader{r: http.MaxBytesReader(w, r.Body, in.maxBody)}
 	var rd io.Reader = counter
 	if strings.EqualFold(r.Header.Get("Content-Encoding"), "gzip") {
 		zr, err := gzip.NewReader(counter)
