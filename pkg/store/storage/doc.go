@@ -19,6 +19,15 @@
 // series ids) rebuilt from the 'L' table at Open; the string and stack tables
 // are loaded into memory too, so queries resolve stacks without reads.
 //
+// Cumulative profiles (alloc_* of Go heap profiles, which count from the
+// start of the process) are stored as deltas per series: the first profile of
+// a series only sets the baseline and is not stored (it would show everything
+// allocated since the process started as one spike); each later one is stored
+// as its per-stack difference with the previous one, a value lower than
+// before counting as a restarted process. A profile older than the baseline
+// is ignored. The baseline of a series silent for StaleAfter is forgotten,
+// and a profile arriving more than StaleAfter after the baseline starts anew.
+//
 // Every Append is one Pebble batch committed with Sync: what Append
 // acknowledged is in the write-ahead log and survives a kill -9, and a
 // failed Append stores nothing.
