@@ -12,6 +12,7 @@ import (
 
 	"connectrpc.com/connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/store"
@@ -72,6 +73,11 @@ func TestProfileTimePlacement(t *testing.T) {
 	require.Equal(t, int64(3e7), query(at, at))
 	require.Zero(t, query(at+1, at+1000))
 	require.Zero(t, query(at-1000, at-1))
+	stats, err := s.querier.GetProfileStats(context.Background(), connect.NewRequest(&typesv1.GetProfileStatsRequest{}))
+	require.NoError(t, err)
+	require.True(t, stats.Msg.DataIngested)
+	require.Equal(t, at, stats.Msg.OldestProfileTime)
+	require.Equal(t, at, stats.Msg.NewestProfileTime)
 
 	// A pprof's own time wins over from.
 	data := cpuData(t)

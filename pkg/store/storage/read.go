@@ -162,3 +162,20 @@ func (v *View) Stack(id uint32) []string {
 	}
 	return out
 }
+
+// TimeBounds returns the times of the oldest and newest stored profiles;
+// ok is false when nothing is stored.
+func (db *DB) TimeBounds() (oldest, newest int64, ok bool) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	oldest, newest = 1<<63-1, -1<<63
+	for i := range db.t.series {
+		if db.t.seriesMin[i] <= db.t.seriesMax[i] {
+			oldest, newest, ok = min(oldest, db.t.seriesMin[i]), max(newest, db.t.seriesMax[i]), true
+		}
+	}
+	if !ok {
+		return 0, 0, false
+	}
+	return oldest, newest, true
+}
