@@ -39,7 +39,9 @@ func (q *Querier) mergeProfile(typeID string, series []uint32, from, to int64) (
 	pt, _ := pprofconv.ParseProfileTypeID(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
-	if err := q.db.Scan(series, from, to, false, func(p *storage.Profile) error {
+	snap := q.db.Snapshot()
+	defer snap.Close()
+	if err := snap.Scan(series, from, to, false, func(p *storage.Profile) error {
 		for i, s := range p.Stacks {
 			if _, ok := sums[s]; !ok {
 				order = append(order, s)
@@ -56,7 +58,7 @@ func (q *Querier) mergeProfile(typeID string, series []uint32, from, to int64) (
 		TimeNanos:     from,
 		DurationNanos: to - from + 1,
 	}
-	view := q.db.View()
+	view := snap.View()
 	locs := make(map[uint32]*profile.Location) // by frame string id
 	for _, s := range order {
 		v := sums[s]

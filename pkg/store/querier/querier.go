@@ -176,8 +176,10 @@ func (q *Querier) Series(ctx context.Context, req *connect.Request[querierv1.Ser
 // mergeTree merges the selected profiles into one tree.
 func (q *Querier) mergeTree(series []uint32, from, to int64) (*flame.Tree, error) {
 	t := flame.New()
-	b := storage.NewTreeBuilder(q.db.View(), t)
-	if err := q.db.Scan(series, from, to, false, func(p *storage.Profile) error {
+	snap := q.db.Snapshot()
+	defer snap.Close()
+	b := storage.NewTreeBuilder(snap.View(), t)
+	if err := snap.Scan(series, from, to, false, func(p *storage.Profile) error {
 		b.AddProfile(p)
 		return nil
 	}); err != nil {

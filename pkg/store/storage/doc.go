@@ -18,6 +18,9 @@
 // Series labels are kept in memory with postings (label name → value →
 // series ids) rebuilt from the 'L' table at Open; the string and stack tables
 // are loaded into memory too, so queries resolve stacks without reads.
+// A Snapshot pairs a Pebble snapshot with those tables, taken together under
+// the lock an Append holds while it commits and publishes, so a query never
+// reads a profile whose stacks it does not know.
 //
 // Cumulative profiles (alloc_* of Go heap profiles, which count from the
 // start of the process) are stored as deltas per series: the first profile of

@@ -84,13 +84,51 @@ func (db *DB) SeriesLabels(id uint32) Labels {
 // Scan calls fn for every profile of the given series within [start, end]
 // (unix nanoseconds), series by series in time order. The Profile passed to
 // fn is reused between calls. With totalOnly set, only totals are decoded.
+// Stack ids of profiles read by Scan may be newer than a View taken before;
+// use a Snapshot to read stacks.
 func (db *DB) Scan(series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
+	return scan(db.pdb, series, start, end, totalOnly, fn)
+}
+
+// Snapshot is a consistent read view: its profiles only refer to stacks and
+// strings its View holds. Close it when done.
+type Snapshot struct {
+	view *View
+	snap *pebble.Snapshot
+}
+
+// Snapshot takes a consistent read view of the database.
+func (db *DB) Snapshot() *Snapshot {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return &Snapshot{
+		view: &View{strs: db.t.strs, parent: db.t.stackParent, frame: db.t.stackFrame},
+		snap: db.pdb.NewSnapshot(),
+	}
+}
+
+// View returns the string and stack tables of the snapshot.
+func (s *Snapshot) View() *View { return s.view }
+
+// Scan is DB.Scan on the snapshot.
+func (s *Snapshot) Scan(series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
+	return scan(s.snap, series, start, end, totalOnly, fn)
+}
+
+// Close releases the snapshot.
+func (s *Snapshot) Close() error { return s.snap.Close() }
+
+type iterSource interface {
+	NewIter(*pebble.IterOptions) (*pebble.Iterator, error)
+}
+
+func scan(src iterSource, series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
 	if len(series) == 0 || start > end {
 		return nil
 	}
 	sorted := append([]uint32(nil), series...)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
-	it, err := db.pdb.NewIter(&pebble.IterOptions{
+	it, err := src.NewIter(&pebble.IterOptions{
 		LowerBound: profileBound(sorted[0], start),
 		UpperBound: prefixEnd(idKey(tableProfile, sorted[len(sorted)-1])),
 	})
@@ -127,13 +165,6 @@ type View struct {
 	strs   []string
 	parent []uint32
 	frame  []uint32
-}
-
-// View returns a snapshot of the string and stack tables.
-func (db *DB) View() *View {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	return &View{strs: db.t.strs, parent: db.t.stackParent, frame: db.t.stackFrame}
 }
 
 // Len returns the number of stack nodes in the view.

@@ -71,8 +71,10 @@ func writesOf(t testing.TB, p *profile.Profile, ts int64, service string) []Writ
 func total(t testing.TB, db *DB, ms ...*labels.Matcher) (int64, *flame.Tree) {
 	t.Helper()
 	tr := flame.New()
-	b := NewTreeBuilder(db.View(), tr)
-	require.NoError(t, db.Scan(db.Select(ms, -1<<62, 1<<62), -1<<62, 1<<62, false, func(p *Profile) error {
+	snap := db.Snapshot()
+	defer snap.Close()
+	b := NewTreeBuilder(snap.View(), tr)
+	require.NoError(t, snap.Scan(db.Select(ms, -1<<62, 1<<62), -1<<62, 1<<62, false, func(p *Profile) error {
 		b.AddProfile(p)
 		return nil
 	}))
@@ -111,7 +113,9 @@ func TestLabelledSamplesShareStacks(t *testing.T) {
 	// 400 samples over 4 distinct stacks and 100 label values.
 	_, err = db.Append(writesOf(t, synthetic(400, 4, 100, "cpu"), 1, "app"))
 	require.NoError(t, err)
-	v := db.View()
+	snap := db.Snapshot()
+	defer snap.Close()
+	v := snap.View()
 	require.Equal(t, 1+1+4+4, v.Len(), "root, main, 4 mids, 4 leaves: stacks are stored once whatever the labels")
 	require.Len(t, db.Select(nil, 0, 2), 100, "one series per label value")
 	got, _ := total(t, db, labels.MustNewMatcher(labels.MatchEqual, "req", "r7"))

@@ -103,19 +103,22 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 	if bw.b.Empty() {
 		return stats, nil
 	}
+	// Commit and publish under the write lock: a reader's snapshot (see
+	// Snapshot) then never holds a profile whose stacks its tables lack.
+	db.mu.Lock()
 	if err := bw.b.Commit(pebble.Sync); err != nil {
+		db.mu.Unlock()
 		return AppendStats{}, fmt.Errorf("storage: commit: %w", err)
 	}
-	db.seq = seq
-	for k, st := range newCum {
-		db.cum[k] = st
-	}
-	db.mu.Lock()
 	x.publish()
 	for _, b := range bounds {
 		db.t.seenAt(b.series, b.time)
 	}
 	db.mu.Unlock()
+	db.seq = seq
+	for k, st := range newCum {
+		db.cum[k] = st
+	}
 	stats.Bytes = bw.bytes
 	return stats, nil
 }
