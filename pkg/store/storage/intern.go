@@ -163,9 +163,8 @@ func (x *txn) leafName(stack uint32) string {
 	} else {
 		frame = x.stacks[stack-n].frame
 	}
-	if n := uint32(len(x.base.strs)); frame < n {
-		return x.base.strs[frame]
-	} else {
+	if n := uint32(len(x.base.strs)); frame >= n {
 		return x.strs[frame-n]
 	}
+	return x.base.strs[frame]
 }

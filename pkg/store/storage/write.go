@@ -93,7 +93,7 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 		bounds = append(bounds, seen{series, w.Time})
 		stats.Profiles++
 	}
-	db.sweepCumulative(bw, newCum)
+	stale := db.staleCumulative(bw, newCum)
 	if seq != db.seq {
 		bw.set(metaProfileSeq, binary.BigEndian.AppendUint64(nil, seq))
 	}
@@ -119,25 +119,31 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 	for k, st := range newCum {
 		db.cum[k] = st
 	}
+	for _, k := range stale {
+		delete(db.cum, k)
+	}
 	stats.Bytes = bw.bytes
 	return stats, nil
 }
 
-// sweepCumulative forgets, at most once a minute, the cumulative state of
-// series that sent nothing for StaleAfter.
-func (db *DB) sweepCumulative(bw *batchWriter, fresh map[string]*cumState) {
+// staleCumulative deletes in the batch, at most once a minute, the
+// cumulative state of series that sent nothing for StaleAfter, and returns
+// their keys to forget once the batch is committed.
+func (db *DB) staleCumulative(bw *batchWriter, fresh map[string]*cumState) []string {
 	now := db.now()
 	if now.Sub(db.lastSweep) < time.Minute {
-		return
+		return nil
 	}
 	db.lastSweep = now
+	var stale []string
 	for k, st := range db.cum {
 		if _, ok := fresh[k]; ok || now.Sub(st.lastSeen) <= db.staleAfter {
 			continue
 		}
 		bw.del(append([]byte{tableCumulative}, k...))
-		delete(db.cum, k)
+		stale = append(stale, k)
 	}
+	return stale
 }
 
 // resolveStacks interns every stack of r and returns their stack ids.
