@@ -19,7 +19,9 @@ type Model struct {
 // Compile turns the editor's query into a Query. Expr, when set, wins; a
 // profile type written in Expr overrides ProfileTypeID. It is an error when
 // neither gives a profile type. Errors in the structured fields name the
-// field; their positions are inside that field's text.
+// field; their positions are inside that field's text. GroupBy names must be
+// classic label names ([a-zA-Z_][a-zA-Z0-9_]*), as the editor's label picker
+// offers them; the expression's by ("...") takes quoted names instead.
 func Compile(m Model) (*Query, error) {
 	if strings.TrimSpace(m.Expr) != "" {
 		q, err := Parse(m.Expr)
@@ -53,6 +55,8 @@ func Compile(m Model) (*Query, error) {
 		switch {
 		case l == "":
 			return nil, &Error{Msg: fmt.Sprintf("groupBy: label name %d is empty", i+1)}
+		case !isPlainLabelName(l):
+			return nil, &Error{Msg: fmt.Sprintf("groupBy: label name %d, %q, is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*", i+1, l)}
 		case seen[l]:
 			return nil, &Error{Msg: fmt.Sprintf("groupBy: label %q is given twice", l)}
 		}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -71,4 +72,42 @@ func TestModelJSON(t *testing.T) {
 	var m Model
 	require.NoError(t, json.Unmarshal([]byte(`{"refId":"A","queryType":"profile","profileTypeId":"`+cpu+`","labelSelector":"{a=\"b\"}","groupBy":["c"],"expr":""}`), &m))
 	assert.Equal(t, Model{ProfileTypeID: cpu, LabelSelector: `{a="b"}`, GroupBy: []string{"c"}}, m)
+}
+
+func TestCompileGroupByLabelNames(t *testing.T) {
+	tests := []struct {
+		label   string
+		wantErr string // "" when the name is valid
+	}{
+		{"category", ""},
+		{"_private", ""},
+		{"k6_test_run_id", ""},
+		{"Route2", ""},
+		{"  service_name ", ""}, // trimmed, as the editor may send it
+		{"a b", `groupBy: label name 1, "a b", is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*`},
+		{"2xx", `groupBy: label name 1, "2xx", is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*`},
+		{"k6.test", `groupBy: label name 1, "k6.test", is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*`},
+		{"route-name", `groupBy: label name 1, "route-name", is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*`},
+		{"é", `groupBy: label name 1, "é", is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*`},
+		{`a"b`, `groupBy: label name 1, "a\"b", is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.label, func(t *testing.T) {
+			q, err := Compile(Model{ProfileTypeID: cpu, GroupBy: []string{tc.label}})
+			if tc.wantErr == "" {
+				require.NoError(t, err)
+				assert.Equal(t, []string{strings.TrimSpace(tc.label)}, q.GroupBy)
+				return
+			}
+			require.Error(t, err)
+			require.IsType(t, &Error{}, err)
+			assert.Equal(t, tc.wantErr, err.Error())
+		})
+	}
+}
+
+func TestCompileGroupByNamesTheBadPosition(t *testing.T) {
+	_, err := Compile(Model{ProfileTypeID: cpu, GroupBy: []string{"route", "a b"}})
+	require.Error(t, err)
+	assert.Equal(t, `groupBy: label name 2, "a b", is not a valid label name: it must match [a-zA-Z_][a-zA-Z0-9_]*`, err.Error())
 }
