@@ -18,6 +18,10 @@ import (
 // runDemo runs the embedded store, the instrumented ride-share service, a
 // k6-style load generator and the playground until Ctrl-C or -duration.
 func runDemo(args []string) error {
+	if len(args) > 0 && args[0] == "-service" {
+		// The demo's service process (started by the demo itself).
+		return demo.ServiceMain(args[1:], os.Stdin, os.Stdout)
+	}
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: emberscope demo [flags]\n\n"+

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grafana/pyroscope-go"
-
 	"github.com/emberscope/emberscope/pkg/playground"
 	"github.com/emberscope/emberscope/pkg/store"
 )
@@ -59,6 +57,12 @@ type Options struct {
 	// Logger receives errors and, when its level allows Info, one line per
 	// playground request (default: warnings and errors to os.Stderr).
 	Logger *slog.Logger
+	// ServiceCommand runs the service process (see ServiceMain); the
+	// service flags are appended. Default: this executable's
+	// `demo -service`.
+	ServiceCommand []string
+	// ServiceStderr receives the service process's logs (default os.Stderr).
+	ServiceStderr io.Writer
 }
 
 func (o *Options) setDefaults() {
@@ -87,10 +91,14 @@ func (o *Options) setDefaults() {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	if o.ServiceStderr == nil {
+		o.ServiceStderr = os.Stderr
+	}
 }
 
-// Demo is a running demo. Only one may run in a process at a time: the Go
-// CPU profiler is process-wide.
+// Demo is a running demo. The service runs in a process of its own, so its
+// profiles hold its work only; the store, the playground and the load
+// generator run in this one.
 type Demo struct {
 	// StoreURL is the profile server (the embedded store, or PushURL).
 	StoreURL string
@@ -106,15 +114,16 @@ type Demo struct {
 	store    *store.Store
 	tempDir  string
 	servers  []*http.Server
-	profiler *pyroscope.Profiler
+	service  *serviceProcess
 	stopLoad context.CancelFunc
 	loadDone chan struct{}
 	load     *LoadGenerator
 }
 
-// Start starts the store, the service with its profiler, the load generator
-// and the playground, and returns at once; profiles land after about one
-// upload period (see WaitReady). On error, whatever was started is stopped.
+// Start starts the store, the service process (profiled by the Pyroscope
+// SDK), the load generator and the playground, and returns once all serve;
+// profiles land after about one upload period (see WaitReady). On error,
+// whatever was started is stopped.
 func Start(opts Options) (d *Demo, err error) {
 	opts.setDefaults()
 	d = &Demo{opts: opts, started: time.Now()}
@@ -131,17 +140,20 @@ func Start(opts Options) (d *Demo, err error) {
 		return d, err
 	}
 
-	svc := NewService()
-	d.ServiceURL, err = d.serve("service", opts.ServiceListen, svc.Handler())
-	if err != nil {
-		return d, err
+	command := opts.ServiceCommand
+	if len(command) == 0 {
+		if command, err = defaultServiceCommand(); err != nil {
+			return d, err
+		}
 	}
-	d.profiler, err = startProfiler(d.StoreURL, opts.UploadRate, map[string]string{"region": opts.Region}, opts.Logger)
+	d.service, d.ServiceURL, err = startServiceProcess(command, ServiceOptions{
+		Listen: opts.ServiceListen, PushURL: d.StoreURL, UploadRate: opts.UploadRate, Region: opts.Region,
+	}, opts.ServiceStderr)
 	if err != nil {
 		return d, err
 	}
 
-	d.load, err = NewLoadGenerator(LoadOptions{BaseURL: d.ServiceURL, Nodes: svc.Nodes(), Workers: opts.Workers, Pause: opts.Pause})
+	d.load, err = NewLoadGenerator(LoadOptions{BaseURL: d.ServiceURL, Nodes: cityNodes, Workers: opts.Workers, Pause: opts.Pause})
 	if err != nil {
 		return d, err
 	}
@@ -223,7 +235,7 @@ func (d *Demo) printStarted() {
 			fmt.Fprintf(out, "            (the page is not built in %s: run %s; the API works without it)\n", d.opts.StaticDir, playground.BuildCommand)
 		}
 	}
-	fmt.Fprintf(out, "waiting for the first profile (up to one upload period, %s)...\n", d.opts.UploadRate)
+	fmt.Fprintln(out, "waiting for the first profile to land (a few seconds)...")
 }
 
 // WaitReady blocks until the service's first CPU profile is queryable from
@@ -246,18 +258,18 @@ func (d *Demo) LoadStats() (requests, failures int64, lastErr string) {
 	return d.load.Stats()
 }
 
-// Close stops the load, flushes the profiler (its last profiles reach the
-// store), shuts the servers down, closes the store and removes a temporary
-// data directory. It is safe on a partly started demo.
+// Close stops the load, stops the service process (which flushes its
+// profiler: the last profiles reach the store), shuts the servers down,
+// closes the store and removes a temporary data directory. It is safe on a
+// partly started demo.
 func (d *Demo) Close() error {
 	var errs []error
 	if d.stopLoad != nil {
 		d.stopLoad()
 		<-d.loadDone
 	}
-	if d.profiler != nil {
-		d.profiler.Flush(true)
-		errs = append(errs, d.profiler.Stop())
+	if d.service != nil {
+		errs = append(errs, d.service.stop())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -35,6 +35,8 @@ func shortOptions(t *testing.T, out io.Writer) Options {
 		Pause:       5 * time.Millisecond,
 		Out:         out,
 		Logger:      slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		// This test binary, in service mode (see TestMain).
+		ServiceCommand: []string{os.Args[0]},
 	}
 }
 
@@ -195,7 +197,12 @@ func TestDemoServesQueryableProfiles(t *testing.T) {
 		}
 		return nil
 	})
-	assert.Contains(t, strings.Join(flameNames(t, flame), "\n"), "pkg/demo.(*Service).serveTrip")
+	all := strings.Join(flameNames(t, flame), "\n")
+	assert.Contains(t, all, "pkg/demo.(*Service).serveTrip")
+	// The service runs in its own process: the store's work is not in its
+	// profiles.
+	assert.NotContains(t, all, "emberscope/pkg/store")
+	assert.NotContains(t, all, "pebble")
 
 	// The query the demo prints opens in the playground and answers.
 	link, err := url.Parse(d.OpenURL())

@@ -36,12 +36,18 @@ type Service struct {
 	metrics tripMetrics
 }
 
+// citySide is the number of intersections along each side of the city.
+const citySide = 90
+
+// cityNodes is the number of intersections of the service's city.
+const cityNodes = citySide * citySide
+
 // NewService generates the city, fleet and demand history (the same for
 // every run).
 func NewService() *Service {
 	return &Service{
-		city:   newCityMap(90, 90, 1),
-		fleet:  newScooterFleet(15_000, 90, 90, 2),
+		city:   newCityMap(citySide, citySide, 1),
+		fleet:  newScooterFleet(15_000, citySide, citySide, 2),
 		demand: newDemandHistory(16, 20_000, 3),
 	}
 }
