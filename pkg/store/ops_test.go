@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
@@ -161,4 +163,24 @@ func TestTooLargeBodyRefused(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
 	require.Contains(t, string(body), "larger than 1024 bytes")
+}
+
+func TestMaxAgeRefusesOldProfiles(t *testing.T) {
+	st, err := store.Open(store.Options{Dir: t.TempDir(), MaxAge: time.Hour})
+	require.NoError(t, err)
+	defer st.Close()
+	srv := httptest.NewServer(st.Handler())
+	defer srv.Close()
+	post := func(from string) (int, string) {
+		resp, err := srv.Client().Post(srv.URL+"/ingest?name=old&format=folded&from="+from, "text/plain", strings.NewReader("main;work 1\n"))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	status, body := post("1700000000")
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, body, "older than the maximum age 1h0m0s")
+	status, body = post(strconv.FormatInt(time.Now().Unix(), 10))
+	require.Equal(t, http.StatusOK, status, body)
 }
