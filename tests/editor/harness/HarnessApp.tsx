@@ -109,6 +109,12 @@ export function HarnessApp() {
         </Alert>
       )}
       <span data-testid="series-count">{frames.filter(isSeries).length} series</span>
+      <span data-testid="series-names" style={{ fontSize: 11 }}>
+        {frames
+          .filter(isSeries)
+          .map((f) => f.fields.find((x) => x.type === 'number')?.config.displayNameFromDS ?? f.name)
+          .join(' | ')}
+      </span>
       {selection && (
         <span data-testid="flame-range">
           flamegraph of {selection.from}–{selection.to}
