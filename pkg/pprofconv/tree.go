@@ -36,6 +36,8 @@ type Merger struct {
 	// locIDs maps a location's frame ids (as bytes) to a shared location id;
 	// single maps the frame id of one-line locations, the common case.
 	locIDs map[string]int32
+	// rawIDs maps function names as spelled in profiles to tree name ids.
+	rawIDs map[string]int32
 	single []int32 // by frame id: shared location id + 1, 0 when not seen
 	// locSpan locates each shared location's frame ids, leaf first, in frameArena.
 	locSpan    []span
@@ -59,6 +61,7 @@ func NewMerger(t *flame.Tree) *Merger {
 	return &Merger{
 		tree:   t,
 		locIDs: make(map[string]int32),
+		rawIDs: make(map[string]int32),
 	}
 }
 
@@ -150,12 +153,23 @@ func (m *Merger) resolveFunctions(p *profile.Profile) {
 		m.funcIDs[i] = -1
 	}
 	for _, f := range p.Function {
-		name := f.Name
-		if name == "" {
-			name = "unknown"
-		}
-		m.funcIDs[f.ID] = m.tree.Intern(FunctionName(name))
+		m.funcIDs[f.ID] = m.rawName(f.Name)
 	}
+}
+
+// rawName returns the tree name id of a function name as the profile spells
+// it; shape sections are removed once per distinct spelling.
+func (m *Merger) rawName(raw string) int32 {
+	if id, ok := m.rawIDs[raw]; ok {
+		return id
+	}
+	name := raw
+	if name == "" {
+		name = "unknown"
+	}
+	id := m.tree.Intern(FunctionName(name))
+	m.rawIDs[raw] = id
+	return id
 }
 
 func (m *Merger) lineID(ln profile.Line) int32 {
