@@ -19,42 +19,81 @@ const (
 	maxMembers = 64
 )
 
-// labelPairs returns the flat key/value list of pprof labels that the given
-// baggage header values yield for a request whose context is ctx. Labels the
+// labelPairs returns the flat key/value list of pprof labels, sorted by key,
+// that the given baggage header values yield for a request whose context is
+// ctx. Labels the
 // context already carries are left out so they keep their value.
 //
-// Each list-member is parsed on its own with the OpenTelemetry parser, so a
-// malformed or oversized neighbour does not cost the valid k6 members. When a
-// key repeats, the last member wins (as in OpenTelemetry).
+// Headers are parsed with the OpenTelemetry parser; one that does not parse
+// cleanly is parsed again member by member, so a malformed or oversized
+// neighbour does not cost the valid k6 members. When a key repeats, the last
+// member wins (as in OpenTelemetry).
 func (c *config) labelPairs(ctx context.Context, headers []string) []string {
-	values := map[string]string{}
-	var order []string
+	var pairs []string // key, value, key, value...
+	add := func(key, value string) {
+		if i := indexOfKey(pairs, key); i >= 0 {
+			pairs[i+1] = value
+		} else if len(pairs) < 2*maxMembers {
+			pairs = append(pairs, key, value)
+		}
+	}
 	for _, h := range headers {
+		if !strings.Contains(h, keyPrefix) {
+			continue
+		}
+		// A well-formed header is parsed in one go; otherwise member by
+		// member, so that nothing but the bad members is lost.
+		if b, err := baggage.Parse(h); err == nil {
+			for _, m := range b.Members() {
+				if key, value, ok := c.label(m); ok {
+					add(key, value)
+				}
+			}
+			continue
+		}
 		for raw := range strings.SplitSeq(h, ",") {
-			if len(order) >= maxMembers {
-				break
+			if key, value, ok := c.member(raw); ok {
+				add(key, value)
 			}
-			key, value, ok := c.member(raw)
-			if !ok {
-				continue
-			}
-			if _, seen := values[key]; !seen {
-				order = append(order, key)
-			}
-			values[key] = value
 		}
 	}
-	var pairs []string
-	for _, key := range order {
-		if values[key] == "" {
+	kept := pairs[:0]
+	for i := 0; i < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
 			continue
 		}
-		if _, exists := pprof.Label(ctx, key); exists {
+		if _, exists := pprof.Label(ctx, pairs[i]); exists {
 			continue
 		}
-		pairs = append(pairs, key, values[key])
+		kept = append(kept, pairs[i], pairs[i+1])
 	}
-	return pairs
+	if len(kept) == 0 {
+		return nil
+	}
+	sortPairs(kept)
+	return kept
+}
+
+// sortPairs orders a flat key/value list by key, so that the same baggage
+// always yields the same list.
+func sortPairs(pairs []string) {
+	for i := 2; i < len(pairs); i += 2 {
+		for j := i; j > 0 && pairs[j] < pairs[j-2]; j -= 2 {
+			pairs[j], pairs[j-2] = pairs[j-2], pairs[j]
+			pairs[j+1], pairs[j-1] = pairs[j-1], pairs[j+1]
+		}
+	}
+}
+
+// indexOfKey returns the index of key among the keys of a flat key/value
+// list, or -1.
+func indexOfKey(pairs []string, key string) int {
+	for i := 0; i < len(pairs); i += 2 {
+		if pairs[i] == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // member parses one baggage list-member and returns its label name and
@@ -68,7 +107,15 @@ func (c *config) member(raw string) (label, value string, ok bool) {
 	if err != nil || b.Len() != 1 {
 		return "", "", false
 	}
-	m := b.Members()[0]
+	return c.label(b.Members()[0])
+}
+
+// label returns the label name and value of a parsed baggage member, or
+// ok=false when it is not a usable k6 member.
+func (c *config) label(m baggage.Member) (label, value string, ok bool) {
+	if !strings.HasPrefix(m.Key(), keyPrefix) {
+		return "", "", false
+	}
 	label = labelName(m.Key())
 	if label == labelName(keyPrefix) || c.dropped[label] {
 		return "", "", false

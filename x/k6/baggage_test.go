@@ -18,7 +18,7 @@ func TestLabelPairs(t *testing.T) {
 		{
 			name:    "the three k6 members, URL normalised",
 			headers: []string{"k6.test_run_id=123,k6.scenario=checkout,k6.name=https%3A%2F%2Fshop.local%2Fcart%2F42%3Fx%3D1"},
-			want:    []string{"k6_test_run_id", "123", "k6_scenario", "checkout", "k6_name", "/cart/:id"},
+			want:    []string{"k6_name", "/cart/:id", "k6_scenario", "checkout", "k6_test_run_id", "123"},
 		},
 		{
 			name:    "unescaped URL value",
@@ -28,7 +28,7 @@ func TestLabelPairs(t *testing.T) {
 		{
 			name:    "other members, empty values and properties",
 			headers: []string{"userId=alice, k6.scenario = browse ;prop=1, k6.test_run_id=, k6.extra.thing=x"},
-			want:    []string{"k6_scenario", "browse", "k6_extra_thing", "x"},
+			want:    []string{"k6_extra_thing", "x", "k6_scenario", "browse"},
 		},
 		{
 			name:    "several header lines, last value wins",
@@ -76,7 +76,7 @@ func TestLabelPairs(t *testing.T) {
 			name:    "max value length",
 			headers: []string{"k6.scenario=abcdefgh,k6.name=/carts/list"},
 			opts:    []Option{WithMaxValueLength(4)},
-			want:    []string{"k6_scenario", "abcd", "k6_name", "/car"},
+			want:    []string{"k6_name", "/car", "k6_scenario", "abcd"},
 		},
 		{
 			name:    "default length limit",

@@ -9,6 +9,9 @@ import (
 // baggageHeader is the W3C Baggage header (and gRPC metadata key).
 const baggageHeader = "baggage"
 
+// canonicalBaggageHeader is baggageHeader as net/http keys it.
+const canonicalBaggageHeader = "Baggage"
+
 // LabelsFromBaggageHandler wraps h so that every request carrying k6 baggage
 // runs with pprof labels k6_test_run_id, k6_scenario, k6_name (one per `k6.`
 // member). The labels are on the goroutine while h runs and on the request's
@@ -18,7 +21,7 @@ const baggageHeader = "baggage"
 func LabelsFromBaggageHandler(h http.Handler, opts ...Option) http.Handler {
 	c := newConfig(opts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		pairs := c.labelPairs(r.Context(), r.Header.Values(baggageHeader))
+		pairs := c.labelPairs(r.Context(), r.Header[canonicalBaggageHeader])
 		if len(pairs) == 0 {
 			h.ServeHTTP(w, r)
 			return
