@@ -122,7 +122,7 @@ type Demo struct {
 
 // Start starts the store, the service process (profiled by the Pyroscope
 // SDK), the load generator and the playground, and returns once all serve;
-// profiles land after about one upload period (see WaitReady). On error,
+// the first profiles land a few seconds later (see WaitReady). On error,
 // whatever was started is stopped.
 func Start(opts Options) (d *Demo, err error) {
 	opts.setDefaults()
