@@ -34,14 +34,13 @@ func selfByName(tr *flame.Tree) map[string]int64 {
 func TestToTreeMatchesPprofFlat(t *testing.T) {
 	p := cpuProfile(t)
 	for idx := range p.SampleType {
-		tr, err := pprofconv.ToTree(p, idx)
-		require.NoError(t, err)
+		tr := pprofconv.ToTree(p, idx)
 		flat, total := pproftest.Flat(p, idx)
 		require.Equal(t, total, tr.Total(), "sample type %s", p.SampleType[idx].Type)
 		require.Equal(t, flat, selfByName(tr))
 	}
-	_, err := pprofconv.ToTree(p, 5)
-	require.ErrorContains(t, err, "out of range")
+	require.ErrorContains(t, pprofconv.AddToTree(flame.New(), p, 5), "out of range")
+	require.Zero(t, pprofconv.ToTree(p, 5).Total())
 }
 
 func TestConvertCPU(t *testing.T) {
@@ -131,8 +130,7 @@ func TestInlinedFramesMatchSeparateLocations(t *testing.T) {
 		Location: []*profile.Location{inlined, la, lb},
 		Function: []*profile.Function{fa, fb},
 	}
-	tr, err := pprofconv.ToTree(p, 0)
-	require.NoError(t, err)
+	tr := pprofconv.ToTree(p, 0)
 	require.Equal(t, 3, tr.Len(), "total, a, b: both samples share one path")
 	require.Equal(t, map[string]int64{"b": 5}, selfByName(tr))
 }

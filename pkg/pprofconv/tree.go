@@ -8,13 +8,12 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame"
 )
 
-// ToTree builds the call tree of sample type sampleIndex of p.
-func ToTree(p *profile.Profile, sampleIndex int) (*flame.Tree, error) {
+// ToTree builds the call tree of sample type sampleIndex of p. An index
+// outside p's sample types gives an empty tree; AddToTree reports it.
+func ToTree(p *profile.Profile, sampleIndex int) *flame.Tree {
 	t := flame.New()
-	if err := AddToTree(t, p, sampleIndex); err != nil {
-		return nil, err
-	}
-	return t, nil
+	_ = AddToTree(t, p, sampleIndex)
+	return t
 }
 
 // AddToTree adds the samples of sample type sampleIndex of p to t.

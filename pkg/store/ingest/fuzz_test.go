@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/pprofconv/pproftest"
 )
@@ -72,8 +73,8 @@ func checkConvert(t *testing.T, p *profile.Profile) {
 		}
 	}
 	for i := range p.SampleType {
-		if _, err := pprofconv.ToTree(p, i); err != nil {
-			t.Fatalf("ToTree(%d): %v", i, err)
+		if err := pprofconv.AddToTree(flame.New(), p, i); err != nil {
+			t.Fatalf("AddToTree(%d): %v", i, err)
 		}
 	}
 }
