@@ -1,6 +1,7 @@
 // Package plugin holds the datasource's SDK handlers: QueryData (a
 // QueryTypeMux with one file per query type), CallResource (one file per
-// route), CheckHealth and the instance factory. It plans calls to a
+// route), CheckHealth, the live-mode stream handlers (stream.go) and the
+// instance factory. It plans calls to a
 // source.Source from the parsed query alone and turns the answers into data
 // frames; it knows no wire format.
 package plugin
@@ -32,6 +33,14 @@ type Datasource struct {
 	logger    log.Logger
 	// httpClient, when the datasource made it, is closed on Dispose.
 	httpClient *http.Client
+	// uid is the datasource's uid, the namespace of its live channels when
+	// a request's plugin context does not say.
+	uid string
+	// streams are the live queries QueryData answered, by channel key.
+	streams *streamRegistry
+	// streamTicked, when set (by tests), is called after every run of a
+	// live stream with whether it sent frames.
+	streamTicked func(key string, sent bool, err error)
 }
 
 // Make sure Datasource implements the SDK's handler interfaces.
@@ -39,6 +48,7 @@ var (
 	_ backend.QueryDataHandler      = (*Datasource)(nil)
 	_ backend.CheckHealthHandler    = (*Datasource)(nil)
 	_ backend.CallResourceHandler   = (*Datasource)(nil)
+	_ backend.StreamHandler         = (*Datasource)(nil)
 	_ instancemgmt.InstanceDisposer = (*Datasource)(nil)
 )
 
@@ -61,6 +71,7 @@ func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (i
 	}
 	d := New(settings, src)
 	d.httpClient = hc
+	d.uid = s.UID
 	return d, nil
 }
 
@@ -71,6 +82,7 @@ func New(settings *models.Settings, src source.Source) *Datasource {
 		src:       src,
 		serverURL: settings.URL,
 		logger:    backend.Logger.With("url", settings.URL),
+		streams:   newStreamRegistry(),
 	}
 	d.mux = d.queryMux()
 	d.resources = d.resourceHandler()

@@ -23,15 +23,24 @@ const maxParallelQueries = 4
 // without a type is a "both" query, as in Grafana Explore.
 func (d *Datasource) queryMux() *datasource.QueryTypeMux {
 	mux := datasource.NewQueryTypeMux()
-	mux.HandleFunc(QueryTypeProfile, d.handler(QueryTypeProfile, d.queryProfile))
-	mux.HandleFunc(QueryTypeMetrics, d.handler(QueryTypeMetrics, d.queryMetrics))
-	mux.HandleFunc(QueryTypeBoth, d.handler(QueryTypeBoth, d.queryBoth))
-	mux.HandleFunc(QueryTypeLabels, d.handler(QueryTypeLabels, d.queryLabels))
-	mux.HandleFunc(QueryTypeTopTable, d.handler(QueryTypeTopTable, d.queryTopTable))
-	mux.HandleFunc(QueryTypeDiff, d.handler(QueryTypeDiff, d.queryDiff))
-	mux.HandleFunc(QueryTypeHistogram, d.handler(QueryTypeHistogram, d.queryHistogram))
+	for kind, fn := range d.queryFuncs() {
+		mux.HandleFunc(kind, d.handler(kind, fn))
+	}
 	mux.HandleFunc("", d.fallback)
 	return mux
+}
+
+// queryFuncs are the handlers of the query types, by type.
+func (d *Datasource) queryFuncs() map[string]queryFunc {
+	return map[string]queryFunc{
+		QueryTypeProfile:   d.queryProfile,
+		QueryTypeMetrics:   d.queryMetrics,
+		QueryTypeBoth:      d.queryBoth,
+		QueryTypeLabels:    d.queryLabels,
+		QueryTypeTopTable:  d.queryTopTable,
+		QueryTypeDiff:      d.queryDiff,
+		QueryTypeHistogram: d.queryHistogram,
+	}
 }
 
 // fallback answers queries without a type as "both" and refuses unknown types.
@@ -76,7 +85,10 @@ func (d *Datasource) handler(kind string, fn queryFunc) func(context.Context, *b
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				r := d.runOne(ctx, kind, q, fn)
+				r, parsed := d.runOne(ctx, kind, q, fn)
+				if parsed != nil && parsed.Live != nil && r.Error == nil {
+					d.announceStream(req.PluginContext, kind, q, &r)
+				}
 				mu.Lock()
 				resp.Responses[q.RefID] = r
 				mu.Unlock()
@@ -87,8 +99,9 @@ func (d *Datasource) handler(kind string, fn queryFunc) func(context.Context, *b
 	}
 }
 
-// runOne parses one query, runs it in a span and shapes its response.
-func (d *Datasource) runOne(ctx context.Context, kind string, q backend.DataQuery, fn queryFunc) backend.DataResponse {
+// runOne parses one query, runs it in a span and shapes its response; it
+// returns the parsed request too (nil when the query did not parse).
+func (d *Datasource) runOne(ctx context.Context, kind string, q backend.DataQuery, fn queryFunc) (backend.DataResponse, *request) {
 	ctx, span := tracing.DefaultTracer().Start(ctx, "emberscope.query."+kind, trace.WithAttributes(
 		attribute.String("ref_id", q.RefID),
 		attribute.String("query_type", kind),
@@ -108,10 +121,10 @@ func (d *Datasource) runOne(ctx context.Context, kind string, q backend.DataQuer
 		if resp.ErrorSource == backend.ErrorSourcePlugin {
 			d.logger.Error("query failed", "refId", q.RefID, "queryType", kind, "error", err)
 		}
-		return resp
+		return resp, r
 	}
 	for _, f := range frames {
 		f.RefID = q.RefID
 	}
-	return backend.DataResponse{Frames: frames}
+	return backend.DataResponse{Frames: frames}, r
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
+	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -34,7 +35,8 @@ const DefaultLimit = 20
 
 // queryModel is the query JSON: a superset of Grafana's built-in Pyroscope
 // datasource model (profileTypeId, labelSelector, groupBy, maxNodes,
-// queryType) with Emberscope's expr, limit and comparison.
+// queryType) with Emberscope's expr, limit, comparison, ad-hoc filters and
+// live mode.
 type queryModel struct {
 	QueryType     string          `json:"queryType"`
 	ProfileTypeID string          `json:"profileTypeId"`
@@ -44,6 +46,14 @@ type queryModel struct {
 	MaxNodes      json.RawMessage `json:"maxNodes"`
 	Limit         json.RawMessage `json:"limit"`
 	Comparison    *comparison     `json:"comparison"`
+	// Filters are Grafana's ad-hoc filters, added to the selection as
+	// matchers (and to a diff's comparison selector).
+	Filters []adHocFilter `json:"filters"`
+	// Live asks for live mode: the query covers the last LiveWindow and its
+	// frames name a channel that re-runs it every LiveInterval.
+	Live         bool   `json:"live"`
+	LiveWindow   string `json:"liveWindow"`
+	LiveInterval string `json:"liveInterval"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -64,6 +74,8 @@ type request struct {
 	// Step is the series step: max(minStep, interval, range/maxDataPoints).
 	Step       time.Duration
 	Comparison *comparisonRequest
+	// Live is set for a live query; Range is then the last Live.Window.
+	Live *liveOptions
 }
 
 type comparisonRequest struct {
@@ -101,6 +113,13 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 	if err != nil {
 		return nil, err
 	}
+	filters, err := filterMatchers(m.Filters)
+	if err != nil {
+		return nil, err
+	}
+	if err := narrowQuery(compiled, filters); err != nil {
+		return nil, userErrorf("filters: %v", err)
+	}
 	r := &request{
 		RefID:    q.RefID,
 		Query:    compiled,
@@ -114,9 +133,22 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 	if r.Limit, err = positiveInt("limit", m.Limit, DefaultLimit, 10000); err != nil {
 		return nil, err
 	}
-	r.Step = step(q, minStep)
+	if r.Live, err = parseLive(&m); err != nil {
+		return nil, err
+	}
+	if r.Live != nil {
+		// The step is that of the window, and the range the window ending now.
+		q.TimeRange = backend.TimeRange{From: q.TimeRange.To.Add(-r.Live.Window), To: q.TimeRange.To}
+		r.Step = step(q, minStep)
+		r.Range = liveRange(time.Now(), r.Live.Window, r.Step)
+	} else {
+		r.Step = step(q, minStep)
+	}
 	if m.Comparison != nil {
-		if r.Comparison, err = parseComparison(m.Comparison); err != nil {
+		if r.Live != nil {
+			return nil, userErrorf("live: a diff query cannot be live: its comparison range is fixed")
+		}
+		if r.Comparison, err = parseComparison(m.Comparison, filters); err != nil {
 			return nil, err
 		}
 	}
@@ -176,10 +208,14 @@ func step(q backend.DataQuery, minStep time.Duration) time.Duration {
 	return s
 }
 
-func parseComparison(c *comparison) (*comparisonRequest, error) {
+func parseComparison(c *comparison, filters []*labels.Matcher) (*comparisonRequest, error) {
 	sel, err := query.ParseSelector(c.LabelSelector)
 	if err != nil {
 		return nil, userErrorf("comparison.labelSelector: %v", err)
+	}
+	selector, err := narrowSelector(query.FormatSelector(sel), filters)
+	if err != nil {
+		return nil, userErrorf("comparison.labelSelector with the filters: %v", err)
 	}
 	from, err := c.From.Int64()
 	if err != nil || from <= 0 {
@@ -193,7 +229,7 @@ func parseComparison(c *comparison) (*comparisonRequest, error) {
 		return nil, userErrorf("comparison: from %d is not before to %d", from, to)
 	}
 	return &comparisonRequest{
-		Selector: query.FormatSelector(sel),
+		Selector: selector,
 		Range:    source.TimeRange{From: time.UnixMilli(from).UTC(), To: time.UnixMilli(to).UTC()},
 	}, nil
 }

@@ -1,0 +1,70 @@
+package plugin
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"hash"
+	"time"
+
+	"github.com/grafana/grafana-plugin-sdk-go/data"
+)
+
+// dataFingerprint summarises frames so that a live stream sends only when
+// the data changed. A time series frame counts by its labels, its total and
+// the time of its last non-zero point: a sliding window that moves over
+// empty buckets changes neither. Any other frame (flamegraph, top table,
+// labels) counts by every value of every row, as none depends on the clock.
+func dataFingerprint(frames data.Frames) string {
+	h := sha256.New()
+	for _, f := range frames {
+		fmt.Fprintf(h, "frame %q %q rows=%d fields=%d\n", f.Name, f.RefID, f.Rows(), len(f.Fields))
+		if timeField(f) >= 0 {
+			seriesFingerprint(h, f)
+			continue
+		}
+		for _, fl := range f.Fields {
+			fmt.Fprintf(h, "field %q %s\n", fl.Name, fl.Labels.String())
+			for i := 0; i < fl.Len(); i++ {
+				fmt.Fprintf(h, "%v\x00", fl.At(i))
+			}
+		}
+	}
+	return base64.RawStdEncoding.EncodeToString(h.Sum(nil))
+}
+
+// timeField is the index of the frame's time field, or -1.
+func timeField(f *data.Frame) int {
+	for i, fl := range f.Fields {
+		if fl.Type() == data.FieldTypeTime || fl.Type() == data.FieldTypeNullableTime {
+			return i
+		}
+	}
+	return -1
+}
+
+// seriesFingerprint writes, per value field, its labels, total and the time
+// of its last non-zero point.
+func seriesFingerprint(h hash.Hash, f *data.Frame) {
+	ti := timeField(f)
+	for i, fl := range f.Fields {
+		if i == ti || !fl.Type().Numeric() {
+			continue
+		}
+		var (
+			total float64
+			last  time.Time
+		)
+		for row := 0; row < fl.Len(); row++ {
+			v, err := fl.FloatAt(row)
+			if err != nil || v == 0 {
+				continue
+			}
+			total += v
+			if t, ok := f.Fields[ti].ConcreteAt(row); ok {
+				last = t.(time.Time)
+			}
+		}
+		fmt.Fprintf(h, "series %q %s total=%v last=%d\n", fl.Name, fl.Labels.String(), total, last.UnixNano())
+	}
+}

@@ -1,0 +1,113 @@
+package plugin
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
+	"github.com/grafana/grafana-plugin-sdk-go/live"
+	gocache "github.com/patrickmn/go-cache"
+)
+
+// streamPathPrefix starts the path of every live channel of the datasource:
+// "live/<key>", where key names a query registered by QueryData.
+const streamPathPrefix = "live/"
+
+// streamKeyLen is the length of a stream key: 16 bytes of SHA-256 in
+// unpadded base64url. A channel id may not exceed 160 characters, so the
+// query itself (often longer) cannot be the path; its hash is.
+const streamKeyLen = 22
+
+// streamTTL is how long a registered query stays known without being
+// queried or watched again.
+const streamTTL = time.Hour
+
+// streamSpec is what a live channel runs: one query as QueryData received it.
+// Its time range is not part of it: a live query covers the last window.
+type streamSpec struct {
+	Kind          string          `json:"kind"`
+	RefID         string          `json:"refId"`
+	JSON          json.RawMessage `json:"json"`
+	MaxDataPoints int64           `json:"maxDataPoints"`
+	Interval      time.Duration   `json:"interval"`
+}
+
+// key is the spec's stream key, a hash of its canonical JSON.
+func (s *streamSpec) key() string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		// A spec is strings, numbers and valid JSON: it always encodes.
+		panic(fmt.Sprintf("encode a stream spec: %v", err))
+	}
+	sum := sha256.Sum256(b)
+	return base64.RawURLEncoding.EncodeToString(sum[:])[:streamKeyLen]
+}
+
+// dataQuery rebuilds the query for one run over tr.
+func (s *streamSpec) dataQuery(tr backend.TimeRange) backend.DataQuery {
+	return backend.DataQuery{
+		RefID:         s.RefID,
+		QueryType:     s.Kind,
+		JSON:          s.JSON,
+		MaxDataPoints: s.MaxDataPoints,
+		Interval:      s.Interval,
+		TimeRange:     tr,
+	}
+}
+
+// streamRegistry remembers the live queries QueryData answered, by key, for
+// SubscribeStream and RunStream; entries expire after streamTTL unused.
+type streamRegistry struct {
+	cache *gocache.Cache
+}
+
+func newStreamRegistry() *streamRegistry {
+	return &streamRegistry{cache: gocache.New(streamTTL, 10*time.Minute)}
+}
+
+// register stores spec and returns its key.
+func (r *streamRegistry) register(spec *streamSpec) string {
+	k := spec.key()
+	r.cache.SetDefault(k, spec)
+	return k
+}
+
+// lookup returns the spec of a key and renews its lease.
+func (r *streamRegistry) lookup(key string) (*streamSpec, bool) {
+	v, ok := r.cache.Get(key)
+	if !ok {
+		return nil, false
+	}
+	spec := v.(*streamSpec)
+	r.cache.SetDefault(key, spec)
+	return spec, true
+}
+
+// channelID is the full Grafana Live channel of a key for the datasource
+// uid, as frames carry it in meta.channel: "ds/<uid>/live/<key>".
+func channelID(uid, key string) string {
+	return live.Channel{Scope: live.ScopeDatasource, Namespace: uid, Path: streamPathPrefix + key}.String()
+}
+
+// streamKey checks a channel path ("live/<key>") and returns its key, or an
+// error saying what is wrong with it.
+func streamKey(path string) (string, error) {
+	key, ok := strings.CutPrefix(path, streamPathPrefix)
+	if !ok {
+		return "", fmt.Errorf("channel path %q does not start with %q", path, streamPathPrefix)
+	}
+	if len(key) != streamKeyLen {
+		return "", fmt.Errorf("channel path %q: the key must be %d characters, not %d", path, streamKeyLen, len(key))
+	}
+	if !streamKeyPattern.MatchString(key) {
+		return "", fmt.Errorf("channel path %q: the key has characters outside base64url (A-Z, a-z, 0-9, - and _)", path)
+	}
+	return key, nil
+}
+
+var streamKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
