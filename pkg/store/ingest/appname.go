@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
@@ -8,7 +10,7 @@ import (
 )
 
 // ParseAppName parses the ingest name "service{k=v,...}" into the service
-// name and its labels (dots in label names become underscores). The service
+// name and its labels (values bare or double quoted: k="v, with comma") (dots in label names become underscores). The service
 // name may hold letters, digits and - . / _; label names may not start with
 // "__", which is reserved.
 func ParseAppName(s string) (string, storage.Labels, error) {
@@ -31,15 +33,17 @@ func ParseAppName(s string) (string, storage.Labels, error) {
 	}
 	var ls storage.Labels
 	seen := make(map[string]bool)
-	for _, pair := range strings.Split(body, ",") {
-		if strings.TrimSpace(pair) == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(pair, "=")
+	for rest := body; strings.TrimSpace(rest) != ""; {
+		k, after, ok := strings.Cut(rest, "=")
 		if !ok {
-			return "", nil, errorf(ReasonBadName, "invalid name %q: label %q has no '='", s, strings.TrimSpace(pair))
+			return "", nil, errorf(ReasonBadName, "invalid name %q: label %q has no '='", s, strings.TrimSpace(rest))
 		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		k = strings.TrimSpace(k)
+		v, next, err := labelValue(after)
+		if err != nil {
+			return "", nil, errorf(ReasonBadName, "invalid name %q: label %q: %v", s, k, err)
+		}
+		rest = next
 		if strings.HasPrefix(k, "__") {
 			return "", nil, errorf(ReasonBadName, "invalid name %q: label name %q is reserved", s, k)
 		}
@@ -55,4 +59,36 @@ func ParseAppName(s string) (string, storage.Labels, error) {
 	}
 	ls.Sort()
 	return name, ls, nil
+}
+
+// labelValue reads one label value, bare (up to the next comma) or double
+// quoted with Go escapes, and returns it with what follows its comma.
+func labelValue(s string) (value, rest string, err error) {
+	s = strings.TrimLeft(s, " ")
+	if !strings.HasPrefix(s, `"`) {
+		v, rest, _ := strings.Cut(s, ",")
+		return strings.TrimSpace(v), rest, nil
+	}
+	end := 1
+	for ; end < len(s); end++ {
+		if s[end] == '\\' {
+			end++
+			continue
+		}
+		if s[end] == '"' {
+			break
+		}
+	}
+	if end >= len(s) {
+		return "", "", fmt.Errorf("unterminated quoted value")
+	}
+	v, err := strconv.Unquote(s[:end+1])
+	if err != nil {
+		return "", "", fmt.Errorf("invalid quoted value %s: %v", s[:end+1], err)
+	}
+	after := strings.TrimSpace(s[end+1:])
+	if after != "" && !strings.HasPrefix(after, ",") {
+		return "", "", fmt.Errorf("unexpected %q after the quoted value", after)
+	}
+	return v, strings.TrimPrefix(after, ","), nil
 }

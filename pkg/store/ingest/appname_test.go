@@ -1,0 +1,46 @@
+package ingest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/store/storage"
+)
+
+func TestParseAppName(t *testing.T) {
+	name, ls, err := ParseAppName(`shop{env="test", region=eu-west, note="a, \"b\"",otel.scope.name=go}`)
+	require.NoError(t, err)
+	require.Equal(t, "shop", name)
+	require.Equal(t, storage.Labels{{Name: "env", Value: "test"}, {Name: "note", Value: `a, "b"`}, {Name: "otel_scope_name", Value: "go"}, {Name: "region", Value: "eu-west"}}, ls)
+
+	name, ls, err = ParseAppName("a.b/c-d")
+	require.NoError(t, err)
+	require.Equal(t, "a.b/c-d", name)
+	require.Empty(t, ls)
+
+	for in, want := range map[string]string{
+		"":                "service name is required",
+		"app{":            "missing closing '}'",
+		"app{env}":        `label "env" has no '='`,
+		`app{env="x}`:     "unterminated quoted value",
+		`app{env="x" y}`:  "unexpected",
+		"app{__name__=x}": "reserved",
+		"app{a-b=1}":      "invalid label name",
+		"app{a=1,a=2}":    "given twice",
+		"my app":          "not allowed in a service name",
+	} {
+		_, _, err := ParseAppName(in)
+		require.ErrorContains(t, err, want, in)
+	}
+}
+
+func TestParseUnixTime(t *testing.T) {
+	for _, in := range []string{"1700000000", "1700000000000", "1700000000000000", "1700000000000000000"} {
+		ts, err := ParseUnixTime(in)
+		require.NoError(t, err)
+		require.Equal(t, int64(1700000000), ts.Unix(), in)
+	}
+	_, err := ParseUnixTime("soon")
+	require.ErrorContains(t, err, `invalid time "soon"`)
+}
