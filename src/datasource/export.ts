@@ -54,7 +54,7 @@ export async function describeExportError(e: unknown): Promise<string> {
   let detail = '';
   const data = err?.data;
   if (typeof Blob !== 'undefined' && data instanceof Blob) {
-    const text = await data.text();
+    const text = await blobText(data);
     try {
       const o = JSON.parse(text);
       detail = o.error ?? o.message ?? text;
@@ -70,4 +70,17 @@ export async function describeExportError(e: unknown): Promise<string> {
     return `The datasource's backend has no pprof export (HTTP 404 on resource "export"): ${detail}`;
   }
   return err?.status ? `Export failed (HTTP ${err.status}): ${detail}` : `Export failed: ${detail}`;
+}
+
+/** A blob's text (FileReader where Blob.text is missing, as in older engines and jsdom). */
+function blobText(b: Blob): Promise<string> {
+  if (typeof b.text === 'function') {
+    return b.text();
+  }
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result));
+    r.onerror = () => reject(r.error);
+    r.readAsText(b);
+  });
 }

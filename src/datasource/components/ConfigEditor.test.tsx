@@ -1,0 +1,74 @@
+import React, { useState } from 'react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { DataSourceSettings } from '@grafana/data';
+import { ConfigEditor, minStepProblem, urlProblem } from './ConfigEditor';
+import { EmberscopeOptions, EmberscopeSecureOptions } from '../types';
+
+type Settings = DataSourceSettings<EmberscopeOptions, EmberscopeSecureOptions>;
+
+function setup(initial: Partial<Settings>) {
+  const seen: Settings[] = [];
+  function Harness() {
+    const [o, setO] = useState<Settings>({
+      url: '',
+      basicAuth: false,
+      basicAuthUser: '',
+      jsonData: {},
+      secureJsonFields: {},
+      ...initial,
+    } as Settings);
+    return (
+      <ConfigEditor
+        options={o}
+        onOptionsChange={(n) => {
+          seen.push(n);
+          setO(n);
+        }}
+      />
+    );
+  }
+  render(<Harness />);
+  return { last: () => seen[seen.length - 1], user: userEvent.setup() };
+}
+
+describe('ConfigEditor', () => {
+  it('writes URL, tenant, timeout, minimal step and TLS where the backend reads them', async () => {
+    const { user, last } = setup({});
+    expect(screen.getByText('Required: the profile server, e.g. http://localhost:4040')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('URL'), 'http://pyroscope:4040');
+    await user.type(screen.getByLabelText('Tenant ID'), 'team-a');
+    await user.type(screen.getByLabelText('Timeout'), '45');
+    await user.type(screen.getByLabelText('Minimal step'), '30s');
+    await user.click(screen.getByLabelText('Skip TLS verify'));
+    expect(last().url).toBe('http://pyroscope:4040');
+    expect(last().jsonData).toEqual({ tenantId: 'team-a', timeout: 45, minStep: '30s', tlsSkipVerify: true });
+    expect(screen.queryByText(/Required: the profile server/)).not.toBeInTheDocument();
+  });
+
+  it('keeps basic auth and a bearer token apart, secrets in secureJsonData', async () => {
+    const { user, last } = setup({ url: 'http://x:4040', secureJsonFields: { bearerToken: true } });
+    expect(screen.getByRole('radio', { name: 'Bearer token' })).toBeChecked();
+    await user.click(screen.getByRole('radio', { name: 'Basic authentication' }));
+    expect(last().basicAuth).toBe(true);
+    expect(last().secureJsonFields.bearerToken).toBe(false);
+    expect(last().secureJsonData?.bearerToken).toBe('');
+    await user.type(screen.getByLabelText('Basic auth user'), 'admin');
+    await user.type(screen.getByLabelText('Basic auth password'), 's3cret');
+    expect(last().basicAuthUser).toBe('admin');
+    expect(last().secureJsonData?.basicAuthPassword).toBe('s3cret');
+    await user.click(screen.getByRole('radio', { name: 'Bearer token' }));
+    await user.type(screen.getByLabelText('Bearer token', { selector: 'input[type=password]' }), 'tok');
+    expect(last().basicAuth).toBe(false);
+    expect(last().secureJsonData?.bearerToken).toBe('tok');
+    expect(last().jsonData.authMethod).toBe('bearer');
+  });
+
+  it('explains a wrong URL or step', () => {
+    expect(urlProblem('ftp://x')).toBe('Must start with http:// or https://');
+    expect(urlProblem('not a url')).toBe('"not a url" is not a URL');
+    expect(urlProblem('https://pyroscope.example:4040')).toBeUndefined();
+    expect(minStepProblem('15 seconds')).toBe('A duration such as 15s, 1m or 500ms');
+    expect(minStepProblem('500ms')).toBeUndefined();
+  });
+});
