@@ -13,7 +13,8 @@ const minHexIDLength = 8
 // request URL — into a route with low cardinality:
 //
 //   - the scheme, user info and host are removed
-//     ("https://api.local:8080/cars" → "/cars"), an empty path becomes "/";
+//     ("https://api.local:8080/cars" → "/cars"), an empty path becomes "/",
+//     and leading slashes are folded into one;
 //   - the query string and fragment are removed;
 //   - path segments that are numbers, UUIDs or hex strings of at least 8
 //     characters with a digit in them become ":id"
@@ -29,11 +30,10 @@ func NormalizeName(v string) string {
 		return v
 	}
 	if i := strings.IndexAny(path, "?#"); i >= 0 {
-		path = path[:i]
+		path = strings.TrimSpace(path[:i])
 	}
-	if path == "" {
-		return "/"
-	}
+	// A path never starts with "//" (that would read as a host).
+	path = "/" + strings.TrimLeft(path, "/")
 	segments := strings.Split(path, "/")
 	for i, s := range segments {
 		if isID(s) {

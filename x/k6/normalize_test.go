@@ -23,6 +23,8 @@ func TestNormalizeName(t *testing.T) {
 		{"/files/report-2024.pdf", "/files/report-2024.pdf"},
 		{"/users/${}", "/users/${}"}, // k6 template name
 		{"/a//b/", "/a//b/"},
+		{"////0", "/:id"},
+		{"https://h//x/1", "/x/:id"},
 		{"  /trim/1  ", "/trim/:id"},
 		{"checkout step 2", "checkout step 2"},
 		{"ftp is not a url", "ftp is not a url"},
