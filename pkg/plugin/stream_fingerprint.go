@@ -11,10 +11,11 @@ import (
 )
 
 // dataFingerprint summarises frames so that a live stream sends only when
-// the data changed. A time series frame counts by its labels, its total and
-// the time of its last non-zero point: a sliding window that moves over
-// empty buckets changes neither. Any other frame (flamegraph, top table,
-// labels) counts by every value of every row, as none depends on the clock.
+// the data changed. A time series frame counts by its labels and its
+// non-zero points (so a new profile changes its totals or its last
+// timestamp, while a window sliding over empty buckets changes nothing).
+// Any other frame (flamegraph, top table, labels) counts by every value of
+// every row, as none depends on the clock.
 func dataFingerprint(frames data.Frames) string {
 	h := sha256.New()
 	for _, f := range frames {
@@ -43,28 +44,27 @@ func timeField(f *data.Frame) int {
 	return -1
 }
 
-// seriesFingerprint writes, per value field, its labels, total and the time
-// of its last non-zero point.
+// seriesFingerprint writes, per value field, its labels and its non-zero
+// points. Empty buckets do not count, so a window that slides over them does
+// not change the fingerprint; live ranges are aligned to the step, so the
+// same data falls on the same timestamps at every run.
 func seriesFingerprint(h hash.Hash, f *data.Frame) {
 	ti := timeField(f)
 	for i, fl := range f.Fields {
 		if i == ti || !fl.Type().Numeric() {
 			continue
 		}
-		var (
-			total float64
-			last  time.Time
-		)
+		fmt.Fprintf(h, "series %q %s\n", fl.Name, fl.Labels.String())
 		for row := 0; row < fl.Len(); row++ {
 			v, err := fl.FloatAt(row)
 			if err != nil || v == 0 {
 				continue
 			}
-			total += v
+			var ts int64
 			if t, ok := f.Fields[ti].ConcreteAt(row); ok {
-				last = t.(time.Time)
+				ts = t.(time.Time).UnixNano()
 			}
+			fmt.Fprintf(h, "%d=%v\n", ts, v)
 		}
-		fmt.Fprintf(h, "series %q %s total=%v last=%d\n", fl.Name, fl.Labels.String(), total, last.UnixNano())
 	}
 }
