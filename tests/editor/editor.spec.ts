@@ -1,4 +1,5 @@
 import { expect, Page, Request, test } from '@playwright/test';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ingestRealProfile, Playground, REPO } from '../support/playground';
 import { buildHarness, startPlaygroundServing } from './server';
@@ -141,4 +142,21 @@ test('clicking a series point loads that point’s flamegraph', async ({ page })
   await expect(page.getByTestId('flame-range')).toHaveText(`flamegraph of ${body.from}–${body.to}`);
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
   await expect(page.getByTestId('series-selection')).toBeVisible();
+});
+
+test('Download pprof saves the merged profile of the query, Download JSON the frames shown', async ({ page }) => {
+  await open(page);
+  await selectService(page);
+  const [pprof] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download pprof' }).click()]);
+  expect(pprof.suggestedFilename()).toMatch(/^emberscope-process_cpu-\d{8}T\d{6}Z-\d{8}T\d{6}Z\.pb\.gz$/);
+  const bytes = fs.readFileSync((await pprof.path())!);
+  // a gzip stream (pprof files are gzipped protobuf)
+  expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+  expect(bytes.length).toBeGreaterThan(200);
+  await expect(page.getByTestId('export-error')).toHaveCount(0);
+
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
+  const frames = JSON.parse(fs.readFileSync((await json.path())!, 'utf8'));
+  const names = frames.flatMap((f: { schema: { fields: Array<{ name: string }> } }) => f.schema.fields.map((x) => x.name));
+  expect(names).toEqual(expect.arrayContaining(['level', 'value', 'self', 'label', 'time']));
 });
