@@ -1,4 +1,4 @@
-import { applySuggestion, completionContext, suggestionsFor } from './completion';
+import { applySuggestion, completionContext, rank, suggestionsFor } from './completion';
 import { FakeResourceClient, rideShareSeries, CPU } from '../testing/fakeClient';
 import { scopeToProfileType } from './selector';
 
@@ -50,6 +50,18 @@ describe('completionContext', () => {
     });
   });
 
+  it('offers quoted label names as the label arguments of frames_from_label', () => {
+    expect(at(`frames_from_label(${CPU}{vehicle="car"}, "reg|`, 'expr').ctx).toMatchObject({
+      kind: 'labelName',
+      quoted: true,
+      prefix: 'reg',
+      scope: '{vehicle="car"}',
+      profileTypeId: CPU,
+    });
+    expect(at(`frames_from_label(${CPU}{}, "region", sep="|")`, 'expr').ctx.kind).toBe('none');
+    expect(at(`focus(${CPU}{}, "ma|")`, 'expr').ctx.kind).toBe('none');
+  });
+
   it('offers nothing outside a selector in selector mode, or after a closed value', () => {
     expect(at('reg|').ctx.kind).toBe('none');
     expect(at('{region="x"|}').ctx.kind).toBe('none');
@@ -82,7 +94,15 @@ describe('suggestionsFor and applySuggestion', () => {
     expect(applySuggestion(text, ctx, values[0]).text).toBe('{region="eu-north"}');
   });
 
+  it('quotes a label name chosen inside a string argument', async () => {
+    const { text, ctx } = at(`frames_from_label(${CPU}{}, "veh|")`, 'expr');
+    const s = await suggestionsFor(ctx, src);
+    expect(s.map((x) => x.label)).toEqual(['vehicle']);
+    expect(applySuggestion(text, ctx, s[0]).text).toBe(`frames_from_label(${CPU}{}, "vehicle")`);
+  });
+
   it('ranks words starting with what is typed before words containing it', async () => {
+    expect(rank(['xregion', 'Region', 'pod', 'reg'], 'reg', (x) => x)).toEqual(['Region', 'reg', 'xregion']);
     const { ctx } = at('ru|', 'expr');
     const s = await suggestionsFor(ctx, src);
     expect(s.map((x) => x.label)).toEqual(['truncate']);

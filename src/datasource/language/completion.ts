@@ -22,6 +22,8 @@ export interface CompletionContext {
   scope: string;
   /** The profile type written in the text just before the selector, if any. */
   profileTypeId?: string;
+  /** For labelName: the name goes inside a string (`frames_from_label(q, "…")`) and is quoted. */
+  quoted?: boolean;
 }
 
 /** A completion item; choosing it replaces the context's range with `insert`. */
@@ -97,6 +99,9 @@ export function completionContext(text: string, cursor: number, mode: TextMode):
     return none;
   }
   const toks = significant(all).filter((t) => t.end <= cursor || t === here);
+  if (here?.type === 'string' && (!here.closed || cursor < here.end)) {
+    return labelArgContext(text, toks, here, cursor) ?? none;
+  }
   const partial = here?.type === 'ident' ? here : undefined;
   const prior = toks.filter((t) => t !== partial);
   // inside `by ( … )`: label names
@@ -140,6 +145,50 @@ export function completionContext(text: string, cursor: number, mode: TextMode):
   return none;
 }
 
+/** Functions whose string arguments after the first are label names. */
+const LABEL_ARG_FUNCTIONS = ['frames_from_label'];
+
+/**
+ * The context of a string argument of `frames_from_label(q, "a", "|")`: a quoted label name,
+ * scoped by the selector of the call's first argument. Undefined for any other string.
+ */
+function labelArgContext(text: string, toks: Token[], here: Token, cursor: number): CompletionContext | undefined {
+  const idx = toks.indexOf(here);
+  if (!isPunct(toks[idx - 1], ',')) {
+    return undefined; // the first argument, or a named one such as sep="::"
+  }
+  let depth = 0;
+  for (let i = idx - 1; i >= 0; i--) {
+    const t = toks[i];
+    if (isPunct(t, ')')) {
+      depth++;
+    } else if (isPunct(t, '(')) {
+      if (depth > 0) {
+        depth--;
+        continue;
+      }
+      const fn = toks[i - 1];
+      if (fn?.type !== 'ident' || !LABEL_ARG_FUNCTIONS.includes(fn.text)) {
+        return undefined;
+      }
+      const groups = braceGroups(text.slice(t.end, here.start)).filter((g) => g.close >= 0);
+      const g = groups[0];
+      const sel = g ? text.slice(t.end + g.open, t.end + g.close + 1) : '{}';
+      const before = g ? significant(tokenize(text.slice(0, t.end + g.open))).pop() : undefined;
+      return {
+        kind: 'labelName',
+        quoted: true,
+        prefix: unquote({ ...here, text: text.slice(here.start, cursor), closed: false }),
+        from: here.start,
+        to: here.closed ? here.end : cursor,
+        scope: formatSelector(matchersOf(significant(tokenize(sel)))),
+        profileTypeId: before?.type === 'ident' && before.text.includes(':') ? before.text : undefined,
+      };
+    }
+  }
+  return undefined;
+}
+
 /** What suggestions are made from: the editor's resource calls, already scoped. */
 export interface SuggestionSource {
   /** Label names among the series scope (a selector) selects, of profileTypeId when given. */
@@ -173,7 +222,11 @@ export async function suggestionsFor(ctx: CompletionContext, src: SuggestionSour
   switch (ctx.kind) {
     case 'labelName': {
       const names = (await src.labelNames(ctx.scope, ctx.profileTypeId)).filter((n) => !n.startsWith('__'));
-      return rank(names, ctx.prefix, (n) => n).map((n) => ({ label: n, insert: n, kind: 'labelName' as const }));
+      return rank(names, ctx.prefix, (n) => n).map((n) => ({
+        label: n,
+        insert: ctx.quoted ? quote(n) : n,
+        kind: 'labelName' as const,
+      }));
     }
     case 'operator':
       return MATCH_OPS.map((op) => ({ label: op, insert: op, kind: 'operator' as const, detail: OP_DOCS[op] }));
