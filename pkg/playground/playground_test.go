@@ -127,7 +127,7 @@ func TestResourcesAndHealth(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, code)
 	require.Contains(t, string(raw), "holds no profiles")
 
-	plugintest.Ingest(t, storeURL, "shop", plugintest.CPUProfile(t, 300*time.Millisecond) // long enough that every route gets samples on a loaded machine)
+	plugintest.Ingest(t, storeURL, "shop", plugintest.CPUProfile(t, 300*time.Millisecond)) // long enough that every route is sampled under load
 
 	code, raw = do(t, "GET", base+"/api/datasources/uid/emberscope/health", "")
 	require.Equal(t, http.StatusOK, code, string(raw))
