@@ -10,11 +10,14 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/datasource"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/instancemgmt"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/log"
+	gocache "github.com/patrickmn/go-cache"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/emberscope/emberscope/pkg/models"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -36,8 +39,12 @@ type Datasource struct {
 	// uid is the datasource's uid, the namespace of its live channels when
 	// a request's plugin context does not say.
 	uid string
-	// streams are the live queries QueryData answered, by channel key.
-	streams *streamRegistry
+	// streams are the live queries QueryData answered, by channel key;
+	// liveRuns keeps each one's latest run for the streams of its parts,
+	// and liveGroup makes them wait for one run rather than start several.
+	streams   *streamRegistry
+	liveRuns  *gocache.Cache
+	liveGroup singleflight.Group
 	// streamTicked, when set (by tests), is called after every run of a
 	// live stream with whether it sent frames.
 	streamTicked func(key string, sent bool, err error)
@@ -83,6 +90,7 @@ func New(settings *models.Settings, src source.Source) *Datasource {
 		serverURL: settings.URL,
 		logger:    backend.Logger.With("url", settings.URL),
 		streams:   newStreamRegistry(),
+		liveRuns:  gocache.New(DefaultLiveInterval, time.Minute),
 	}
 	d.mux = d.queryMux()
 	d.resources = d.resourceHandler()

@@ -2,7 +2,6 @@ package plugin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -13,44 +12,46 @@ import (
 
 // Live mode. A query with "live": true is answered over its last liveWindow
 // and every frame of the answer carries meta.channel
-// "ds/<uid>/live/<key>", where key names the query in the instance's stream
-// registry. When the frontend subscribes, Grafana calls SubscribeStream, then
-// RunStream, which re-runs the query every liveInterval and sends its frames
-// whenever the data changed.
+// "ds/<uid>/live/<key>/<part>", where key names the query in the instance's
+// stream registry and part the frame (stream_parts.go). When the frontend
+// subscribes, Grafana calls SubscribeStream, then RunStream per channel,
+// which re-runs the query every liveInterval (one run shared by all the
+// parts of a query, see liveFrames) and sends its frame whenever it changed.
 
-// announceStream registers a live query answered by QueryData and names its
-// channel in the meta of every frame; an answer without frames gets an empty
-// frame so that the frontend still learns the channel.
+// announceStream registers a live query answered by QueryData and names the
+// channel of every frame in its meta; an answer without frames gets an empty
+// frame so that the frontend still learns a channel.
 func (d *Datasource) announceStream(pCtx backend.PluginContext, kind string, q backend.DataQuery, resp *backend.DataResponse) {
 	uid := d.uid
 	if s := pCtx.DataSourceInstanceSettings; s != nil && s.UID != "" {
 		uid = s.UID
 	}
 	spec := &streamSpec{Kind: kind, RefID: q.RefID, JSON: q.JSON, MaxDataPoints: q.MaxDataPoints, Interval: q.Interval}
-	ch := channelID(uid, d.streams.register(spec))
+	key := d.streams.register(spec)
 	if len(resp.Frames) == 0 {
-		resp.Frames = data.Frames{data.NewFrame(q.RefID)}
+		resp.Frames = data.Frames{data.NewFrame("")}
 		resp.Frames[0].RefID = q.RefID
 	}
-	if _, err := live.ParseChannel(ch); err != nil {
+	if _, err := live.ParseChannel(channelID(uid, key, "frame-0")); err != nil {
 		resp.Frames[0].AppendNotices(data.Notice{
 			Severity: data.NoticeSeverityWarning,
 			Text:     fmt.Sprintf("Live mode is off: the datasource uid %q cannot name a Grafana Live channel (letters, digits, - and _ only).", uid),
 		})
 		return
 	}
-	for _, f := range resp.Frames {
+	for i, part := range frameParts(resp.Frames) {
+		f := resp.Frames[i]
 		if f.Meta == nil {
 			f.Meta = &data.FrameMeta{}
 		}
-		f.Meta.Channel = ch
+		f.Meta.Channel = channelID(uid, key, part)
 	}
 }
 
-// SubscribeStream lets a client watch the channel of a live query QueryData
+// SubscribeStream lets a client watch a channel of a live query QueryData
 // answered. A malformed path or an unknown key is refused with NotFound.
 func (d *Datasource) SubscribeStream(_ context.Context, req *backend.SubscribeStreamRequest) (*backend.SubscribeStreamResponse, error) {
-	key, err := streamKey(req.Path)
+	key, _, err := parseStreamPath(req.Path)
 	if err != nil {
 		d.logger.Warn("refused a stream subscription", "path", req.Path, "reason", err.Error())
 		return &backend.SubscribeStreamResponse{Status: backend.SubscribeStreamStatusNotFound}, nil
@@ -70,11 +71,11 @@ func (d *Datasource) PublishStream(context.Context, *backend.PublishStreamReques
 }
 
 // RunStream re-runs the channel's query every liveInterval over the last
-// liveWindow and sends its frames whenever they differ from the last ones
-// sent (see dataFingerprint); the first run always sends. It returns nil
+// liveWindow and sends the channel's frame whenever it differs from the last
+// one sent (see dataFingerprint); the first run always sends. It returns nil
 // when ctx is done, that is when the last subscriber left.
 func (d *Datasource) RunStream(ctx context.Context, req *backend.RunStreamRequest, sender *backend.StreamSender) error {
-	key, err := streamKey(req.Path)
+	key, part, err := parseStreamPath(req.Path)
 	if err != nil {
 		return err
 	}
@@ -86,25 +87,30 @@ func (d *Datasource) RunStream(ctx context.Context, req *backend.RunStreamReques
 	if !ok {
 		return fmt.Errorf("stream %s: unknown query type %q", req.Path, spec.Kind)
 	}
-	var (
-		last    string
-		lastErr string
-	)
+	var last, lastErr string
 	for {
-		sent, interval, err := d.streamOnce(ctx, spec, fn, sender, &last)
+		frames, interval, err := d.liveFrames(ctx, key, spec, fn)
+		sent := false
+		if err == nil {
+			f := pickPart(frames, part, spec.RefID)
+			if fp := dataFingerprint(data.Frames{f}); fp != last {
+				if err := sender.SendFrame(f, data.IncludeAll); err != nil {
+					return fmt.Errorf("stream %s: send: %w", req.Path, err)
+				}
+				last, sent = fp, true
+			}
+		}
 		switch {
 		case err == nil:
 			lastErr = ""
 		case ctx.Err() != nil:
 			return nil
-		case errors.Is(err, errStreamSend):
-			return err
 		case err.Error() != lastErr: // log a failure once, not at every run
 			lastErr = err.Error()
 			d.logger.Warn("live query failed; retrying at the next interval", "path", req.Path, "error", err)
 		}
 		if d.streamTicked != nil {
-			d.streamTicked(key, sent, err)
+			d.streamTicked(req.Path, sent, err)
 		}
 		d.streams.lookup(key) // renew the lease while someone watches
 		select {
@@ -115,31 +121,39 @@ func (d *Datasource) RunStream(ctx context.Context, req *backend.RunStreamReques
 	}
 }
 
-// errStreamSend marks a failure to send to Grafana, which ends the stream.
-var errStreamSend = errors.New("send to the stream")
-
-// streamOnce runs the live query once and sends its frames if their
-// fingerprint differs from *last. It returns whether it sent and the
-// interval until the next run.
-func (d *Datasource) streamOnce(ctx context.Context, spec *streamSpec, fn queryFunc, sender *backend.StreamSender, last *string) (bool, time.Duration, error) {
-	now := time.Now()
-	resp, r := d.runOne(ctx, spec.Kind, spec.dataQuery(backend.TimeRange{From: now.Add(-time.Hour), To: now}), fn)
-	interval := DefaultLiveInterval
-	if r != nil && r.Live != nil {
-		interval = r.Live.Interval
+// liveFrames runs the live query of key, or returns the frames of a run
+// younger than half its interval: the streams of the parts of one query
+// share one run. Concurrent callers wait for the same run, which is not
+// cancelled when the first of them leaves.
+func (d *Datasource) liveFrames(ctx context.Context, key string, spec *streamSpec, fn queryFunc) (data.Frames, time.Duration, error) {
+	if v, ok := d.liveRuns.Get(key); ok {
+		r := v.(*liveRun)
+		return r.frames, r.interval, nil
 	}
-	if resp.Error != nil {
-		return false, interval, resp.Error
-	}
-	fp := dataFingerprint(resp.Frames)
-	if fp == *last {
-		return false, interval, nil
-	}
-	for _, f := range resp.Frames {
-		if err := sender.SendFrame(f, data.IncludeAll); err != nil {
-			return false, interval, fmt.Errorf("%w: %v", errStreamSend, err)
+	ch := d.liveGroup.DoChan(key, func() (any, error) {
+		now := time.Now()
+		resp, r := d.runOne(context.WithoutCancel(ctx), spec.Kind, spec.dataQuery(backend.TimeRange{From: now.Add(-time.Hour), To: now}), fn)
+		run := &liveRun{frames: resp.Frames, interval: DefaultLiveInterval}
+		if r != nil && r.Live != nil {
+			run.interval = r.Live.Interval
 		}
+		if resp.Error != nil {
+			return run, resp.Error
+		}
+		d.liveRuns.Set(key, run, run.interval/2)
+		return run, nil
+	})
+	select {
+	case <-ctx.Done():
+		return nil, DefaultLiveInterval, ctx.Err()
+	case res := <-ch:
+		run := res.Val.(*liveRun)
+		return run.frames, run.interval, res.Err
 	}
-	*last = fp
-	return true, interval, nil
+}
+
+// liveRun is one run of a live query.
+type liveRun struct {
+	frames   data.Frames
+	interval time.Duration
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // streamPathPrefix starts the path of every live channel of the datasource:
-// "live/<key>", where key names a query registered by QueryData.
+// "live/<key>/<part>", where key names a query registered by QueryData and
+// part one frame of its answer (see framePart).
 const streamPathPrefix = "live/"
 
 // streamKeyLen is the length of a stream key: 16 bytes of SHA-256 in
@@ -88,26 +89,34 @@ func (r *streamRegistry) lookup(key string) (*streamSpec, bool) {
 	return spec, true
 }
 
-// channelID is the full Grafana Live channel of a key for the datasource
-// uid, as frames carry it in meta.channel: "ds/<uid>/live/<key>".
-func channelID(uid, key string) string {
-	return live.Channel{Scope: live.ScopeDatasource, Namespace: uid, Path: streamPathPrefix + key}.String()
+// channelID is the full Grafana Live channel of one part of a live query
+// for the datasource uid, as frames carry it in meta.channel:
+// "ds/<uid>/live/<key>/<part>".
+func channelID(uid, key, part string) string {
+	return live.Channel{Scope: live.ScopeDatasource, Namespace: uid, Path: streamPathPrefix + key + "/" + part}.String()
 }
 
-// streamKey checks a channel path ("live/<key>") and returns its key, or an
-// error saying what is wrong with it.
-func streamKey(path string) (string, error) {
-	key, ok := strings.CutPrefix(path, streamPathPrefix)
+// parseStreamPath checks a channel path ("live/<key>/<part>") and returns its
+// key and part, or an error saying what is wrong with it.
+func parseStreamPath(path string) (key, part string, err error) {
+	rest, ok := strings.CutPrefix(path, streamPathPrefix)
 	if !ok {
-		return "", fmt.Errorf("channel path %q does not start with %q", path, streamPathPrefix)
+		return "", "", fmt.Errorf("channel path %q does not start with %q", path, streamPathPrefix)
+	}
+	key, part, ok = strings.Cut(rest, "/")
+	if !ok {
+		return "", "", fmt.Errorf("channel path %q has no part: expected live/<key>/<part>", path)
 	}
 	if len(key) != streamKeyLen {
-		return "", fmt.Errorf("channel path %q: the key must be %d characters, not %d", path, streamKeyLen, len(key))
+		return "", "", fmt.Errorf("channel path %q: the key must be %d characters, not %d", path, streamKeyLen, len(key))
 	}
 	if !streamKeyPattern.MatchString(key) {
-		return "", fmt.Errorf("channel path %q: the key has characters outside base64url (A-Z, a-z, 0-9, - and _)", path)
+		return "", "", fmt.Errorf("channel path %q: the key has characters outside base64url (A-Z, a-z, 0-9, - and _)", path)
 	}
-	return key, nil
+	if !partPattern.MatchString(part) {
+		return "", "", fmt.Errorf("channel path %q: part %q is neither frame-<n> nor series-<hash>", path, part)
+	}
+	return key, part, nil
 }
 
 var streamKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)

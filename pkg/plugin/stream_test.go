@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,7 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/source"
 )
 
 // packetSender is a StreamPacketSender that hands every packet to a channel,
@@ -48,8 +51,8 @@ type streamRun struct {
 	err  error
 }
 
-// liveStream runs RunStream on path in the background until the test ends;
-// next waits for its next run.
+// liveStream is one RunStream running in the background until the test
+// ends; next waits for its next run.
 type liveStream struct {
 	packets packetSender
 	runs    chan streamRun
@@ -57,17 +60,23 @@ type liveStream struct {
 	cancel  context.CancelFunc
 }
 
-func startStream(t *testing.T, d *Datasource, path string) *liveStream {
+// startStreams runs RunStream on every path, each with its own sender.
+func startStreams(t *testing.T, d *Datasource, paths ...string) map[string]*liveStream {
 	t.Helper()
-	s := &liveStream{packets: make(packetSender, 4096), runs: make(chan streamRun, 64), done: make(chan error, 1)}
-	d.streamTicked = func(_ string, sent bool, err error) { s.runs <- streamRun{sent, err} }
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
-	go func() {
-		s.done <- d.RunStream(ctx, &backend.RunStreamRequest{Path: path}, backend.NewStreamSender(s.packets))
-	}()
-	t.Cleanup(cancel)
-	return s
+	streams := make(map[string]*liveStream, len(paths))
+	for _, p := range paths {
+		streams[p] = &liveStream{packets: make(packetSender, 4096), runs: make(chan streamRun, 64), done: make(chan error, 1)}
+	}
+	d.streamTicked = func(path string, sent bool, err error) { streams[path].runs <- streamRun{sent, err} }
+	for path, s := range streams {
+		ctx, cancel := context.WithCancel(context.Background())
+		s.cancel = cancel
+		t.Cleanup(cancel)
+		go func() {
+			s.done <- d.RunStream(ctx, &backend.RunStreamRequest{Path: path}, backend.NewStreamSender(s.packets))
+		}()
+	}
+	return streams
 }
 
 func (s *liveStream) next(t *testing.T) streamRun {
@@ -82,14 +91,21 @@ func (s *liveStream) next(t *testing.T) streamRun {
 	}
 }
 
-// liveTotals reads the flamegraph root total and the series sum of frames.
-func liveTotals(t *testing.T, frames data.Frames) (root int64, series float64) {
+// rootTotal is the root value of the one flamegraph frame of frames.
+func rootTotal(t *testing.T, frames data.Frames) int64 {
 	t.Helper()
 	fg := frameOf(frames, data.VisTypeFlameGraph)
 	require.NotNil(t, fg, "a flamegraph frame among %d frames", len(frames))
-	series, n, _ := seriesSum(t, frames)
-	require.Positive(t, n, "series frames")
-	return flameRows(t, fg)[0].Value, series
+	return flameRows(t, fg)[0].Value
+}
+
+// untilSent waits for a run of s that sends, at most 30 runs.
+func untilSent(t *testing.T, s *liveStream) data.Frames {
+	t.Helper()
+	for runs := 1; !s.next(t).sent; runs++ {
+		require.Less(t, runs, 30, "no frame sent in 30 runs after a new profile arrived")
+	}
+	return s.packets.drain(t)
 }
 
 // cpuTotal is the CPU time a gzipped pprof holds.
@@ -111,55 +127,65 @@ func TestLiveQueryStreamsNewProfiles(t *testing.T) {
 	require.Positive(t, firstTotal)
 	d := newDS(t, url)
 
-	// QueryData answers over the live window and names the channel.
+	// QueryData answers over the live window and names a channel per frame.
 	frames := ok(t, run(t, d, q("A", "", liveQuery)), "A")
-	root, series := liveTotals(t, frames)
-	require.Equal(t, firstTotal, root)
-	require.Equal(t, float64(firstTotal), series)
-	channel := frames[0].Meta.Channel
+	require.Len(t, frames, 2, "a flamegraph and one series")
+	require.Equal(t, firstTotal, rootTotal(t, frames))
+	sum, _, _ := seriesSum(t, frames)
+	require.Equal(t, float64(firstTotal), sum)
+	var paths []string
 	for _, f := range frames {
-		require.Equal(t, channel, f.Meta.Channel, "every frame of the query names the same channel")
+		ch, err := live.ParseChannel(f.Meta.Channel)
+		require.NoError(t, err, "meta.channel %q is a valid Grafana Live channel", f.Meta.Channel)
+		assert.Equal(t, live.ScopeDatasource, ch.Scope)
+		assert.Equal(t, "emberscope", ch.Namespace, "the datasource uid")
+		paths = append(paths, ch.Path)
+		sub, err := d.SubscribeStream(context.Background(), &backend.SubscribeStreamRequest{Path: ch.Path})
+		require.NoError(t, err)
+		require.Equal(t, backend.SubscribeStreamStatusOK, sub.Status, ch.Path)
 	}
-	ch, err := live.ParseChannel(channel)
-	require.NoError(t, err, "meta.channel %q is a valid Grafana Live channel", channel)
-	assert.Equal(t, live.ScopeDatasource, ch.Scope)
-	assert.Equal(t, "emberscope", ch.Namespace, "the datasource uid")
-	assert.True(t, strings.HasPrefix(ch.Path, "live/"), ch.Path)
-
-	sub, err := d.SubscribeStream(context.Background(), &backend.SubscribeStreamRequest{Path: ch.Path})
+	flamePath, seriesPath := paths[0], paths[1]
+	require.NotEqual(t, flamePath, seriesPath, "one channel per frame")
+	key, part, err := parseStreamPath(flamePath)
 	require.NoError(t, err)
-	require.Equal(t, backend.SubscribeStreamStatusOK, sub.Status)
+	assert.Equal(t, "frame-0", part)
+	assert.True(t, strings.HasPrefix(seriesPath, "live/"+key+"/series-"), "both parts of one query: %s", seriesPath)
 
-	s := startStream(t, d, ch.Path)
-	// The first run sends the current data.
-	require.True(t, s.next(t).sent, "the first run sends")
-	sent := s.packets.drain(t)
-	root, series = liveTotals(t, sent)
-	assert.Equal(t, firstTotal, root)
-	assert.Equal(t, float64(firstTotal), series)
-	for _, f := range sent {
-		assert.Equal(t, "A", f.RefID)
-	}
+	streams := startStreams(t, d, flamePath, seriesPath)
+	flame, series := streams[flamePath], streams[seriesPath]
+	// The first run sends the current data, one frame per channel.
+	require.True(t, flame.next(t).sent, "the first run sends")
+	require.True(t, series.next(t).sent, "the first run sends")
+	got := flame.packets.drain(t)
+	require.Len(t, got, 1)
+	assert.Equal(t, firstTotal, rootTotal(t, got))
+	assert.Equal(t, "A", got[0].RefID)
+	got = series.packets.drain(t)
+	require.Len(t, got, 1)
+	sum, n, _ := seriesSum(t, got)
+	assert.Equal(t, 1, n)
+	assert.Equal(t, float64(firstTotal), sum)
 
-	// Nothing new arrived: the next run sends nothing.
-	require.False(t, s.next(t).sent, "an unchanged query is not sent again")
-	require.Empty(t, s.packets.drain(t))
+	// Nothing new arrived: the next runs send nothing.
+	require.False(t, flame.next(t).sent, "an unchanged flamegraph is not sent again")
+	require.False(t, series.next(t).sent, "an unchanged series is not sent again")
+	require.Empty(t, flame.packets.drain(t))
+	require.Empty(t, series.packets.drain(t))
 
-	// A second profile arrives: a run sends frames with the new total.
+	// A second profile arrives: both channels send the new total.
 	second := plugintest.CPUProfile(t, 100*time.Millisecond)
 	plugintest.Ingest(t, url, `live{env="test"}`, second)
 	secondTotal := cpuTotal(t, second)
 	require.Positive(t, secondTotal)
-	for runs := 1; !s.next(t).sent; runs++ {
-		require.Less(t, runs, 30, "no frames sent in 30 runs after a new profile arrived")
-	}
-	root, series = liveTotals(t, s.packets.drain(t))
-	assert.Equal(t, firstTotal+secondTotal, root, "flamegraph root total includes the new profile")
-	assert.Equal(t, float64(firstTotal+secondTotal), series, "series include the new profile")
+	assert.Equal(t, firstTotal+secondTotal, rootTotal(t, untilSent(t, flame)), "flamegraph root total includes the new profile")
+	sum, _, _ = seriesSum(t, untilSent(t, series))
+	assert.Equal(t, float64(firstTotal+secondTotal), sum, "the series includes the new profile")
 
 	// The last subscriber leaves: RunStream returns.
-	s.cancel()
-	require.NoError(t, <-s.done)
+	for _, s := range streams {
+		s.cancel()
+		require.NoError(t, <-s.done)
+	}
 }
 
 func TestLiveWindowLeavesOutOlderProfiles(t *testing.T) {
@@ -248,21 +274,31 @@ func TestSubscribeStreamRefusesBadPaths(t *testing.T) {
 	frames := ok(t, run(t, d, q("A", "profile", `{"profileTypeId":"`+cpuType+`","live":true}`)), "A")
 	ch, err := live.ParseChannel(frames[0].Meta.Channel)
 	require.NoError(t, err)
-	key := strings.TrimPrefix(ch.Path, "live/")
+	key, part, err := parseStreamPath(ch.Path)
+	require.NoError(t, err)
 	require.Len(t, key, streamKeyLen)
+	require.Equal(t, "frame-0", part)
 
-	for _, path := range []string{
-		"",
-		"live",
-		"live/",
-		"stream/" + key,
-		"live/" + key[:10],
-		"live/" + key + "x",
-		"live/" + key[:21] + ".",
-		"live/" + strings.Repeat("A", streamKeyLen), // well formed, never registered
-		"live/" + key + "/extra",
-	} {
+	bad := map[string]string{
+		"":                               `channel path "" does not start with "live/"`,
+		"live":                           `does not start with "live/"`,
+		"live/":                          `has no part: expected live/<key>/<part>`,
+		"live/" + key:                    `has no part: expected live/<key>/<part>`,
+		"stream/" + key + "/frame-0":     `does not start with "live/"`,
+		"live/" + key[:10] + "/frame-0":  `the key must be 22 characters, not 10`,
+		"live/" + key + "x/frame-0":      `the key must be 22 characters, not 23`,
+		"live/" + key[:21] + "./frame-0": `the key has characters outside base64url`,
+		"live/" + key + "/frame-x":       `part "frame-x" is neither frame-<n> nor series-<hash>`,
+		"live/" + key + "/series-short":  `part "series-short" is neither frame-<n> nor series-<hash>`,
+		"live/" + key + "/frame-0/extra": `part "frame-0/extra" is neither frame-<n> nor series-<hash>`,
+		"live/" + strings.Repeat("A", 22) + "/frame-0": "", // well formed, never registered
+	}
+	for path, want := range bad {
 		t.Run(path, func(t *testing.T) {
+			if want != "" {
+				_, _, err := parseStreamPath(path)
+				require.ErrorContains(t, err, want)
+			}
 			resp, err := d.SubscribeStream(context.Background(), &backend.SubscribeStreamRequest{Path: path})
 			require.NoError(t, err)
 			assert.Equal(t, backend.SubscribeStreamStatusNotFound, resp.Status)
@@ -270,18 +306,34 @@ func TestSubscribeStreamRefusesBadPaths(t *testing.T) {
 			require.Error(t, err, "RunStream refuses it too")
 		})
 	}
-	for path, want := range map[string]string{
-		"stream/" + key:          `channel path "stream/` + key + `" does not start with "live/"`,
-		"live/" + key[:10]:       `the key must be 22 characters, not 10`,
-		"live/" + key[:21] + ".": `the key has characters outside base64url`,
-	} {
-		_, err := streamKey(path)
-		require.ErrorContains(t, err, want)
-	}
 
 	pub, err := d.PublishStream(context.Background(), &backend.PublishStreamRequest{Path: ch.Path})
 	require.NoError(t, err)
 	assert.Equal(t, backend.PublishStreamStatusPermissionDenied, pub.Status, "only the plugin writes to its channels")
+}
+
+func TestFrameParts(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	series := func(route string) *data.Frame {
+		return data.NewFrame(cpuType, data.NewField("time", nil, []time.Time{t0}), data.NewField(cpuType, data.Labels{"route": route}, []float64{1}))
+	}
+	flame := data.NewFrame("flamegraph", data.NewField("level", nil, []int64{0}))
+	top := data.NewFrame("top", data.NewField("self", nil, []int64{0}))
+	parts := frameParts(data.Frames{flame, series("/a"), series("/b"), top})
+	require.Len(t, parts, 4)
+	assert.Equal(t, "frame-0", parts[0])
+	assert.Equal(t, "frame-1", parts[3], "numbered among the frames that are not series")
+	for _, p := range parts {
+		assert.Regexp(t, partPattern, p)
+	}
+	assert.NotEqual(t, parts[1], parts[2], "one part per series")
+	// A series keeps its part when others come, go or move.
+	again := frameParts(data.Frames{flame, series("/c"), series("/b")})
+	assert.Equal(t, parts[2], again[2])
+	assert.Same(t, flame, pickPart(data.Frames{flame, series("/b")}, "frame-0", "A"))
+	gone := pickPart(data.Frames{flame}, parts[1], "A")
+	assert.Equal(t, 0, gone.Rows(), "a series that left the window is sent empty")
+	assert.Equal(t, "A", gone.RefID)
 }
 
 func TestDataFingerprint(t *testing.T) {
@@ -306,4 +358,40 @@ func TestDataFingerprint(t *testing.T) {
 	}
 	assert.Equal(t, dataFingerprint(data.Frames{flame(10, 4)}), dataFingerprint(data.Frames{flame(10, 4)}))
 	assert.NotEqual(t, dataFingerprint(data.Frames{flame(10, 4)}), dataFingerprint(data.Frames{flame(10, 6)}), "any value of a flamegraph")
+}
+
+// countingSource counts the merges asked of a real source.
+type countingSource struct {
+	source.Source
+	merges atomic.Int32
+}
+
+func (c *countingSource) MergeStacks(ctx context.Context, r source.StacksRequest) (*flame.Tree, error) {
+	c.merges.Add(1)
+	return c.Source.MergeStacks(ctx, r)
+}
+
+func TestLivePartsShareOneRun(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	counting := &countingSource{Source: d.src}
+	d.src = counting
+	frames := ok(t, run(t, d, q("A", "", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","live":true,"liveInterval":"1m"}`)), "A")
+	require.Greater(t, len(frames), 1, "a flamegraph and series")
+	require.Equal(t, int32(1), counting.merges.Load())
+	key, _, err := parseStreamPath(strings.SplitN(frames[0].Meta.Channel, "/", 3)[2])
+	require.NoError(t, err)
+	spec, found := d.streams.lookup(key)
+	require.True(t, found)
+
+	// The streams of the flamegraph and of every series ask for the frames
+	// at about the same time: one run answers them all.
+	fn := d.queryFuncs()[spec.Kind]
+	for range frames {
+		got, interval, err := d.liveFrames(context.Background(), key, spec, fn)
+		require.NoError(t, err)
+		require.Len(t, got, len(frames))
+		require.Equal(t, time.Minute, interval)
+	}
+	assert.Equal(t, int32(2), counting.merges.Load(), "QueryData's run, then one run for every part")
 }
