@@ -46,6 +46,13 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
   );
   const [maxNodes, setMaxNodes] = useState(query.maxNodes ? String(query.maxNodes) : '');
   const [limit, setLimit] = useState(query.limit ? String(query.limit) : '');
+  // a query changed from outside (history, another editor) shows its own numbers
+  const [shown, setShown] = useState({ maxNodes: query.maxNodes, limit: query.limit });
+  if (shown.maxNodes !== query.maxNodes || shown.limit !== query.limit) {
+    setShown({ maxNodes: query.maxNodes, limit: query.limit });
+    setMaxNodes(query.maxNodes ? String(query.maxNodes) : '');
+    setLimit(query.limit ? String(query.limit) : '');
+  }
   const mn = positive(maxNodes);
   const lim = positive(limit);
   const commit = (field: 'maxNodes' | 'limit', v: number | undefined | 'invalid') => {
