@@ -70,7 +70,8 @@ func (d *Datasource) PublishStream(context.Context, *backend.PublishStreamReques
 	return &backend.PublishStreamResponse{Status: backend.PublishStreamStatusPermissionDenied}, nil
 }
 
-// RunStream re-runs the channel's query every liveInterval over the last
+// RunStream re-runs the channel's query every liveInterval (on multiples of
+// it since the epoch) over the last
 // liveWindow and sends the channel's frame whenever it differs from the last
 // one sent (see dataFingerprint); the first run always sends. It returns nil
 // when ctx is done, that is when the last subscriber left.
@@ -116,9 +117,16 @@ func (d *Datasource) RunStream(ctx context.Context, req *backend.RunStreamReques
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(interval):
+		case <-time.After(untilNextTick(time.Now(), interval)):
 		}
 	}
+}
+
+// untilNextTick is the wait until the next multiple of interval since the
+// Unix epoch. The streams of all the parts of a query wake up together, so
+// one run serves them all (see liveFrames).
+func untilNextTick(now time.Time, interval time.Duration) time.Duration {
+	return interval - time.Duration(now.UnixNano()%int64(interval))
 }
 
 // liveFrames runs the live query of key, or returns the frames of a run

@@ -395,3 +395,33 @@ func TestLivePartsShareOneRun(t *testing.T) {
 	}
 	assert.Equal(t, int32(2), counting.merges.Load(), "QueryData's run, then one run for every part")
 }
+
+func TestUntilNextTick(t *testing.T) {
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339Nano, s)
+		require.NoError(t, err)
+		return v
+	}
+	assert.Equal(t, 7*time.Second, untilNextTick(at("2026-11-29T10:00:03Z"), 10*time.Second))
+	assert.Equal(t, 10*time.Second, untilNextTick(at("2026-11-29T10:00:10Z"), 10*time.Second), "on a tick: the next one")
+	assert.Equal(t, 500*time.Millisecond, untilNextTick(at("2026-11-29T10:00:10.5Z"), time.Second))
+}
+
+func TestLiveWithoutAUsableUIDSaysSo(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	d.uid = "no good/uid"
+	frames := ok(t, run(t, d, q("A", "profile", `{"profileTypeId":"`+cpuType+`","live":true}`)), "A")
+	require.Len(t, frames, 1)
+	assert.Empty(t, frames[0].Meta.Channel, "no channel that Grafana would refuse")
+	require.Len(t, frames[0].Meta.Notices, 1)
+	assert.Contains(t, frames[0].Meta.Notices[0].Text, `Live mode is off: the datasource uid "no good/uid" cannot name a Grafana Live channel`)
+
+	// The uid of the request's plugin context wins over the instance's.
+	resp, err := d.QueryData(context.Background(), &backend.QueryDataRequest{
+		PluginContext: backend.PluginContext{DataSourceInstanceSettings: &backend.DataSourceInstanceSettings{UID: "from-grafana"}},
+		Queries:       []backend.DataQuery{q("B", "profile", `{"profileTypeId":"`+cpuType+`","live":true}`)},
+	})
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(ok(t, resp, "B")[0].Meta.Channel, "ds/from-grafana/live/"))
+}
