@@ -241,3 +241,23 @@ it('shows the notices of the last response', () => {
   setup({ profileTypeId: CPU }, { frames: [frame] });
   expect(screen.getByTestId('response-notice')).toHaveTextContent('Showing the 20 largest of 57 series');
 });
+
+it('a diff compares with the previous period by default, and the comparison is editable', async () => {
+  const { user, last } = setup({ profileTypeId: CPU, labelSelector: '{region="eu-north"}' });
+  await user.click(screen.getByText('Options'));
+  await user.click(screen.getByRole('radio', { name: 'Diff' }));
+  expect(last().comparison).toEqual({
+    labelSelector: '{region="eu-north"}',
+    from: RANGE.from - 3_600_000,
+    to: RANGE.from,
+  });
+  expect(screen.getByLabelText('Comparison from')).toHaveValue('2023-11-14T21:13:20Z');
+  const to = screen.getByLabelText('Comparison to');
+  await user.clear(to);
+  await user.type(to, '2023-11-14T20:00:00Z');
+  await user.tab();
+  expect(screen.getByText('"From" must be before "to"')).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Same range' }));
+  expect(last().comparison).toMatchObject({ from: RANGE.from, to: RANGE.to });
+  expect(screen.getByLabelText('Comparison to')).toHaveValue('2023-11-14T23:13:20Z');
+});

@@ -15,6 +15,7 @@ import { OptionsRow } from './OptionsRow';
 import { ProfileTypeCascader } from './ProfileTypeCascader';
 import { Notices } from './Notices';
 import { ExportButtons } from './ExportButtons';
+import { ComparisonRow, withDefaultComparison } from './ComparisonRow';
 
 /** Props of the editor; it needs no Grafana runtime, so the playground embeds it too. */
 export interface EmberscopeQueryEditorProps {
@@ -206,10 +207,19 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
           The query text is set: it is used instead of the profile type, label selector and group-by.
         </div>
       )}
+      {query.queryType === 'diff' && query.comparison && (
+        <ComparisonRow
+          comparison={query.comparison}
+          source={source}
+          range={range}
+          onChange={(comparison) => change({ ...latest.current, comparison })}
+          onRunQuery={run}
+        />
+      )}
       <OptionsRow
         query={query}
         defaultType={defaultType}
-        onChange={change}
+        onChange={(q) => change(withDefaultComparison(q, range))}
         onRunQuery={run}
         loadLabelNames={loadGroupByNames}
       />
