@@ -2,6 +2,7 @@ import { DataSourcePlugin } from '@grafana/data';
 import { DataSource } from './datasource';
 import { QueryEditor } from './components/QueryEditor';
 import { ConfigEditor } from './components/ConfigEditor';
+import { CheatSheet } from './components/CheatSheet';
 import { EmberscopeOptions, EmberscopeQuery, EmberscopeSecureOptions } from './types';
 
 /** The Emberscope datasource plugin: Go backend, query editor, config editor. */
@@ -9,4 +10,5 @@ export const plugin = new DataSourcePlugin<DataSource, EmberscopeQuery, Embersco
   DataSource
 )
   .setQueryEditor(QueryEditor)
-  .setConfigEditor(ConfigEditor);
+  .setConfigEditor(ConfigEditor)
+  .setQueryEditorHelp(CheatSheet);
