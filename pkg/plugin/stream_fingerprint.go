@@ -3,8 +3,10 @@ package plugin
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"hash"
+	"math"
 	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
@@ -25,10 +27,8 @@ func dataFingerprint(frames data.Frames) string {
 			continue
 		}
 		for _, fl := range f.Fields {
-			fmt.Fprintf(h, "field %q %s\n", fl.Name, fl.Labels.String())
-			for i := 0; i < fl.Len(); i++ {
-				fmt.Fprintf(h, "%v\x00", fl.At(i))
-			}
+			fmt.Fprintf(h, "field %q %s %s\n", fl.Name, fl.Type(), fl.Labels.String())
+			hashValues(h, fl)
 		}
 	}
 	return base64.RawStdEncoding.EncodeToString(h.Sum(nil))
@@ -67,4 +67,40 @@ func seriesFingerprint(h hash.Hash, f *data.Frame) {
 			fmt.Fprintf(h, "%d=%v\n", ts, v)
 		}
 	}
+}
+
+// hashValues writes every value of a field: the common column types of our
+// frames directly, any other through fmt.
+func hashValues(h hash.Hash, fl *data.Field) {
+	buf := make([]byte, 0, 4096)
+	flush := func() {
+		if len(buf) > 3072 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	for i := 0; i < fl.Len(); i++ {
+		switch fl.Type() {
+		case data.FieldTypeInt64:
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(fl.At(i).(int64)))
+		case data.FieldTypeFloat64:
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(fl.At(i).(float64)))
+		case data.FieldTypeEnum:
+			buf = binary.LittleEndian.AppendUint16(buf, uint16(fl.At(i).(data.EnumItemIndex)))
+		case data.FieldTypeBool:
+			if fl.At(i).(bool) {
+				buf = append(buf, 1)
+			} else {
+				buf = append(buf, 0)
+			}
+		case data.FieldTypeString:
+			v := fl.At(i).(string)
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(v)))
+			buf = append(buf, v...)
+		default:
+			buf = fmt.Appendf(buf, "%v\x00", fl.At(i))
+		}
+		flush()
+	}
+	h.Write(buf)
 }

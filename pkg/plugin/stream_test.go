@@ -358,6 +358,14 @@ func TestDataFingerprint(t *testing.T) {
 	}
 	assert.Equal(t, dataFingerprint(data.Frames{flame(10, 4)}), dataFingerprint(data.Frames{flame(10, 4)}))
 	assert.NotEqual(t, dataFingerprint(data.Frames{flame(10, 4)}), dataFingerprint(data.Frames{flame(10, 6)}), "any value of a flamegraph")
+	labelled := func(names ...string) *data.Frame {
+		return data.NewFrame("top", data.NewField("symbol", nil, names), data.NewField("virtual", nil, make([]bool, len(names))))
+	}
+	assert.NotEqual(t, dataFingerprint(data.Frames{labelled("a", "bc")}), dataFingerprint(data.Frames{labelled("ab", "c")}), "string values are delimited")
+	enum := func(idx ...data.EnumItemIndex) *data.Frame {
+		return data.NewFrame("flamegraph", data.NewField("label", nil, idx))
+	}
+	assert.NotEqual(t, dataFingerprint(data.Frames{enum(0, 1)}), dataFingerprint(data.Frames{enum(0, 2)}), "enum labels")
 }
 
 // countingSource counts the merges asked of a real source.
