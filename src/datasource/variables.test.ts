@@ -38,7 +38,9 @@ describe('export helpers', () => {
       'The datasource\'s backend has no pprof export (HTTP 404 on resource "export"): Not found'
     );
     const blob = new Blob([JSON.stringify({ error: 'profileTypeId: required' })]);
-    expect(await describeExportError({ status: 400, data: blob })).toBe('Export failed (HTTP 400): profileTypeId: required');
+    expect(await describeExportError({ status: 400, data: blob })).toBe(
+      'Export failed (HTTP 400): profileTypeId: required'
+    );
   });
 });
 

@@ -147,7 +147,10 @@ test('clicking a series point loads that point’s flamegraph', async ({ page })
 test('Download pprof saves the merged profile of the query, Download JSON the frames shown', async ({ page }) => {
   await open(page);
   await selectService(page);
-  const [pprof] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download pprof' }).click()]);
+  const [pprof] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download pprof' }).click(),
+  ]);
   expect(pprof.suggestedFilename()).toMatch(/^emberscope-process_cpu-\d{8}T\d{6}Z-\d{8}T\d{6}Z\.pb\.gz$/);
   const bytes = fs.readFileSync((await pprof.path())!);
   // a gzip stream (pprof files are gzipped protobuf)
@@ -155,8 +158,13 @@ test('Download pprof saves the merged profile of the query, Download JSON the fr
   expect(bytes.length).toBeGreaterThan(200);
   await expect(page.getByTestId('export-error')).toHaveCount(0);
 
-  const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download JSON' }).click(),
+  ]);
   const frames = JSON.parse(fs.readFileSync((await json.path())!, 'utf8'));
-  const names = frames.flatMap((f: { schema: { fields: Array<{ name: string }> } }) => f.schema.fields.map((x) => x.name));
+  const names = frames.flatMap((f: { schema: { fields: Array<{ name: string }> } }) =>
+    f.schema.fields.map((x) => x.name)
+  );
   expect(names).toEqual(expect.arrayContaining(['level', 'value', 'self', 'label', 'time']));
 });

@@ -10,13 +10,22 @@ const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 /** Example query texts, one per feature of the language. */
 export const EXAMPLES: Array<{ title: string; expr: string }> = [
   { title: 'A service’s CPU', expr: `${CPU}{service_name="ride-share-app"}` },
-  { title: 'One base frame per region (a series per region in Metric)', expr: `${CPU}{service_name="ride-share-app"} by (region)` },
+  {
+    title: 'One base frame per region (a series per region in Metric)',
+    expr: `${CPU}{service_name="ride-share-app"} by (region)`,
+  },
   {
     title: 'Frames from labels, a value split on "::"',
     expr: `frames_from_label(${CPU}{service_name="ride-share-app"}, "category", sep="::")`,
   },
-  { title: 'Callers of the functions matching a pattern', expr: `focus(${CPU}{service_name="ride-share-app"}, "json\\\\.")` },
-  { title: 'Without the runtime’s frames', expr: `drop_frames(${CPU}{service_name="ride-share-app"}, "^runtime\\\\.")` },
+  {
+    title: 'Callers of the functions matching a pattern',
+    expr: `focus(${CPU}{service_name="ride-share-app"}, "json\\\\.")`,
+  },
+  {
+    title: 'Without the runtime’s frames',
+    expr: `drop_frames(${CPU}{service_name="ride-share-app"}, "^runtime\\\\.")`,
+  },
   { title: 'Leaf functions first', expr: `reverse(${CPU}{service_name="ride-share-app"})` },
   { title: 'At most 12 frames deep', expr: `truncate(${CPU}{service_name="ride-share-app"}, 12)` },
 ];

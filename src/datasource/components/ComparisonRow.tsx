@@ -54,7 +54,11 @@ export function ComparisonRow({ comparison, onChange, onRunQuery, source, range 
   const f = parseTime(from);
   const t = parseTime(to);
   const rangeErr =
-    f === undefined || t === undefined ? 'Write times like 2026-11-29T10:00:00Z' : f >= t ? '"From" must be before "to"' : undefined;
+    f === undefined || t === undefined
+      ? 'Write times like 2026-11-29T10:00:00Z'
+      : f >= t
+        ? '"From" must be before "to"'
+        : undefined;
   const commit = () => {
     if (!rangeErr && (f !== comparison.from || t !== comparison.to)) {
       onChange({ ...comparison, from: f!, to: t! });
@@ -79,17 +83,34 @@ export function ComparisonRow({ comparison, onChange, onRunQuery, source, range 
         />
       </InlineField>
       <InlineField label="From" invalid={Boolean(rangeErr)} error={rangeErr}>
-        <Input aria-label="Comparison from" width={24} value={from} onChange={(e) => setFrom(e.currentTarget.value)} onBlur={commit} />
+        <Input
+          aria-label="Comparison from"
+          width={24}
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+          onBlur={commit}
+        />
       </InlineField>
       <InlineField label="To">
-        <Input aria-label="Comparison to" width={24} value={to} onChange={(e) => setTo(e.currentTarget.value)} onBlur={commit} />
+        <Input
+          aria-label="Comparison to"
+          width={24}
+          value={to}
+          onChange={(e) => setTo(e.currentTarget.value)}
+          onBlur={commit}
+        />
       </InlineField>
       {range && (
         <>
           <Button size="md" variant="secondary" fill="outline" onClick={() => setRange(previousPeriod(range))}>
             Previous period
           </Button>
-          <Button size="md" variant="secondary" fill="outline" onClick={() => setRange({ from: range.from, to: range.to })}>
+          <Button
+            size="md"
+            variant="secondary"
+            fill="outline"
+            onClick={() => setRange({ from: range.from, to: range.to })}
+          >
             Same range
           </Button>
         </>

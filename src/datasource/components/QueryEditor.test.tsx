@@ -30,11 +30,22 @@ it('the Grafana query editor gets its data from the datasource’s resources, sc
     return path === 'labelNames' ? ['region'] : ['eu-north'];
   });
   ds.getResource = getResource as DataSource['getResource'];
-  const range = { from: dateTime(1_700_000_000_000), to: dateTime(1_700_003_600_000), raw: { from: 'now-1h', to: 'now' } };
+  const range = {
+    from: dateTime(1_700_000_000_000),
+    to: dateTime(1_700_003_600_000),
+    raw: { from: 'now-1h', to: 'now' },
+  };
   const onChange = jest.fn();
   const q: EmberscopeQuery = { refId: 'A', profileTypeId: CPU, labelSelector: '' };
   render(
-    <QueryEditor datasource={ds} query={q} onChange={onChange} onRunQuery={jest.fn()} range={range} app={CoreApp.Explore} />
+    <QueryEditor
+      datasource={ds}
+      query={q}
+      onChange={onChange}
+      onRunQuery={jest.fn()}
+      range={range}
+      app={CoreApp.Explore}
+    />
   );
   await waitFor(() => expect(screen.getByTestId('options-summary')).toHaveTextContent('Type: both'));
   await userEvent.type(screen.getByRole('combobox', { name: 'Label selector' }), '{{');
