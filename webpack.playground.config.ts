@@ -17,6 +17,9 @@ const config = (env: Env = {}): Configuration => ({
   cache: { type: 'filesystem', name: 'playground', buildDependencies: { config: [__filename] } },
   module: {
     rules: [
+      // Grafana's packages ship `.mjs` that default-import CommonJS modules (e.g. react-custom-scrollbars-2);
+      // treat them as "auto" so webpack honours `__esModule` the way Grafana's own build does.
+      { test: /\.mjs$/, include: /node_modules/, type: 'javascript/auto', resolve: { fullySpecified: false } },
       {
         exclude: /node_modules/,
         test: /\.[tj]sx?$/,

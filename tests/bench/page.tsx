@@ -1,0 +1,146 @@
+/**
+ * Benchmark page: mounts Emberscope's flamegraph or @grafana/flamegraph on the same synthetic
+ * frame and measures first draw, redraw on hover and on zoom, and JS heap. Driven by run.spec.ts
+ * through `window.bench`; nothing here asserts anything.
+ */
+import React from 'react';
+import { createRoot, Root } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import { createTheme, DataFrame, dataFrameFromJSON } from '@grafana/data';
+import { ThemeContext } from '@grafana/ui';
+import { FlameGraph } from '@grafana/flamegraph';
+import { readFlameData } from '../../src/shared/flameData';
+import { FlameGraphView } from '../../src/panel/components/FlameGraphView';
+import { defaultOptions } from '../../src/panel/options';
+import { flameFrameJSON, syntheticTree } from '../support/synthetic.mjs';
+
+type Lib = 'emberscope' | 'grafana';
+
+const theme = createTheme({ colors: { mode: 'light' } });
+const W = 1200;
+const H = 800;
+let frame: DataFrame | undefined;
+let root: Root | undefined;
+const host = document.getElementById('root')!;
+host.style.width = `${W}px`;
+host.style.height = `${H}px`;
+
+const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+const settle = async () => {
+  await nextFrame();
+  await nextFrame();
+};
+const gc = () => (window as unknown as { gc?: () => void }).gc?.();
+const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+
+function view(lib: Lib, f: DataFrame) {
+  if (lib === 'emberscope') {
+    // the panel's path: read the frame, then draw
+    const Ours = () => {
+      const data = React.useMemo(() => readFlameData(f), []);
+      return <FlameGraphView data={data} width={W} height={H} options={defaultOptions} />;
+    };
+    return <Ours />;
+  }
+  return (
+    <div style={{ width: W, height: H, overflow: 'auto' }}>
+      <FlameGraph data={f} getTheme={() => theme} showAnalyzeWithAssistant={false} />
+    </div>
+  );
+}
+
+function canvasOf(lib: Lib): HTMLCanvasElement {
+  const c =
+    lib === 'emberscope'
+      ? (host.querySelector('[data-testid="flamegraph-canvas"]')?.nextElementSibling as HTMLCanvasElement | null)
+      : (host.querySelector('canvas[data-testid="flameGraph"]') as HTMLCanvasElement | null);
+  if (!c) {
+    throw new Error(`${lib}: no flamegraph canvas in the page`);
+  }
+  return c;
+}
+
+const rowHeight = (lib: Lib) => (lib === 'emberscope' ? 20 : 22);
+
+function mouse(target: Element, type: string, x: number, y: number) {
+  const r = target.getBoundingClientRect();
+  target.dispatchEvent(
+    new MouseEvent(type, { bubbles: true, cancelable: true, clientX: r.left + x, clientY: r.top + y, button: 0 })
+  );
+}
+
+/**
+ * ms of main-thread work an input causes: the event is dispatched inside flushSync, so React
+ * renders, commits and runs the effects that draw (layout and passive) before it returns.
+ */
+function timed(fn: () => void): number {
+  const t0 = performance.now();
+  flushSync(fn);
+  return performance.now() - t0;
+}
+
+const api = {
+  /** Makes the synthetic frame: `nodes` nodes, or a `deep`-level spine. Returns the node count. */
+  load(nodes: number, deep = 0): number {
+    frame = dataFrameFromJSON(flameFrameJSON(syntheticTree({ nodes, seed: 11, deep, maxDepth: deep ? 10 : 40 })));
+    return frame.length;
+  },
+  unmount() {
+    root?.unmount();
+    root = undefined;
+    host.innerHTML = '';
+  },
+  /** Mounts lib (graph and top table) on the frame; returns ms until two frames after the render and heap growth in MB. */
+  async mount(lib: Lib): Promise<{ firstDrawMs: number; heapMB: number }> {
+    api.unmount();
+    gc();
+    const h0 = heap();
+    root = createRoot(host);
+    const t0 = performance.now();
+    flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, frame!)}</ThemeContext.Provider>));
+    await settle();
+    const firstDrawMs = performance.now() - t0;
+    gc();
+    return { firstDrawMs, heapMB: (heap() - h0) / 1048576 };
+  },
+  /** Median ms of work for a mousemove onto a new bar (tooltip and outline redraw), over n moves. */
+  async hover(lib: Lib, n = 15): Promise<number> {
+    const c = canvasOf(lib);
+    const cw = c.getBoundingClientRect().width;
+    const times: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const x = 20 + ((cw - 40) * k) / n;
+      const y = rowHeight(lib) * (1.5 + (k % 4));
+      times.push(timed(() => mouse(c, 'mousemove', x, y)));
+      await nextFrame();
+    }
+    times.sort((a, b) => a - b);
+    return times[Math.floor(times.length / 2)];
+  },
+  /** ms of work for zooming into a level-1 bar (re-layout and redraw). */
+  async zoom(lib: Lib): Promise<number> {
+    const c = canvasOf(lib);
+    const x = c.getBoundingClientRect().width * 0.3;
+    const y = rowHeight(lib) * 1.5;
+    if (lib === 'emberscope') {
+      const ms = timed(() => mouse(c, 'click', x, y));
+      await settle();
+      return ms;
+    }
+    // @grafana/flamegraph: a click opens the context menu, "Focus block" zooms
+    mouse(c, 'click', x, y);
+    await settle();
+    const item = Array.from(document.querySelectorAll('[role="menuitem"]')).find((e) =>
+      e.textContent?.includes('Focus block')
+    ) as HTMLElement | undefined;
+    if (!item) {
+      throw new Error('@grafana/flamegraph: no "Focus block" menu item after clicking a bar');
+    }
+    const ms = timed(() => item.click());
+    await settle();
+    return ms;
+  },
+};
+
+(window as unknown as { bench: typeof api }).bench = api;
+document.title = 'bench ready';

@@ -1,0 +1,105 @@
+import { Page, test } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO } from '../support/playground';
+import { startStaticServer } from '../support/staticServer';
+
+type Lib = 'emberscope' | 'grafana';
+interface Measure {
+  firstDrawMs?: number;
+  hoverMs?: number;
+  zoomMs?: number;
+  heapMB?: number;
+  error?: string;
+}
+
+const CASES = [
+  { name: '16k nodes', nodes: 16_000, deep: 0 },
+  { name: '100k nodes', nodes: 100_000, deep: 0 },
+  { name: '500k nodes', nodes: 500_000, deep: 0 },
+  { name: '5,000 levels', nodes: 20_000, deep: 5_000 },
+];
+const RUNS = 3;
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
+
+async function measure(page: Page, lib: Lib): Promise<Measure> {
+  const first: number[] = [];
+  const hover: number[] = [];
+  const zoom: number[] = [];
+  const heap: number[] = [];
+  try {
+    for (let r = 0; r < RUNS; r++) {
+      const m = await page.evaluate((l) => (window as any).bench.mount(l), lib);
+      first.push(m.firstDrawMs);
+      heap.push(m.heapMB);
+      hover.push(await page.evaluate((l) => (window as any).bench.hover(l), lib));
+      zoom.push(await page.evaluate((l) => (window as any).bench.zoom(l), lib));
+    }
+  } catch (e) {
+    return { error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
+  } finally {
+    await page.evaluate(() => (window as any).bench.unmount());
+  }
+  return { firstDrawMs: median(first), hoverMs: median(hover), zoomMs: median(zoom), heapMB: median(heap) };
+}
+
+const fmt = (x?: number, d = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
+const ratio = (g?: number, o?: number) =>
+  g === undefined || o === undefined || !(o > 0) ? '–' : `${(g / o).toFixed(1)}×`;
+
+test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({ page, browser }) => {
+  const dir = path.join(REPO, 'test-results', 'bench-page');
+  if (!fs.existsSync(path.join(dir, 'index.html'))) {
+    throw new Error(`${dir}/index.html is missing: build it with "webpack -c tests/bench/webpack.bench.config.ts"`);
+  }
+  const server = await startStaticServer(dir);
+  const results: Array<{ case: string; nodes: number; levels: number; emberscope: Measure; grafana: Measure }> = [];
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.title === 'bench ready');
+    for (const c of CASES) {
+      const nodes = await page.evaluate(([n, d]) => (window as any).bench.load(n, d), [c.nodes, c.deep] as const);
+      const emberscope = await measure(page, 'emberscope');
+      const grafana = await measure(page, 'grafana');
+      results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana });
+      console.log(c.name, JSON.stringify({ emberscope, grafana }));
+    }
+  } finally {
+    await server.close();
+  }
+  const out = path.join(REPO, 'test-results');
+  fs.mkdirSync(out, { recursive: true });
+  const meta = {
+    date: new Date().toISOString(),
+    chromium: browser.version(),
+    viewport: '1200×800 CSS px, DPR 1',
+    runs: RUNS,
+    note: 'medians; graph and top table for both; first draw = render until two animation frames later; hover/zoom = main-thread work of the input (React render, commit, effects, canvas drawing); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
+  };
+  fs.writeFileSync(path.join(out, 'bench-browser.json'), JSON.stringify({ meta, results }, null, 2));
+  const lines = [
+    '# Flamegraph browser benchmark',
+    '',
+    `${meta.date}, Chromium ${meta.chromium}, ${meta.viewport}, median of ${RUNS} runs in the same page. ${meta.note}.`,
+    '',
+    '| case | nodes | metric | Emberscope | @grafana/flamegraph 13.0.1 | ratio |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of results) {
+    const rows: Array<[string, keyof Measure, number]> = [
+      ['first draw (ms)', 'firstDrawMs', 1],
+      ['hover redraw (ms)', 'hoverMs', 2],
+      ['zoom redraw (ms)', 'zoomMs', 1],
+      ['JS heap growth (MB)', 'heapMB', 1],
+    ];
+    for (const [label, key, d] of rows) {
+      const o = r.emberscope[key] as number | undefined;
+      const g = r.grafana[key] as number | undefined;
+      lines.push(
+        `| ${r.case} | ${r.nodes} | ${label} | ${r.emberscope.error ?? fmt(o, d)} | ${r.grafana.error ?? fmt(g, d)} | ${ratio(g, o)} |`
+      );
+    }
+  }
+  fs.writeFileSync(path.join(out, 'bench-browser.md'), lines.join('\n') + '\n');
+  console.log(lines.join('\n'));
+});
