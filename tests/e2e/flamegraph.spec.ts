@@ -233,3 +233,21 @@ test('a click on the series loads that range in the flamegraph', async ({ page }
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
   await page.screenshot({ path: path.join(SHOTS, '09-range-selected.png') });
 });
+
+test('group by draws virtual frames and the tooltip names their label', async ({ page }) => {
+  const expr = `${EXPR} by (route)`;
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(expr)}&from=${from}&to=${to}`);
+  await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+  const grouped = await fetchFlame(pg.url, expr, from, to);
+  const i = widest(grouped, '/api/orders');
+  expect(i, 'a virtual frame for route=/api/orders').toBeGreaterThan(0);
+  const b = await nodeBox(page, '/api/orders');
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  const tip = page.getByTestId('flamegraph-tooltip');
+  await expect(tip.getByTestId('tooltip-name')).toHaveText('/api/orders');
+  await expect(tip.getByTestId('tooltip-label')).toContainText('route=/api/orders');
+  await expect(tip.getByTestId('tooltip-total')).toContainText(
+    `(${pct(grouped.value[i] / grouped.value[0])} of total)`
+  );
+  await page.screenshot({ path: path.join(SHOTS, '10-virtual-frames.png') });
+});

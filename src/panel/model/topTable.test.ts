@@ -1,3 +1,4 @@
+import { FieldType } from '@grafana/data';
 import { readFlameData } from '../../shared/flameData';
 import { nestedSet, SMALL } from '../testing/frames';
 import { buildIndex } from './flameIndex';
@@ -33,6 +34,24 @@ describe('top table', () => {
     const m = Object.fromEntries(rows.map((r) => [r.name, [r.self, r.total]]));
     expect(m.a).toEqual([7, 10]);
     expect(m.b).toEqual([5, 10]);
+  });
+
+  it('leaves virtual frames out', () => {
+    const rows = topTable(
+      buildIndex(
+        readFlameData(
+          nestedSet(
+            [
+              [0, 'total', 10, 0],
+              [1, '/api/orders', 10, 0],
+              [2, 'main.run', 10, 10],
+            ],
+            { extra: [{ name: 'virtual', type: FieldType.boolean, values: [false, true, false], config: {} }] }
+          )
+        )
+      )
+    );
+    expect(rows.map((r) => r.name)).toEqual(['main.run']);
   });
 
   it('sorts by any column', () => {

@@ -11,7 +11,8 @@ export interface TopRow {
 
 /**
  * Sums self and total per name over every node. Total counts recursion once: a node adds its
- * total only when none of its ancestors has the same name. The root is left out.
+ * total only when none of its ancestors has the same name. The root and virtual frames
+ * (label values, not code) are left out.
  */
 export function topTable(index: FlameIndex): TopRow[] {
   const data = index.data;
@@ -29,7 +30,7 @@ export function topTable(index: FlameIndex): TopRow[] {
       depth--;
     }
     const k = data.nameIdx[i];
-    if (i > 0) {
+    if (i > 0 && !(data.virtual && data.virtual[i])) {
       seen[k] = 1;
       self[k] += data.self[i];
       if (open[k] === 0) {
