@@ -28,16 +28,20 @@ GO_PKGS=(./pkg/... ./cmd/... ./tests/...)  # not ./...: node_modules holds Go fi
 go_vet() { go vet "${GO_PKGS[@]}" && (cd x/k6 && go vet ./...); }
 go_tests() { go test -race -count=1 "${GO_PKGS[@]}" && (cd x/k6 && go test -race -count=1 ./...); }
 
-# go_fuzz runs every Go fuzz target for a bounded time.
+# go_fuzz runs every Go fuzz target of both modules for a bounded time.
 go_fuzz() {
-  local ok=0 file pkg target
+  local ok=0 file dir target
   while IFS= read -r file; do
-    pkg="./$(dirname "$file")"
+    dir="$(dirname "$file")"
     for target in $(grep -oE '^func (Fuzz[A-Za-z0-9_]+)' "$file" | awk '{print $2}'); do
-      echo "fuzzing $target in $pkg for $FUZZTIME"
-      go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" || ok=1
+      echo "fuzzing $target in ./$dir for $FUZZTIME"
+      if [[ "$dir" == x/k6* ]]; then
+        (cd x/k6 && go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "./${dir#x/k6}") || ok=1
+      else
+        go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "./$dir" || ok=1
+      fi
     done
-  done < <(grep -rlE '^func Fuzz' --include='*_test.go' pkg cmd 2>/dev/null || true)
+  done < <(grep -rlE '^func Fuzz' --include='*_test.go' pkg cmd x 2>/dev/null || true)
   return $ok
 }
 

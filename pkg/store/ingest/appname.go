@@ -12,7 +12,7 @@ import (
 // ParseAppName parses the ingest name "service{k=v,...}" into the service
 // name and its labels (values bare or double quoted: k="v, with comma") (dots in label names become underscores). The service
 // name may hold letters, digits and - . / _; label names may not start with
-// "__", which is reserved.
+// "__", which is reserved, except SessionIDLabel, which is dropped.
 func ParseAppName(s string) (string, storage.Labels, error) {
 	name, rest, hasLabels := strings.Cut(s, "{")
 	name = strings.TrimSpace(name)
@@ -44,6 +44,11 @@ func ParseAppName(s string) (string, storage.Labels, error) {
 			return "", nil, errorf(ReasonBadName, "invalid name %q: label %q: %v", s, k, err)
 		}
 		rest = next
+		if k == SessionIDLabel {
+			// pyroscope-go tags every upload with a per-process session id;
+			// kept as a label it would start a new series at every restart.
+			continue
+		}
 		if strings.HasPrefix(k, "__") {
 			return "", nil, errorf(ReasonBadName, "invalid name %q: label name %q is reserved", s, k)
 		}
@@ -60,6 +65,9 @@ func ParseAppName(s string) (string, storage.Labels, error) {
 	ls.Sort()
 	return name, ls, nil
 }
+
+// SessionIDLabel is the label the pyroscope-go SDK adds to every upload's name.
+const SessionIDLabel = "__session_id__"
 
 // labelValue reads one label value, bare (up to the next comma) or double
 // quoted with Go escapes, and returns it with what follows its comma.

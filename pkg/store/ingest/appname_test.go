@@ -14,6 +14,12 @@ func TestParseAppName(t *testing.T) {
 	require.Equal(t, "shop", name)
 	require.Equal(t, storage.Labels{{Name: "env", Value: "test"}, {Name: "note", Value: `a, "b"`}, {Name: "otel_scope_name", Value: "go"}, {Name: "region", Value: "eu-west"}}, ls)
 
+	// pyroscope-go's session id is dropped, not refused and not a label.
+	name, ls, err = ParseAppName(`ride-share-app{__session_id__=2e3c6a1b9f0d4e51,region=eu}`)
+	require.NoError(t, err)
+	require.Equal(t, "ride-share-app", name)
+	require.Equal(t, storage.Labels{{Name: "region", Value: "eu"}}, ls)
+
 	name, ls, err = ParseAppName("a.b/c-d")
 	require.NoError(t, err)
 	require.Equal(t, "a.b/c-d", name)
