@@ -1,5 +1,5 @@
 import React from 'react';
-import { Button, InlineField, Input, Select } from '@grafana/ui';
+import { Button, Combobox, InlineField, Input } from '@grafana/ui';
 import { ProfileType } from './api';
 
 /** The editable query: structured fields plus the text form, which wins when set. */
@@ -25,12 +25,12 @@ export function QueryRow({ draft, profileTypes, onChange, onRun, running }: Quer
   return (
     <div data-testid="query-row" style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'flex-start' }}>
       <InlineField label="Profile type" grow={false}>
-        <Select
+        <Combobox
           width={36}
           aria-label="Profile type"
           options={profileTypes.map((t) => ({ value: t.id, label: t.name || t.id, description: t.id }))}
           value={draft.profileTypeId || null}
-          onChange={(v) => set({ profileTypeId: v?.value ?? '' })}
+          onChange={(v) => set({ profileTypeId: v.value })}
           placeholder="Choose a profile type"
         />
       </InlineField>

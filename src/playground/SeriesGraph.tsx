@@ -133,24 +133,25 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
           }
         }}
       >
-        {Array.from({ length: ticks + 1 }, (_, i) => {
-          const v = (max * i) / ticks;
-          return (
-            <g key={i}>
-              <line x1={PAD.left} x2={PAD.left + plotW} y1={yOf(v)} y2={yOf(v)} stroke={grid} />
-              <text
-                x={PAD.left - 6}
-                y={yOf(v)}
-                textAnchor="end"
-                dominantBaseline="middle"
-                fontSize={10}
-                fill={theme.colors.text.secondary}
-              >
-                {fmt(v)}
-              </text>
-            </g>
-          );
-        })}
+        {lines.length > 0 &&
+          Array.from({ length: ticks + 1 }, (_, i) => {
+            const v = (max * i) / ticks;
+            return (
+              <g key={i}>
+                <line x1={PAD.left} x2={PAD.left + plotW} y1={yOf(v)} y2={yOf(v)} stroke={grid} />
+                <text
+                  x={PAD.left - 6}
+                  y={yOf(v)}
+                  textAnchor="end"
+                  dominantBaseline="middle"
+                  fontSize={10}
+                  fill={theme.colors.text.secondary}
+                >
+                  {fmt(v)}
+                </text>
+              </g>
+            );
+          })}
         {[0, 0.5, 1].map((q) => {
           const t = from + q * (to - from);
           return (
