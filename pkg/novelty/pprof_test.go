@@ -15,7 +15,9 @@ import (
 // realTree records w under the CPU profiler and builds its tree.
 func realTree(t *testing.T, w noveltytest.Workload) *flame.Tree {
 	t.Helper()
-	b := noveltytest.Record(t, w, 300*time.Millisecond, time.Time{})
+	// A second of samples keeps the noise between two profiles of the same
+	// workload (cosine distance mostly under 0.05) under the 0.1 floor.
+	b := noveltytest.Record(t, w, time.Second, time.Time{})
 	p, err := profile.ParseData(b)
 	require.NoError(t, err)
 	tr, err := flametest.FromProfile(p, 1) // samples, cpu: index 1 is cpu nanoseconds

@@ -40,6 +40,7 @@ func (d *Datasource) queryFuncs() map[string]queryFunc {
 		QueryTypeTopTable:  d.queryTopTable,
 		QueryTypeDiff:      d.queryDiff,
 		QueryTypeHistogram: d.queryHistogram,
+		QueryTypeNovelty:   d.queryNovelty,
 	}
 }
 

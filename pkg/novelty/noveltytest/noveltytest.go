@@ -89,14 +89,21 @@ func Record(tb testing.TB, w Workload, d time.Duration, at time.Time) []byte {
 	if at.IsZero() {
 		return buf.Bytes()
 	}
-	p, err := profile.Parse(&buf)
+	return At(tb, buf.Bytes(), at)
+}
+
+// At returns a copy of a pprof profile (gzipped) taken at at: the time a
+// profile server files it under.
+func At(tb testing.TB, pprofBytes []byte, at time.Time) []byte {
+	tb.Helper()
+	p, err := profile.ParseData(pprofBytes)
 	if err != nil {
-		tb.Fatalf("noveltytest: parse CPU profile: %v", err)
+		tb.Fatalf("noveltytest: parse profile: %v", err)
 	}
 	p.TimeNanos = at.UnixNano()
 	var out bytes.Buffer
 	if err := p.Write(&out); err != nil {
-		tb.Fatalf("noveltytest: write CPU profile: %v", err)
+		tb.Fatalf("noveltytest: write profile: %v", err)
 	}
 	return out.Bytes()
 }
