@@ -3,6 +3,7 @@ package novelty
 import (
 	"testing"
 
+	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
 
@@ -13,6 +14,17 @@ func BenchmarkNewSummary16k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = NewSummary(t)
+	}
+}
+
+// BenchmarkTopTableReference16k is the reference for BenchmarkNewSummary16k:
+// flame's top table of the same tree, another one-pass-per-node summary.
+// Report NewSummary as a ratio to it.
+func BenchmarkTopTableReference16k(b *testing.B) {
+	t := flametest.Random(16384, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = flame.TopTable(t)
 	}
 }
 

@@ -1,8 +1,6 @@
 package novelty
 
 import (
-	"hash/fnv"
-	"io"
 	"math"
 
 	"github.com/emberscope/emberscope/pkg/flame"
@@ -37,13 +35,28 @@ func (v *Vector) Dot(w *Vector) float64 {
 	return s
 }
 
-// bucket returns the bucket and sign of a frame name: FNV-1a 64, the low six
-// bits choose the bucket and the top bit the sign, so the mapping is the same
-// in every process and on every machine.
-func bucket(h hashWriter, name string) (int, float64) {
-	h.Reset()
-	_, _ = io.WriteString(h, name)
-	x := h.Sum64()
+// FNV-1a 64 constants (the same hash as hash/fnv's New64a, computed over the
+// string without converting it to bytes, so hashing allocates nothing).
+const (
+	fnvOffset64 = 14695981039346656037
+	fnvPrime64  = 1099511628211
+)
+
+// fnv64a is FNV-1a 64 of s.
+func fnv64a(s string) uint64 {
+	h := uint64(fnvOffset64)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime64
+	}
+	return h
+}
+
+// bucket returns the bucket and sign of a frame name: the low six bits of
+// its FNV-1a 64 hash choose the bucket and the top bit the sign, so the
+// mapping is the same in every process and on every machine.
+func bucket(name string) (int, float64) {
+	x := fnv64a(name)
 	sign := 1.0
 	if x>>63 == 1 {
 		sign = -1
@@ -51,18 +64,11 @@ func bucket(h hashWriter, name string) (int, float64) {
 	return int(x % Dims), sign
 }
 
-type hashWriter interface {
-	io.Writer
-	Reset()
-	Sum64() uint64
-}
-
 // vectorOf hashes self shares by name into a normalised Vector.
 func vectorOf(shares map[string]float64) Vector {
 	var acc [Dims]float64
-	h := fnv.New64a()
 	for name, s := range shares {
-		i, sign := bucket(h, name)
+		i, sign := bucket(name)
 		acc[i] += sign * s
 	}
 	var norm float64
@@ -97,18 +103,24 @@ type Summary struct {
 // hashed into the vector. Virtual frames and the "other" nodes of a
 // truncated tree count like any frame: they are part of what the query shows.
 func NewSummary(t *flame.Tree) Summary {
-	s := Summary{Total: t.Total(), Shares: map[string]float64{}}
+	s := Summary{Total: t.Total()}
 	if s.Total <= 0 {
+		s.Shares = map[string]float64{}
 		return s
 	}
 	// Sum self per interned name id first: one map write per distinct name.
 	self := make([]int64, len(t.Names()))
+	distinct := 0
 	for n := 0; n < t.Len(); n++ {
 		id := flame.NodeID(n)
 		if v := t.Self(id); v != 0 {
+			if self[t.NameID(id)] == 0 {
+				distinct++
+			}
 			self[t.NameID(id)] += v
 		}
 	}
+	s.Shares = make(map[string]float64, distinct)
 	total := float64(s.Total)
 	for id, v := range self {
 		if v != 0 {

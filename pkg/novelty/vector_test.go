@@ -1,6 +1,7 @@
 package novelty
 
 import (
+	"hash/fnv"
 	"math"
 	"testing"
 
@@ -97,4 +98,15 @@ func TestRisesTiesAreByName(t *testing.T) {
 	require.Equal(t, "w", rises[0].Name)
 	require.Equal(t, "x", rises[1].Name)
 	require.Equal(t, "y", rises[2].Name)
+}
+
+func TestBucketHashIsFNV1a(t *testing.T) {
+	for _, name := range []string{"", "main", "github.com/acme/svc.(*T).Method", "naïve·frame"} {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(name))
+		require.Equal(t, h.Sum64(), fnv64a(name), name)
+		i, sign := bucket(name)
+		require.Equal(t, int(h.Sum64()%Dims), i)
+		require.Equal(t, h.Sum64()>>63 == 1, sign < 0)
+	}
 }
