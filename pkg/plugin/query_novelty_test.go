@@ -1,9 +1,12 @@
 package plugin
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/novelty/noveltytest"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -197,4 +201,54 @@ func TestNoveltyNoticesShortSeries(t *testing.T) {
 	require.Len(t, scores, 1)
 	require.NotEmpty(t, scores[0].Meta.Notices)
 	require.True(t, strings.Contains(scores[0].Meta.Notices[0].Text, "only after 5 windows"), scores[0].Meta.Notices[0].Text)
+}
+
+// probeSource watches the merges a novelty query asks of a real source: how
+// many run at once, which node budget they ask, and it fails the one whose
+// window starts at failAt.
+type probeSource struct {
+	source.Source
+	failAt             time.Time
+	inFlight, maxSeen  atomic.Int32
+	calls, bigRequests atomic.Int32
+}
+
+func (p *probeSource) MergeStacks(ctx context.Context, r source.StacksRequest) (*flame.Tree, error) {
+	n := p.inFlight.Add(1)
+	defer p.inFlight.Add(-1)
+	for {
+		m := p.maxSeen.Load()
+		if n <= m || p.maxSeen.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	p.calls.Add(1)
+	if r.MaxNodes > noveltyMaxNodes {
+		p.bigRequests.Add(1)
+	}
+	if r.Range.From.Equal(p.failAt) {
+		return nil, errors.New("probe: this window fails")
+	}
+	time.Sleep(5 * time.Millisecond) // let the merges overlap
+	return p.Source.MergeStacks(ctx, r)
+}
+
+func TestNoveltyFetchesWindowsBoundedAndFailsWithTheWindow(t *testing.T) {
+	fx := novelFixture(t)
+	d := newDS(t, fx.url)
+	probe := &probeSource{Source: d.src}
+	d.src = probe
+	js := `{"profileTypeId":"` + cpuType + `","labelSelector":"{service_name=\"novelty\"}","groupBy":["pod"]}`
+
+	ok(t, run(t, d, noveltyQuery("A", fx.base, js)), "A")
+	require.Equal(t, int32(20), probe.calls.Load(), "10 windows for each of the 2 pods")
+	require.LessOrEqual(t, probe.maxSeen.Load(), int32(noveltyConcurrency), "at most %d windows at once", noveltyConcurrency)
+	require.Greater(t, probe.maxSeen.Load(), int32(1), "windows are fetched in parallel")
+	require.Zero(t, probe.bigRequests.Load(), "each window asks a small node budget")
+
+	probe.failAt = fx.base.Add(3 * time.Minute)
+	r := run(t, d, noveltyQuery("B", fx.base, js)).Responses["B"]
+	require.Error(t, r.Error)
+	require.Contains(t, r.Error.Error(), "novelty: window "+probe.failAt.UTC().Format(time.RFC3339))
+	require.Contains(t, r.Error.Error(), "probe: this window fails")
 }
