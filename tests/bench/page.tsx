@@ -12,6 +12,9 @@ import { FlameGraph } from '@grafana/flamegraph';
 import { readFlameData } from '../../src/shared/flameData';
 import { FlameGraphView } from '../../src/panel/components/FlameGraphView';
 import { defaultOptions } from '../../src/panel/options';
+import { buildIndex } from '../../src/panel/model/flameIndex';
+import { computeColors } from '../../src/panel/model/colors';
+import { sortRows, topTable } from '../../src/panel/model/topTable';
 import { flameFrameJSON, syntheticTree } from '../support/synthetic.mjs';
 
 type Lib = 'emberscope' | 'grafana';
@@ -84,6 +87,25 @@ const api = {
   load(nodes: number, deep = 0): number {
     frame = dataFrameFromJSON(flameFrameJSON(syntheticTree({ nodes, seed: 11, deep, maxDepth: deep ? 10 : 40 })));
     return frame.length;
+  },
+  /** ms of each Emberscope preparation stage on the loaded frame (where first-draw time goes). */
+  stages(): Record<string, number> {
+    const out: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (name: string) => {
+      const now = performance.now();
+      out[name] = now - t;
+      t = now;
+    };
+    const data = readFlameData(frame!);
+    lap('readFrame');
+    const index = buildIndex(data);
+    lap('buildIndex');
+    computeColors(data, 'self');
+    lap('colors');
+    sortRows(topTable(index), 'self', true);
+    lap('topTable');
+    return out;
   },
   unmount() {
     root?.unmount();

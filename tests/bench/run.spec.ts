@@ -53,15 +53,23 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     throw new Error(`${dir}/index.html is missing: build it with "webpack -c tests/bench/webpack.bench.config.ts"`);
   }
   const server = await startStaticServer(dir);
-  const results: Array<{ case: string; nodes: number; levels: number; emberscope: Measure; grafana: Measure }> = [];
+  const results: Array<{
+    case: string;
+    nodes: number;
+    levels: number;
+    emberscope: Measure;
+    grafana: Measure;
+    emberscopeStagesMs: Record<string, number>;
+  }> = [];
   try {
     await page.goto(server.url);
     await page.waitForFunction(() => document.title === 'bench ready');
     for (const c of CASES) {
       const nodes = await page.evaluate(([n, d]) => (window as any).bench.load(n, d), [c.nodes, c.deep] as const);
+      const emberscopeStagesMs = await page.evaluate(() => (window as any).bench.stages());
       const emberscope = await measure(page, 'emberscope');
       const grafana = await measure(page, 'grafana');
-      results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana });
+      results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana, emberscopeStagesMs });
       console.log(c.name, JSON.stringify({ emberscope, grafana }));
     }
   } finally {
@@ -99,6 +107,26 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
         `| ${r.case} | ${r.nodes} | ${label} | ${r.emberscope.error ?? fmt(o, d)} | ${r.grafana.error ?? fmt(g, d)} | ${ratio(g, o)} |`
       );
     }
+  }
+  lines.push(
+    '',
+    'Emberscope preparation stages inside first draw (ms):',
+    '',
+    '| case | ' + Object.keys(results[0]?.emberscopeStagesMs ?? {}).join(' | ') + ' |'
+  );
+  lines.push(
+    '|---|' +
+      Object.keys(results[0]?.emberscopeStagesMs ?? {})
+        .map(() => '---')
+        .join('|') +
+      '|'
+  );
+  for (const r of results) {
+    lines.push(
+      `| ${r.case} | ${Object.values(r.emberscopeStagesMs)
+        .map((v) => fmt(v))
+        .join(' | ')} |`
+    );
   }
   fs.writeFileSync(path.join(out, 'bench-browser.md'), lines.join('\n') + '\n');
   console.log(lines.join('\n'));

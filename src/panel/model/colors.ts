@@ -28,7 +28,10 @@ export function packageOf(name: string): string {
   if (firstDot < 0) {
     return name;
   }
-  const dots = name.split('.').length - 1;
+  let dots = 0;
+  for (let i = firstDot; i >= 0 && dots < 2; i = name.indexOf('.', i + 1)) {
+    dots++;
+  }
   // Go (`pkg.Func`, `pkg.(*T).M`) has its package before the first dot; dotted JVM/.NET names before the last
   if (dots === 1 || name.includes('(')) {
     return name.slice(0, firstDot);
@@ -138,8 +141,8 @@ export function computeColors(data: FlameData, mode: ColorMode, colorBlind = fal
     }
   }
   const total = data.value[0] || 1;
-  // intensities are bucketed so that only a few hundred distinct strings are made
-  const cache = new Map<number, string>();
+  // intensities are bucketed (11 steps) so that at most 360 × 11 distinct strings are made
+  const cache = new Array<string | undefined>(360 * 11);
   for (let i = 0; i < n; i++) {
     if (data.virtual && data.virtual[i]) {
       out[i] = VIRTUAL_FILL;
@@ -153,11 +156,11 @@ export function computeColors(data: FlameData, mode: ColorMode, colorBlind = fal
     }
     const h = hue(data.nameIdx[i]);
     const bucket = Math.round(t * 10);
-    const key = h * 16 + bucket;
-    let c = cache.get(key);
+    const key = h * 11 + bucket;
+    let c = cache[key];
     if (!c) {
       c = hsl(h, bucket / 10);
-      cache.set(key, c);
+      cache[key] = c;
     }
     out[i] = c;
   }

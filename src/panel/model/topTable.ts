@@ -52,7 +52,7 @@ export function topTable(index: FlameIndex): TopRow[] {
 
 export type SortKey = 'name' | 'self' | 'total';
 
-/** Sorts rows (a new array) by key; numbers descending by default, names ascending. */
+/** Sorts rows (a new array) by key; equal numbers keep the order in which the names first appear in the frame. */
 export function sortRows(rows: TopRow[], key: SortKey, descending: boolean): TopRow[] {
   const dir = descending ? -1 : 1;
   const out = rows.slice();
@@ -61,7 +61,8 @@ export function sortRows(rows: TopRow[], key: SortKey, descending: boolean): Top
   if (key === 'name') {
     out.sort((a, b) => dir * byName(a, b));
   } else {
-    out.sort((a, b) => dir * (a[key] - b[key]) || byName(a, b));
+    // ties keep frame order (depth-first, children by name): stable and far cheaper than comparing names
+    out.sort((a, b) => dir * (a[key] - b[key]) || a.nameIdx - b.nameIdx);
   }
   return out;
 }
