@@ -1,6 +1,6 @@
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { DataFrame, LoadingState, PanelData, dateTime, dateTimeFormat, getDefaultTimeRange } from '@grafana/data';
-import { Alert, InlineSwitch, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { Alert, Button, InlineSwitch, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlamegraphPanel } from '../panel/FlamegraphPanel';
 import { defaultOptions, PanelOptions } from '../panel/options';
 import { useElementSize } from '../panel/components/useElementSize';
@@ -143,9 +143,9 @@ export function App() {
           <span data-testid="selection-range">
             flamegraph of {dateTimeFormat(selection.from, { format: 'HH:mm:ss' })}–
             {dateTimeFormat(selection.to, { format: 'HH:mm:ss' })}{' '}
-            <button type="button" onClick={() => run(draft, range.from, range.to)}>
+            <Button size="sm" variant="secondary" fill="text" onClick={() => run(draft, range.from, range.to)}>
               whole range
-            </button>
+            </Button>
           </span>
         )}
         <RadioButtonGroup

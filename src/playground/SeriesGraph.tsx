@@ -47,16 +47,17 @@ function linesOf(series: DataFrame[]): Line[] {
   return out;
 }
 
-/** Median spacing of a line's points, the width of one point's range. */
-function stepOf(times: number[]): number {
+/** Median spacing of a line's points (a sixtieth of the range for a lone point): the width of one point's range. */
+function stepOf(times: number[], from: number, to: number): number {
+  const fallback = Math.max(10_000, (to - from) / 60);
   if (times.length < 2) {
-    return 10_000;
+    return fallback;
   }
   const d = times
     .slice(1)
     .map((t, i) => t - times[i])
     .sort((a, b) => a - b);
-  return d[Math.floor(d.length / 2)] || 10_000;
+  return d[Math.floor(d.length / 2)] || fallback;
 }
 
 /**
@@ -127,9 +128,11 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
           const n = nearest(x);
           if (n) {
             const l = lines[n.line];
-            const step = stepOf(l.times);
+            // a point sums the profiles of one step; whether its time opens or centres the step
+            // depends on the server, so take a step on either side
+            const step = stepOf(l.times, from, to);
             const t = l.times[n.k];
-            onSelect(Math.round(t - step / 2), Math.round(t + step / 2));
+            onSelect(Math.max(from, Math.round(t - step)), Math.min(to, Math.round(t + step)));
           }
         }}
       >

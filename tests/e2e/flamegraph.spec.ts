@@ -230,7 +230,14 @@ test('a click on the series loads that range in the flamegraph', async ({ page }
   const req = (await answered).request().postDataJSON();
   expect(Number(req.to) - Number(req.from)).toBeLessThan(to - from);
   await expect(page.getByTestId('selection-range')).toBeVisible();
+  await expect(page.getByText('Query failed')).toHaveCount(0);
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+  // the flamegraph shown is the selected range's: the same as asking for that range directly
+  const sel = await fetchFlame(pg.url, EXPR, Number(req.from), Number(req.to));
+  const b = await nodeBox(page, 'main.compress');
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  const k = widest(sel, 'main.compress');
+  await expect(page.getByTestId('tooltip-total')).toContainText(`(${pct(sel.value[k] / sel.value[0])} of total)`);
   await page.screenshot({ path: path.join(SHOTS, '09-range-selected.png') });
 });
 
