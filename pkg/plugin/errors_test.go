@@ -3,6 +3,7 @@ package plugin
 import (
 	"net"
 	"testing"
+	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
@@ -31,7 +32,7 @@ func TestBadQueriesFailAlone(t *testing.T) {
 		"SEL":     "labelSelector",
 		"TYPE":    `unknown profile type "process_cpu:cpu:nanoseconds:cpu:seconds": the profile server has ` + "memory:inuse_objects:count:space:bytes, memory:inuse_space:bytes:space:bytes, " + cpuType,
 		"TYPEM":   `unknown profile type "nope:a:b:c:d"`,
-		"QT":      `unknown query type "flames": use one of profile, metrics, both, labels, topTable, diff, histogram`,
+		"QT":      `unknown query type "flames": use one of profile, metrics, both, labels, topTable, diff, histogram, novelty`,
 		"DIFF":    "a diff query needs a comparison",
 		"NORANGE": "the query has no time range: both from and to are required",
 	}
@@ -55,4 +56,24 @@ func TestUnreachableServerPerQuery(t *testing.T) {
 	require.EqualError(t, r.Error, "cannot reach profile server at "+url+": connection refused")
 	require.Equal(t, backend.StatusBadGateway, r.Status)
 	require.Equal(t, backend.ErrorSourceDownstream, r.ErrorSource)
+}
+
+// TestEmptyRangeIsNoData: a range before any profile is "No data", not an
+// error, while a profile type the server lacks is still named as a mistake.
+func TestEmptyRangeIsNoData(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	long := backend.TimeRange{From: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2001, 1, 1, 1, 0, 0, 0, time.UTC)}
+	empty := q("EMPTY", "both", `{"profileTypeId":"`+cpuType+`","labelSelector":"{}"}`)
+	empty.TimeRange = long
+	resp := run(t, d, empty)
+	r := resp.Responses["EMPTY"]
+	require.NoError(t, r.Error)
+	total := int64(0)
+	for _, f := range r.Frames {
+		if f.Name == "flamegraph" || f.Fields[0].Name == "level" {
+			total += f.Fields[1].At(0).(int64)
+		}
+	}
+	require.Zero(t, total, "an empty range draws an empty flamegraph")
 }

@@ -55,7 +55,7 @@ func (d *Datasource) fallback(ctx context.Context, req *backend.QueryDataRequest
 			continue
 		}
 		resp.Responses[q.RefID] = errorResponse(userErrorf(
-			"unknown query type %q: use one of profile, metrics, both, labels, topTable, diff, histogram", q.QueryType))
+			"unknown query type %q: use one of profile, metrics, both, labels, topTable, diff, histogram, novelty", q.QueryType))
 	}
 	if len(plain) > 0 {
 		sub := *req

@@ -14,8 +14,9 @@ import (
 const knownTypesLookback = 30 * 24 * time.Hour
 
 // checkProfileType is called when a query found nothing: it tells an empty
-// range (fine, Grafana shows "No data") from a profile type the server has
-// never heard of (a mistake the user should see).
+// range (fine, Grafana shows "No data") from a profile type the server does
+// not have while it has others (a mistake the user should see). A server with
+// no profile types at all around the range is an empty range too.
 func (d *Datasource) checkProfileType(ctx context.Context, r *request) error {
 	id := r.Query.ProfileTypeID
 	types, err := d.src.ProfileTypes(ctx, source.TimeRange{From: r.Range.From.Add(-knownTypesLookback), To: r.Range.To})
@@ -29,9 +30,11 @@ func (d *Datasource) checkProfileType(ctx context.Context, r *request) error {
 		}
 		ids = append(ids, t.ID)
 	}
-	slices.Sort(ids)
 	if len(ids) == 0 {
-		return userErrorf("unknown profile type %q: the profile server holds no profiles yet", id)
+		// Nothing at all around this range: an empty range, not a typo.
+		// Grafana shows "No data", as for any other empty range.
+		return nil
 	}
+	slices.Sort(ids)
 	return userErrorf("unknown profile type %q: the profile server has %s", id, strings.Join(ids, ", "))
 }
