@@ -6,6 +6,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/virtual"
 )
 
 // serverNodeBudget is the node budget asked of the server. When transforms
@@ -54,23 +55,13 @@ func (d *Datasource) fullTree(ctx context.Context, r *request, sel source.Select
 	return applyOps(t, r.Query.Ops)
 }
 
-// applyOps applies the query's pipeline to the tree, innermost first.
-// frames_from_label is not applied here: the tree was built with it.
+// applyOps applies the query's pipeline to the tree, innermost first
+// (frames_from_label was applied when the tree was built); an operation with
+// no tree transform is the user's error.
 func applyOps(t *flame.Tree, ops []query.Op) (*flame.Tree, error) {
-	for _, op := range ops {
-		switch o := op.(type) {
-		case query.FramesFromLabel:
-		case query.Reverse:
-			t = flame.Reverse(t)
-		case query.Focus:
-			t = flame.Focus(t, o.Pattern)
-		case query.DropFrames:
-			t = flame.DropFrames(t, o.Pattern)
-		case query.TruncateDepth:
-			t = flame.TruncateDepth(t, o.Depth)
-		default:
-			return nil, userErrorf("%s() cannot be applied to a flamegraph", op.Func())
-		}
+	out, err := virtual.Apply(t, ops)
+	if err != nil {
+		return nil, userErrorf("%v", err)
 	}
-	return t, nil
+	return out, nil
 }
