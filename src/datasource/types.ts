@@ -2,7 +2,7 @@ import { DataSourceJsonData, SelectableValue } from '@grafana/data';
 import { DataQuery } from '@grafana/schema';
 
 /** What a query asks the backend for; the same names as the `queryType` the Go backend reads. */
-export type QueryType = 'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff';
+export type QueryType = 'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff' | 'novelty';
 
 /** The right-hand side of a `diff` query: a second selector and a time range in epoch milliseconds. */
 export interface Comparison {
@@ -28,6 +28,12 @@ export interface EmberscopeQuery extends DataQuery {
   maxNodes?: number;
   limit?: number;
   comparison?: Comparison;
+  /** Live mode: the query covers the last `liveWindow` and is re-run every `liveInterval`. */
+  live?: boolean;
+  /** A duration such as `15m`; empty means the backend's default. */
+  liveWindow?: string;
+  /** A duration such as `10s`; empty means the backend's default. */
+  liveInterval?: string;
 }
 
 /** How the datasource authenticates to the profile server. */
@@ -62,4 +68,35 @@ export const QUERY_TYPE_OPTIONS: Array<SelectableValue<QueryType>> = [
   { value: 'histogram', label: 'Histogram', description: 'Distribution of per-profile totals' },
   { value: 'labels', label: 'Labels', description: 'Contribution of each value of the group-by label' },
   { value: 'diff', label: 'Diff', description: 'Flamegraph of the range against a comparison' },
+  { value: 'novelty', label: 'Novelty', description: 'How unusual each window’s profile is against its history' },
 ];
+
+/** The backend's live window when the query sets none. */
+export const DEFAULT_LIVE_WINDOW = '15m';
+/** The backend's live re-run interval when the query sets none. */
+export const DEFAULT_LIVE_INTERVAL = '10s';
+
+/**
+ * Reads a live-mode duration (`30s`, `15m`, `1h`, `1h30m`, `500ms`) into milliseconds;
+ * undefined when it is not one. The backend checks the bounds and says which were broken.
+ */
+export function parseDuration(text: string): number | undefined {
+  const s = text.trim();
+  if (!/^(\d+(ms|s|m|h|d|w|y))+$/.test(s)) {
+    return undefined;
+  }
+  const unit: Record<string, number> = {
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+    d: 86_400_000,
+    w: 7 * 86_400_000,
+    y: 365 * 86_400_000,
+  };
+  let total = 0;
+  for (const [, n, u] of s.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g)) {
+    total += Number(n) * unit[u];
+  }
+  return total;
+}

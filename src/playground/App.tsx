@@ -1,13 +1,15 @@
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { DataFrame, LoadingState, PanelData, dateTime, dateTimeFormat, getDefaultTimeRange } from '@grafana/data';
-import { Alert, Button, InlineSwitch, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { LoadingState, PanelData, dateTime, dateTimeFormat } from '@grafana/data';
+import { Alert, Badge, Button, InlineSwitch, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlamegraphPanel } from '../panel/FlamegraphPanel';
 import { defaultOptions, PanelOptions } from '../panel/options';
 import { useElementSize } from '../panel/components/useElementSize';
-import { fetchProfileTypes, PlaygroundQuery, ProfileType, runQuery } from './api';
-import { QueryDraft, QueryRow } from './QueryRow';
-import { SeriesGraph } from './SeriesGraph';
-import { exprOf, readUrl, writeUrl } from './url';
+import { EmberscopeQuery, FetchResourceClient, PlaygroundQueryEditor, QueryType, buildExpr } from '../datasource';
+import { DEFAULT_LIVE_INTERVAL, DEFAULT_LIVE_WINDOW, parseDuration } from '../datasource/types';
+import { DATASOURCE_UID, QueryAnswer, runQuery } from './api';
+import { markersOf, SeriesGraph } from './SeriesGraph';
+import { ResultTable } from './ResultTable';
+import { readUrl, writeUrl } from './url';
 
 const SERIES_HEIGHT = 160;
 const RANGES = [
@@ -17,33 +19,59 @@ const RANGES = [
   { value: 24 * 3600_000, label: '24h' },
 ];
 
-function toQuery(d: QueryDraft): PlaygroundQuery {
-  const groupBy = d.groupBy
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const expr = d.expr.trim() || (d.profileTypeId ? exprOf(d.profileTypeId, d.labelSelector, groupBy) : '');
-  return { profileTypeId: d.profileTypeId, labelSelector: d.labelSelector, groupBy, expr };
+/** What the page draws for each query type. */
+export function viewsOf(type: QueryType): { series: boolean; flame: boolean; table: boolean } {
+  return {
+    series: type === 'both' || type === 'metrics' || type === 'novelty',
+    flame: type === 'both' || type === 'profile' || type === 'diff',
+    table: type === 'topTable' || type === 'labels' || type === 'histogram',
+  };
 }
 
+/** The query text the address holds: the editor's text, else the structured fields written as text. */
+export function addressText(q: EmberscopeQuery): string {
+  const expr = q.expr?.trim();
+  if (expr) {
+    return expr;
+  }
+  return q.profileTypeId ? buildExpr(q.profileTypeId, q.labelSelector, q.groupBy) : '';
+}
+
+/** How often (ms) and over how long (ms) a live query is polled; defaults for empty or bad durations. */
+export function livePolling(q: EmberscopeQuery): { every: number; window: number } {
+  return {
+    every: parseDuration(q.liveInterval || DEFAULT_LIVE_INTERVAL) ?? parseDuration(DEFAULT_LIVE_INTERVAL)!,
+    window: parseDuration(q.liveWindow || DEFAULT_LIVE_WINDOW) ?? parseDuration(DEFAULT_LIVE_WINDOW)!,
+  };
+}
+
+const EMPTY: QueryAnswer = { series: [], annotations: [], tables: [], frames: [] };
+
 /**
- * The playground page: a query row, a series graph and the flamegraph panel the plugin ships,
- * against Grafana's HTTP shapes served by `emberscope playground`. The address holds the view.
+ * The playground page: the datasource's query editor, and under it what the query type
+ * returns (series graph with legend and markers, the flamegraph panel the plugin ships, or a
+ * table), against Grafana's HTTP shapes served by `emberscope playground`. The address holds
+ * the query text and range; a live query is re-run every live interval (no Grafana Live here).
  */
 export function App() {
   const theme = useTheme2();
   const initial = useMemo(() => readUrl(window.location.search), []);
-  const [draft, setDraft] = useState<QueryDraft>({
-    profileTypeId: '',
-    labelSelector: '',
-    groupBy: '',
-    expr: initial.query,
+  const client = useMemo(() => new FetchResourceClient(`/api/datasources/uid/${DATASOURCE_UID}/resources`), []);
+  const [query, setQuery] = useState<EmberscopeQuery>({
+    refId: 'A',
+    queryType: 'both',
+    labelSelector: '{}',
+    groupBy: [],
+    expr: initial.query || undefined,
   });
+  // the cascader, query type and group-by call onChange then onRunQuery at once: run the latest
+  const latest = useRef(query);
   const [range, setRange] = useState({ from: initial.from, to: initial.to });
+  const rangeRef = useRef(range);
+  const [ran, setRan] = useState<EmberscopeQuery | undefined>();
+  const [answer, setAnswer] = useState<QueryAnswer>(EMPTY);
   const [selection, setSelection] = useState<{ from: number; to: number } | undefined>();
-  const [profileTypes, setProfileTypes] = useState<ProfileType[]>([]);
-  const [series, setSeries] = useState<DataFrame[]>([]);
-  const [flame, setFlame] = useState<DataFrame[]>([]);
+  const [selectedFlame, setSelectedFlame] = useState<QueryAnswer['flame']>();
   const [error, setError] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
   const [options, setOptions] = useState<PanelOptions>(defaultOptions);
@@ -52,51 +80,68 @@ export function App() {
   const seriesBox = useRef<HTMLDivElement>(null);
   const seriesSize = useElementSize(seriesBox);
 
-  useEffect(() => {
-    fetchProfileTypes()
-      .then((types) => {
-        setProfileTypes(types);
-        setDraft((d) => (d.profileTypeId || d.expr || !types.length ? d : { ...d, profileTypeId: types[0].id }));
-      })
-      .catch((e) => setError(`Loading profile types failed: ${e.message}`));
+  const onChange = useCallback((q: EmberscopeQuery) => {
+    latest.current = q;
+    setQuery(q);
   }, []);
 
-  const run = useCallback(async (d: QueryDraft, from: number, to: number) => {
-    const q = toQuery(d);
-    if (!q.expr) {
+  /** Runs q over [from, to] (a live query over its window up to now) and shows the answer. */
+  const execute = useCallback(async (q: EmberscopeQuery, from: number, to: number, keepSelection = false) => {
+    if (!q.expr?.trim() && !q.profileTypeId) {
       setError('Choose a profile type or type a query');
       return;
     }
-    window.history.replaceState(null, '', writeUrl({ query: q.expr, from, to }, window.location.search));
+    if (q.live) {
+      to = Date.now();
+      from = to - livePolling(q).window;
+    }
+    rangeRef.current = { from, to };
+    setRange({ from, to });
+    window.history.replaceState(null, '', writeUrl({ query: addressText(q), from, to }, window.location.search));
     setRunning(true);
-    setError(undefined);
-    setSelection(undefined);
+    setRan(q);
+    if (!keepSelection) {
+      setSelection(undefined);
+      setSelectedFlame(undefined);
+    }
     try {
-      const answer = await runQuery(q, from, to, 'both');
-      setSeries(answer.series);
-      setFlame(answer.flame ? [answer.flame] : []);
+      const a = await runQuery(q, from, to);
+      setAnswer(a);
+      setError(undefined);
     } catch (e) {
+      setAnswer(EMPTY);
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setRunning(false);
     }
   }, []);
 
+  const runLatest = useCallback(() => execute(latest.current, rangeRef.current.from, rangeRef.current.to), [execute]);
+
   // open the query of the address
   useEffect(() => {
     if (initial.query) {
-      // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the address's query from the server on mount
-      run({ profileTypeId: '', labelSelector: '', groupBy: '', expr: initial.query }, initial.from, initial.to);
+      execute(latest.current, initial.from, initial.to);
     }
-  }, [initial, run]);
+  }, [initial, execute]);
+
+  // live: no Grafana Live in the playground, so poll every live interval
+  const liveEvery = ran?.live ? livePolling(ran).every : 0;
+  useEffect(() => {
+    if (!ran?.live || !liveEvery) {
+      return;
+    }
+    const id = window.setInterval(() => execute(ran, 0, 0, true), liveEvery);
+    return () => window.clearInterval(id);
+  }, [ran, liveEvery, execute]);
 
   const selectRange = async (from: number, to: number) => {
     setSelection({ from, to });
     setRunning(true);
-    setError(undefined);
     try {
-      const answer = await runQuery(toQuery(draft), from, to, 'profile');
-      setFlame(answer.flame ? [answer.flame] : []);
+      const a = await runQuery({ ...(ran ?? latest.current), queryType: 'profile', live: undefined }, from, to);
+      setSelectedFlame(a.flame);
+      setError(undefined);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -104,13 +149,17 @@ export function App() {
     }
   };
 
+  const type: QueryType = ran?.queryType ?? 'both';
+  const views = viewsOf(type);
+  const flame = selection ? selectedFlame : answer.flame;
+  const markers = useMemo(() => markersOf(answer.annotations), [answer.annotations]);
+
   const panelData: PanelData = useMemo(() => {
-    const tr = getDefaultTimeRange();
     const f = selection ?? range;
     return {
-      series: flame,
+      series: flame ? [flame] : [],
       state: LoadingState.Done,
-      timeRange: { from: dateTime(f.from), to: dateTime(f.to), raw: tr.raw },
+      timeRange: { from: dateTime(f.from), to: dateTime(f.to), raw: { from: dateTime(f.from), to: dateTime(f.to) } },
     };
   }, [flame, selection, range]);
 
@@ -127,80 +176,124 @@ export function App() {
         color: theme.colors.text.primary,
       }}
     >
-      <QueryRow
-        draft={draft}
-        profileTypes={profileTypes}
-        onChange={setDraft}
-        running={running}
-        onRun={() => run(draft, range.from, range.to)}
-      />
+      <div data-testid="query-row" style={{ display: 'flex', gap: 8, alignItems: 'flex-start', minWidth: 0 }}>
+        <div style={{ flex: '1 1 auto', minWidth: 0 }}>
+          <PlaygroundQueryEditor
+            query={query}
+            onChange={onChange}
+            onRunQuery={runLatest}
+            client={client}
+            exporter={client}
+            range={range}
+            app="explore"
+            frames={answer.frames}
+          />
+        </div>
+        <Button onClick={runLatest} disabled={running} icon={running ? 'spinner' : 'play'} data-testid="run-query">
+          Run
+        </Button>
+      </div>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, fontSize: 12, alignItems: 'center' }}>
         <span data-testid="time-range">
           {dateTimeFormat(range.from, { format: 'YYYY-MM-DD HH:mm:ss' })} –{' '}
           {dateTimeFormat(range.to, { format: 'YYYY-MM-DD HH:mm:ss' })}
         </span>
+        {ran?.live && (
+          <span data-testid="live-badge">
+            <Badge
+              color="green"
+              icon="sync"
+              text={`live (polling) every ${ran.liveInterval || DEFAULT_LIVE_INTERVAL}, last ${ran.liveWindow || DEFAULT_LIVE_WINDOW}`}
+            />
+          </span>
+        )}
         {selection && (
           <span data-testid="selection-range">
             flamegraph of {dateTimeFormat(selection.from, { format: 'HH:mm:ss' })}–
             {dateTimeFormat(selection.to, { format: 'HH:mm:ss' })}{' '}
-            <Button size="sm" variant="secondary" fill="text" onClick={() => run(draft, range.from, range.to)}>
+            <Button
+              size="sm"
+              variant="secondary"
+              fill="text"
+              onClick={() => {
+                setSelection(undefined);
+                setSelectedFlame(undefined);
+              }}
+            >
               whole range
             </Button>
           </span>
         )}
-        <RadioButtonGroup
-          size="sm"
-          aria-label="Colour mode"
-          options={[
-            { value: 'self', label: 'by self' },
-            { value: 'total', label: 'by total' },
-            { value: 'package', label: 'by package' },
-          ]}
-          value={options.colorMode}
-          onChange={(v) => setOptions({ ...options, colorMode: v as PanelOptions['colorMode'] })}
-        />
-        <InlineSwitch
-          label="Show top table"
-          showLabel
-          value={options.showTable}
-          onChange={(e) => setOptions({ ...options, showTable: e.currentTarget.checked })}
-        />
-        <RadioButtonGroup
-          size="sm"
-          aria-label="Time range"
-          options={RANGES}
-          value={Math.round(range.to - range.from)}
-          onChange={(ms) => {
-            const to = Date.now();
-            setRange({ from: to - ms, to });
-            run(draft, to - ms, to);
-          }}
-        />
+        {views.flame && (
+          <>
+            <RadioButtonGroup
+              size="sm"
+              aria-label="Colour mode"
+              options={[
+                { value: 'self', label: 'by self' },
+                { value: 'total', label: 'by total' },
+                { value: 'package', label: 'by package' },
+              ]}
+              value={options.colorMode}
+              onChange={(v) => setOptions({ ...options, colorMode: v as PanelOptions['colorMode'] })}
+            />
+            <InlineSwitch
+              label="Show top table"
+              showLabel
+              value={options.showTable}
+              onChange={(e) => setOptions({ ...options, showTable: e.currentTarget.checked })}
+            />
+          </>
+        )}
+        {!ran?.live && (
+          <RadioButtonGroup
+            size="sm"
+            aria-label="Time range"
+            options={RANGES}
+            value={Math.round(range.to - range.from)}
+            onChange={(ms) => {
+              const to = Date.now();
+              execute(latest.current, to - ms, to);
+            }}
+          />
+        )}
       </div>
       {error && (
         <Alert title="Query failed" severity="error" data-testid="query-error" onRemove={() => setError(undefined)}>
           {error}
         </Alert>
       )}
-      <div ref={seriesBox} style={{ flex: 'none', height: SERIES_HEIGHT, minWidth: 0 }}>
-        {seriesSize.width > 0 && (
+      {/* both boxes stay mounted (hidden when unused) so that their size observers keep working */}
+      <div
+        ref={seriesBox}
+        style={{ flex: 'none', minHeight: SERIES_HEIGHT, minWidth: 0, display: views.series ? 'block' : 'none' }}
+      >
+        {views.series && seriesSize.width > 0 && (
           <SeriesGraph
-            series={series}
+            series={answer.series}
             from={range.from}
             to={range.to}
             width={seriesSize.width}
             height={SERIES_HEIGHT}
             selection={selection}
             onSelect={selectRange}
+            markers={markers}
           />
         )}
       </div>
+      {views.table && answer.tables.map((f, i) => <ResultTable key={`${f.name ?? ''}-${i}`} frame={f} />)}
       <div
         ref={panelBox}
         data-testid="panel-box"
-        style={{ flex: '1 1 auto', minHeight: 240, minWidth: 0, overflow: 'hidden' }}
+        style={{
+          flex: '1 1 auto',
+          minHeight: 240,
+          minWidth: 0,
+          overflow: 'hidden',
+          display: views.flame || selection ? 'block' : 'none',
+        }}
       >
-        {panelSize.width > 0 && (
+        {(views.flame || selection) && panelSize.width > 0 && flame && (
           <FlamegraphPanel
             {...({} as React.ComponentProps<typeof FlamegraphPanel>)}
             id={1}

@@ -12,6 +12,33 @@ export interface SeriesGraphProps {
   selection?: { from: number; to: number };
   /** Called with the range of a clicked point or of a drag. */
   onSelect: (from: number, to: number) => void;
+  /** Windows to mark over the series (e.g. novel profiles), each with a title shown on hover. */
+  markers?: Marker[];
+}
+
+/** A marked window of time. */
+export interface Marker {
+  from: number;
+  to: number;
+  title: string;
+}
+
+/** The markers of annotation frames: `time` (and `timeEnd`) with a `title` (or `text`). */
+export function markersOf(frames: DataFrame[]): Marker[] {
+  const out: Marker[] = [];
+  for (const f of frames) {
+    const t = f.fields.find((x) => x.name === 'time');
+    const end = f.fields.find((x) => x.name === 'timeEnd');
+    const title = f.fields.find((x) => x.name === 'title') ?? f.fields.find((x) => x.name === 'text');
+    if (!t) {
+      continue;
+    }
+    for (let i = 0; i < f.length; i++) {
+      const from = Number(t.values[i]);
+      out.push({ from, to: end ? Number(end.values[i]) : from, title: title ? String(title.values[i]) : '' });
+    }
+  }
+  return out;
 }
 
 interface Line {
@@ -22,6 +49,8 @@ interface Line {
 }
 
 const PALETTE = ['#7eb26d', '#eab839', '#6ed0e0', '#ef843c', '#e24d42', '#1f78c1', '#ba43a9', '#705da0'];
+/** The colour of the i-th series. */
+const colourOf = (i: number) => PALETTE[i % PALETTE.length];
 const PAD = { left: 64, right: 12, top: 8, bottom: 22 };
 
 function linesOf(series: DataFrame[]): Line[] {
@@ -64,9 +93,23 @@ function stepOf(times: number[], from: number, to: number): number {
  * A small SVG line chart of the series. Clicking a point selects that point's step;
  * dragging selects a range; either loads the flamegraph of that range.
  */
-export function SeriesGraph({ series, from, to, width, height, selection, onSelect }: SeriesGraphProps) {
+export function SeriesGraph({ series, from, to, width, height, selection, onSelect, markers }: SeriesGraphProps) {
   const theme = useTheme2();
-  const lines = useMemo(() => linesOf(series), [series]);
+  const all = useMemo(() => linesOf(series), [series]);
+  const [hidden, setHidden] = useState<Set<string>>(() => new Set());
+  // colours stay with their series when others are hidden
+  const lines = useMemo(
+    () => all.map((l, i) => ({ ...l, colour: colourOf(i) })).filter((l) => !hidden.has(l.name)),
+    [all, hidden]
+  );
+  const toggle = (name: string) =>
+    setHidden((h) => {
+      const n = new Set(h);
+      if (!n.delete(name)) {
+        n.add(name);
+      }
+      return n;
+    });
   const svg = useRef<SVGSVGElement>(null);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | undefined>();
   const [hover, setHover] = useState<{ x: number; line: number; k: number } | undefined>();
@@ -96,7 +139,7 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
   const ticks = 5;
   const grid = theme.colors.border.weak;
   return (
-    <div style={{ position: 'relative', width, height }}>
+    <div style={{ position: 'relative', width }}>
       <svg
         ref={svg}
         width={width}
@@ -184,13 +227,30 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
           <g key={li}>
             <polyline
               fill="none"
-              stroke={PALETTE[li % PALETTE.length]}
+              stroke={l.colour}
               strokeWidth={1.5}
               points={l.times.map((t, k) => `${xOf(t).toFixed(1)},${yOf(l.values[k]).toFixed(1)}`).join(' ')}
             />
             {l.times.map((t, k) => (
-              <circle key={k} cx={xOf(t)} cy={yOf(l.values[k])} r={2.5} fill={PALETTE[li % PALETTE.length]} />
+              <circle key={k} cx={xOf(t)} cy={yOf(l.values[k])} r={2.5} fill={l.colour} />
             ))}
+          </g>
+        ))}
+        {(markers ?? []).map((m, i) => (
+          <g key={`m${i}`} data-testid="series-marker">
+            <title>{m.title}</title>
+            <rect
+              x={xOf(m.from)}
+              y={PAD.top}
+              width={Math.max(2, xOf(m.to) - xOf(m.from))}
+              height={plotH}
+              fill={theme.colors.warning.transparent}
+            />
+            <path
+              d={`M${xOf(m.from)},${PAD.top} l5,0 l-5,7 z`}
+              fill={theme.colors.warning.main}
+              transform={`translate(${Math.max(0, (xOf(m.to) - xOf(m.from)) / 2 - 2.5)},0)`}
+            />
           </g>
         ))}
         {drag && Math.abs(drag.x1 - drag.x0) > 4 && (
@@ -224,9 +284,60 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
           {fmt(lines[hover.line].values[hover.k])}
         </div>
       )}
-      {lines.length === 0 && (
+      {all.length > 0 && (
         <div
-          style={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', fontSize: 12, opacity: 0.7 }}
+          data-testid="series-legend"
+          style={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            gap: '2px 12px',
+            fontSize: 11,
+            padding: `2px ${PAD.right}px 0 ${PAD.left}px`,
+          }}
+        >
+          {all.map((l, i) => {
+            const off = hidden.has(l.name);
+            return (
+              <button
+                key={l.name}
+                type="button"
+                data-testid="series-legend-item"
+                aria-pressed={!off}
+                title={off ? 'Show this series' : 'Hide this series'}
+                onClick={() => toggle(l.name)}
+                style={{
+                  display: 'inline-flex',
+                  alignItems: 'center',
+                  gap: 4,
+                  border: 'none',
+                  background: 'none',
+                  padding: 0,
+                  cursor: 'pointer',
+                  color: theme.colors.text.primary,
+                  opacity: off ? 0.45 : 1,
+                  font: 'inherit',
+                }}
+              >
+                <span style={{ width: 12, height: 3, background: colourOf(i), display: 'inline-block' }} />
+                <span style={{ textDecoration: off ? 'line-through' : 'none' }}>{l.name}</span>
+              </button>
+            );
+          })}
+        </div>
+      )}
+      {all.length === 0 && (
+        <div
+          style={{
+            position: 'absolute',
+            left: 0,
+            top: 0,
+            width,
+            height,
+            display: 'grid',
+            placeItems: 'center',
+            fontSize: 12,
+            opacity: 0.7,
+          }}
         >
           No series in this range
         </div>

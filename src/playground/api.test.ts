@@ -1,4 +1,5 @@
 import { ApiError, fetchLabelValues, fetchProfileTypes, runQuery } from './api';
+import type { EmberscopeQuery } from '../datasource/types';
 
 const flameJSON = {
   schema: {
@@ -43,17 +44,43 @@ function answer(status: number, body: unknown) {
   return mock;
 }
 
-const query = {
+const query: EmberscopeQuery = {
+  refId: 'A',
+  queryType: 'both',
   profileTypeId: 'process_cpu:cpu:nanoseconds:cpu:nanoseconds',
-  labelSelector: '',
+  labelSelector: '{}',
   groupBy: ['route'],
   expr: '',
+  live: true,
+};
+const annotationsJSON = {
+  schema: {
+    name: 'novelty annotations',
+    meta: { dataTopic: 'annotations' },
+    fields: [
+      { name: 'time', type: 'time' },
+      { name: 'timeEnd', type: 'time' },
+      { name: 'title', type: 'string' },
+    ],
+  },
+  data: { values: [[1000], [2000], ['Novel profile']] },
+};
+const topJSON = {
+  schema: {
+    name: 'top',
+    fields: [
+      { name: 'symbol', type: 'string' },
+      { name: 'self', type: 'number' },
+      { name: 'total', type: 'number' },
+    ],
+  },
+  data: { values: [['main'], [3], [10]] },
 };
 
 describe('playground API client', () => {
-  it("posts Grafana's query shape and splits the flamegraph from the series", async () => {
-    const mock = answer(200, { results: { A: { frames: [flameJSON, seriesJSON] } } });
-    const a = await runQuery(query, 1000, 5000, 'both');
+  it("posts the editor's whole query in Grafana's shape and sorts the frames by what draws them", async () => {
+    const mock = answer(200, { results: { A: { frames: [flameJSON, seriesJSON, annotationsJSON, topJSON] } } });
+    const a = await runQuery(query, 1000, 5000);
     const [url, init] = mock.mock.calls[0];
     expect(url).toBe('/api/ds/query');
     const body = JSON.parse(init.body);
@@ -61,20 +88,28 @@ describe('playground API client', () => {
       from: '1000',
       to: '5000',
       queries: [
-        { refId: 'A', datasource: { uid: 'emberscope' }, queryType: 'both', labelSelector: '{}', groupBy: ['route'] },
+        {
+          refId: 'A',
+          datasource: { uid: 'emberscope' },
+          queryType: 'both',
+          labelSelector: '{}',
+          groupBy: ['route'],
+          live: true,
+        },
       ],
     });
     expect(a.flame?.fields.map((f) => f.name)).toEqual(['level', 'value', 'self', 'label']);
     expect(a.series).toHaveLength(1);
+    expect(a.annotations.map((f) => f.name)).toEqual(['novelty annotations']);
+    expect(a.tables.map((f) => f.name)).toEqual(['top']);
+    expect(a.frames).toHaveLength(4);
   });
 
   it('surfaces the error of the query and of the HTTP answer', async () => {
     answer(200, { results: { A: { error: '1:42: expected ")" after label list' } } });
-    await expect(runQuery(query, 0, 1, 'both')).rejects.toThrow('1:42: expected ")" after label list');
+    await expect(runQuery(query, 0, 1)).rejects.toThrow('1:42: expected ")" after label list');
     answer(502, { message: 'backend down' });
-    await expect(runQuery(query, 0, 1, 'both')).rejects.toThrow(
-      new ApiError('POST /api/ds/query: HTTP 502: backend down')
-    );
+    await expect(runQuery(query, 0, 1)).rejects.toThrow(new ApiError('POST /api/ds/query: HTTP 502: backend down'));
   });
 
   it('reads profile types and label values', async () => {

@@ -1,16 +1,8 @@
 import { DataFrame, DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
+import type { EmberscopeQuery } from '../datasource/types';
 
 /** The datasource uid the playground serves. */
 export const DATASOURCE_UID = 'emberscope';
-
-/** What the query row asks for. */
-export interface PlaygroundQuery {
-  profileTypeId: string;
-  labelSelector: string;
-  groupBy: string[];
-  expr: string;
-  maxNodes?: number;
-}
 
 /** A profile type offered by the datasource. */
 export interface ProfileType {
@@ -71,10 +63,18 @@ export async function fetchLabelValues(label: string): Promise<string[]> {
   return stringList(await request<unknown>(resource(`labelValues?label=${encodeURIComponent(label)}`)), 'values');
 }
 
-/** Frames of one query answer, split into the flamegraph and the series. */
+/** The frames of one answer, sorted by what the page draws with them. */
 export interface QueryAnswer {
+  /** The flamegraph (nested-set frame), if any. */
   flame?: DataFrame;
+  /** Time series (metrics, novelty scores). */
   series: DataFrame[];
+  /** Annotation frames (meta.dataTopic "annotations"), e.g. novel windows. */
+  annotations: DataFrame[];
+  /** Everything else: top table, label contribution, histogram. */
+  tables: DataFrame[];
+  /** All frames as answered. */
+  frames: DataFrame[];
 }
 
 interface QueryResponse {
@@ -82,46 +82,54 @@ interface QueryResponse {
   message?: string;
 }
 
-/** Runs one query through `POST /api/ds/query` over [from, to] (ms). */
-export async function runQuery(
-  q: PlaygroundQuery,
-  from: number,
-  to: number,
-  queryType: 'both' | 'profile' | 'metrics'
-): Promise<QueryAnswer> {
+/** A nested-set flamegraph frame: it has `level` and `label` fields. */
+export const isFlame = (f: DataFrame) =>
+  f.fields.some((x) => x.name === 'level') && f.fields.some((x) => x.name === 'label');
+
+/** An annotations frame (drawn as markers, not as a series). */
+export const isAnnotations = (f: DataFrame) => f.meta?.dataTopic === 'annotations';
+
+/** Sorts frames into flamegraph, series, annotations and tables. */
+export function splitFrames(frames: DataFrame[]): QueryAnswer {
+  const series: DataFrame[] = [];
+  const annotations: DataFrame[] = [];
+  const tables: DataFrame[] = [];
+  let flame: DataFrame | undefined;
+  for (const f of frames) {
+    if (isAnnotations(f)) {
+      annotations.push(f);
+    } else if (isFlame(f)) {
+      flame = flame ?? f;
+    } else if (f.fields.some((x) => x.type === 'time') && f.fields.some((x) => x.type === 'number')) {
+      series.push(f);
+    } else if (f.fields.length > 0) {
+      tables.push(f);
+    }
+  }
+  return { flame, series, annotations, tables, frames };
+}
+
+/**
+ * Runs one editor query through `POST /api/ds/query` over [from, to] (ms), sending the whole
+ * query as the editor built it; the per-refId error becomes an ApiError with the backend's text.
+ */
+export async function runQuery(q: EmberscopeQuery, from: number, to: number): Promise<QueryAnswer> {
   const body = {
     from: String(from),
     to: String(to),
-    queries: [
-      {
-        refId: 'A',
-        datasource: { uid: DATASOURCE_UID },
-        queryType,
-        profileTypeId: q.profileTypeId,
-        labelSelector: q.labelSelector || '{}',
-        groupBy: q.groupBy,
-        maxNodes: q.maxNodes ?? 16384,
-        expr: q.expr,
-      },
-    ],
+    queries: [{ ...q, datasource: { uid: DATASOURCE_UID } }],
   };
   const res = await request<QueryResponse>('/api/ds/query', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const a = res.results?.A;
+  const a = res.results?.[q.refId];
   if (!a) {
-    throw new ApiError('POST /api/ds/query: the answer has no result for refId A');
+    throw new ApiError(`POST /api/ds/query: the answer has no result for refId ${q.refId}`);
   }
   if (a.error) {
     throw new ApiError(a.error);
   }
-  const frames = (a.frames ?? []).map((f) => dataFrameFromJSON(f));
-  const isFlame = (f: DataFrame) =>
-    f.fields.some((x) => x.name === 'level') && f.fields.some((x) => x.name === 'label');
-  return {
-    flame: frames.find(isFlame),
-    series: frames.filter((f) => !isFlame(f) && f.fields.some((x) => x.type === 'time')),
-  };
+  return splitFrames((a.frames ?? []).map((f) => dataFrameFromJSON(f)));
 }

@@ -1,0 +1,84 @@
+import React from 'react';
+import { DataFrame, Field, FieldType, formattedValueToString, getValueFormat } from '@grafana/data';
+import { useTheme2 } from '@grafana/ui';
+
+/** Rows drawn before the table says how many more there are. */
+export const MAX_TABLE_ROWS = 500;
+
+/** A cell's text: numbers in the field's unit (share as a percentage), the rest as they are. */
+export function cellText(field: Field, row: number): string {
+  const v = field.values[row];
+  if (v === null || v === undefined) {
+    return '';
+  }
+  if (field.type === FieldType.number) {
+    const unit = field.config.unit || (field.name === 'share' ? 'percentunit' : 'short');
+    return formattedValueToString(getValueFormat(unit)(Number(v), field.name === 'share' ? 1 : undefined));
+  }
+  if (field.type === FieldType.time) {
+    return new Date(Number(v)).toISOString();
+  }
+  return String(v);
+}
+
+/**
+ * A plain table of one frame, as a top table (symbol, self, total) or a label contribution
+ * (value, total, share) answers: one column per field, numbers right-aligned in their unit.
+ */
+export function ResultTable({ frame }: { frame: DataFrame }) {
+  const theme = useTheme2();
+  const n = frame.length;
+  const shown = Math.min(n, MAX_TABLE_ROWS);
+  const cell: React.CSSProperties = {
+    padding: '2px 8px',
+    borderBottom: `1px solid ${theme.colors.border.weak}`,
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    maxWidth: 640,
+  };
+  return (
+    <div style={{ overflow: 'auto', minHeight: 0, flex: '1 1 auto' }}>
+      <table data-testid="result-table" style={{ borderCollapse: 'collapse', fontSize: 12, width: '100%' }}>
+        <caption style={{ textAlign: 'left', fontWeight: 500, padding: '2px 8px' }}>
+          {frame.name || 'Result'} · {n} row{n === 1 ? '' : 's'}
+        </caption>
+        <thead>
+          <tr>
+            {frame.fields.map((f) => (
+              <th
+                key={f.name}
+                style={{ ...cell, textAlign: f.type === FieldType.number ? 'right' : 'left', fontWeight: 500 }}
+              >
+                {f.config.displayName ?? f.name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {Array.from({ length: shown }, (_, row) => (
+            <tr key={row} data-testid="result-table-row">
+              {frame.fields.map((f) => (
+                <td
+                  key={f.name}
+                  style={{
+                    ...cell,
+                    textAlign: f.type === FieldType.number ? 'right' : 'left',
+                    fontFamily: f.type === FieldType.number ? theme.typography.fontFamilyMonospace : undefined,
+                  }}
+                >
+                  {cellText(f, row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {n > shown && (
+        <div style={{ fontSize: 12, padding: 4, color: theme.colors.text.secondary }}>
+          {n - shown} more rows not shown
+        </div>
+      )}
+    </div>
+  );
+}
