@@ -1,7 +1,16 @@
-import { CoreApp, DataSourceInstanceSettings, FieldType, ScopedVars, dateTime, toDataFrame } from '@grafana/data';
+import {
+  CoreApp,
+  DataSourceInstanceSettings,
+  FieldType,
+  ScopedVars,
+  StreamingFrameAction,
+  dateTime,
+  toDataFrame,
+} from '@grafana/data';
 import { TemplateSrv } from '@grafana/runtime';
-import { DataSource } from './datasource';
-import { EmberscopeOptions, EmberscopeQuery } from './types';
+import { DataSource, LIVE_MAX_ROWS } from './datasource';
+import pluginJson from './plugin.json';
+import { EmberscopeOptions, EmberscopeQuery, parseDuration } from './types';
 import { addSeriesLinks } from './links';
 import { CPU } from './testing/fakeClient';
 
@@ -181,5 +190,35 @@ describe('addSeriesLinks', () => {
       groupBy: [],
     });
     expect(res.data[1].fields[1].config.links).toBeUndefined();
+  });
+});
+
+describe('live mode', () => {
+  it('replaces a streamed frame with each update instead of appending to it', () => {
+    const { ds } = makeDs();
+    const frame = toDataFrame({
+      fields: [
+        { name: 'time', type: FieldType.time, values: [1, 2, 3] },
+        { name: 'value', type: FieldType.number, values: [4, 5, 6] },
+      ],
+    });
+    const opts = ds.streamOptionsProvider({ maxDataPoints: 2 } as never, frame);
+    expect(opts.action).toBe(StreamingFrameAction.Replace);
+    // a whole flamegraph window fits, whatever the panel's max data points
+    expect(opts.maxLength).toBeGreaterThanOrEqual(LIVE_MAX_ROWS);
+  });
+
+  it('declares streaming in plugin.json so that Grafana opens Live channels for it', () => {
+    expect(pluginJson.streaming).toBe(true);
+  });
+
+  it('reads live durations', () => {
+    expect(parseDuration('15m')).toBe(900_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration(' 10s ')).toBe(10_000);
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('soon')).toBeUndefined();
+    expect(parseDuration('10')).toBeUndefined();
+    expect(parseDuration('')).toBeUndefined();
   });
 });

@@ -9,9 +9,11 @@ import {
   LegacyMetricFindQueryOptions,
   MetricFindValue,
   ScopedVars,
+  StreamingFrameAction,
+  StreamingFrameOptions,
   TimeRange,
 } from '@grafana/data';
-import { DataSourceWithBackend, TemplateSrv, getTemplateSrv } from '@grafana/runtime';
+import { DataSourceWithBackend, StreamOptionsProvider, TemplateSrv, getTemplateSrv } from '@grafana/runtime';
 import { Observable, map } from 'rxjs';
 import { EmberscopeOptions, EmberscopeQuery } from './types';
 import { CachingResourceClient } from './resources/cache';
@@ -29,6 +31,22 @@ import { ExportRequest, PprofExporter } from './export';
 export function toRangeMs(r?: TimeRange): TimeRangeMs | undefined {
   return r ? { from: r.from.valueOf(), to: r.to.valueOf() } : undefined;
 }
+
+/** Rows a streamed frame may hold: the backend's largest flamegraph (1,048,576 nodes) and then some. */
+export const LIVE_MAX_ROWS = 1 << 21;
+
+/**
+ * How Grafana Live applies a live query's updates: the backend re-sends the whole window on
+ * every update (series, flamegraph and tables alike), so each message replaces the frame
+ * instead of being appended to it.
+ */
+export const liveStreamOptions: StreamOptionsProvider<EmberscopeQuery> = (
+  _request,
+  frame
+): Partial<StreamingFrameOptions> => ({
+  action: StreamingFrameAction.Replace,
+  maxLength: Math.max(LIVE_MAX_ROWS, frame.length),
+});
 
 /**
  * The Emberscope datasource. Queries go to the Go backend; the editor's profile types, label
@@ -54,6 +72,7 @@ export class DataSource
         toStrings(await this.getResource('labelValues', { label, matchers, ...rangeParams(range) })),
     });
     this.variables = new EmberscopeVariableSupport(this);
+    this.streamOptionsProvider = liveStreamOptions;
   }
 
   profileTypes(range?: TimeRangeMs): Promise<ProfileTypeInfo[]> {

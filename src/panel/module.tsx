@@ -1,6 +1,9 @@
 import { PanelPlugin } from '@grafana/data';
 import { FlamegraphPanel } from './FlamegraphPanel';
 import { addPanelOptions, PanelOptions } from './options';
+import { flamegraphSuggestions } from './suggestions';
 
 /** The Emberscope flamegraph panel (nested plugin `emberscope-flamegraph-panel`). */
-export const plugin = new PanelPlugin<PanelOptions>(FlamegraphPanel).setPanelOptions(addPanelOptions);
+export const plugin = new PanelPlugin<PanelOptions>(FlamegraphPanel)
+  .setPanelOptions(addPanelOptions)
+  .setSuggestionsSupplier(flamegraphSuggestions);

@@ -51,7 +51,7 @@ async function open(page: Page) {
 
 test('the address opens the query over its range', async ({ page }) => {
   await open(page);
-  await expect(page.getByTestId('query-text')).toHaveValue(EXPR);
+  await expect(page.getByTestId('query-expr')).toHaveValue(EXPR);
   await page.screenshot({ path: path.join(SHOTS, '01-opened.png') });
 });
 

@@ -1,8 +1,7 @@
 import { expect, Page, Request, test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ingestRealProfile, Playground, REPO } from '../support/playground';
-import { buildHarness, startPlaygroundServing } from './server';
+import { ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
 
 const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'e2e-editor';
@@ -12,8 +11,7 @@ let pg: Playground;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  const dir = buildHarness();
-  pg = await startPlaygroundServing(dir);
+  pg = await startPlayground();
   // two real runtime/pprof CPU profiles labelled route=/api/orders and route=/api/archive
   await ingestRealProfile(pg.storeUrl, SERVICE);
   await ingestRealProfile(pg.storeUrl, SERVICE);
@@ -23,15 +21,36 @@ test.afterAll(async () => {
   await pg?.stop();
 });
 
-/** The query the page ran last, as it sent it. */
+/** The queries the page sent to /api/ds/query, in order (see open). */
+const sentQueries = new WeakMap<Page, Array<Record<string, unknown>>>();
+
+/** The query the page ran last, as it sent it (not counting a series point's flamegraph). */
 async function lastRun(page: Page) {
-  const text = await page.getByTestId('last-run').textContent();
-  return JSON.parse(text || '{}');
+  const sent = (sentQueries.get(page) ?? []).filter((q) => !q.selection);
+  return sent[sent.length - 1] ?? {};
 }
+
+/** Series names in the series graph's legend. */
+const legend = (page: Page) => page.getByTestId('series-legend-item');
 
 const suggestions = (page: Page) => page.getByRole('listbox').getByRole('option');
 
 async function open(page: Page) {
+  const sent: Array<Record<string, unknown>> = [];
+  sentQueries.set(page, sent);
+  let lastMain: string | undefined;
+  page.on('request', (r: Request) => {
+    if (r.url().endsWith('/api/ds/query') && r.method() === 'POST') {
+      const body = JSON.parse(r.postData() || '{}');
+      const q = body.queries?.[0] ?? {};
+      // a series point's flamegraph: the ran query as a profile over a narrower range
+      const selection = lastMain !== undefined && q.queryType === 'profile' && body.from !== lastMain;
+      if (!selection) {
+        lastMain = body.from;
+      }
+      sent.push({ ...q, selection });
+    }
+  });
   await page.goto(pg.url + '/');
   // the editor picks the CPU type by itself from the profileTypes resource
   await expect(page.getByLabel('Profile type')).toHaveValue('process_cpu / cpu');
@@ -64,7 +83,7 @@ test('typing a selector and a query text with completion', async ({ page }) => {
   await selectService(page);
   await expect(page.getByTestId('matcher-chip-1')).toContainText(SERVICE);
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
-  await expect(page.getByTestId('series-count')).toHaveText('1 series');
+  await expect(legend(page)).toHaveCount(1);
   await page.screenshot({ path: path.join(SHOTS, 'editor-01-completion.png') });
 
   const text = page.getByRole('combobox', { name: 'Query text' });
@@ -99,11 +118,11 @@ test('switching the query type', async ({ page }) => {
   await expect.poll(async () => (await lastRun(page)).queryType).toBe('metrics');
   await expect(page.getByTestId('options-summary')).toHaveText('Type: metrics, Max nodes: 16384');
   await expect(page.getByTestId('flamegraph-canvas')).toHaveCount(0);
-  await expect(page.getByTestId('series-count')).toHaveText('1 series');
+  await expect(legend(page)).toHaveCount(1);
   await page.getByRole('radio', { name: 'Profile' }).click();
   await expect.poll(async () => (await lastRun(page)).queryType).toBe('profile');
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
-  await expect(page.getByTestId('series-count')).toHaveText('0 series');
+  await expect(page.getByTestId('series-graph')).toHaveCount(0);
 });
 
 test('picking a group-by gives one series per value', async ({ page }) => {
@@ -115,9 +134,9 @@ test('picking a group-by gives one series per value', async ({ page }) => {
   await expect.poll(async () => (await lastRun(page)).groupBy).toEqual(['route']);
   await expect(page.getByTestId('options-summary')).toHaveText('Type: both, Group by: route, Max nodes: 16384');
   // one series per route, plus the samples without a route label (runtime work outside pprof.Do)
-  await expect(page.getByTestId('series-names')).toContainText('{route="/api/archive"}');
-  await expect(page.getByTestId('series-names')).toContainText('{route="/api/orders"}');
-  const n = Number((await page.getByTestId('series-count').textContent())!.split(' ')[0]);
+  await expect(legend(page).filter({ hasText: '{route="/api/archive"}' })).toHaveCount(1);
+  await expect(legend(page).filter({ hasText: '{route="/api/orders"}' })).toHaveCount(1);
+  const n = await legend(page).count();
   expect(n === 2 || n === 3).toBe(true);
   await page.screenshot({ path: path.join(SHOTS, 'editor-02-group-by.png') });
 });
@@ -139,7 +158,10 @@ test('clicking a series point loads that point’s flamegraph', async ({ page })
   // one point's step (15 s minimum step over an hour), not the whole range
   expect(width).toBeGreaterThan(0);
   expect(width).toBeLessThan(3_600_000 / 10);
-  await expect(page.getByTestId('flame-range')).toHaveText(`flamegraph of ${body.from}–${body.to}`);
+  const hhmmss = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
+  await expect(page.getByTestId('selection-range')).toContainText(
+    `flamegraph of ${hhmmss(Number(body.from))}–${hhmmss(Number(body.to))}`
+  );
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
   await expect(page.getByTestId('series-selection')).toBeVisible();
 });
@@ -167,4 +189,76 @@ test('Download pprof saves the merged profile of the query, Download JSON the fr
     f.schema.fields.map((x) => x.name)
   );
   expect(names).toEqual(expect.arrayContaining(['level', 'value', 'self', 'label', 'time']));
+});
+
+test('the Top table query type shows a table of symbols by self and total', async ({ page }) => {
+  await open(page);
+  await selectService(page);
+  await page.getByTestId('options-summary').click();
+  await page.getByRole('radio', { name: 'Top table' }).click();
+  await expect.poll(async () => (await lastRun(page)).queryType).toBe('topTable');
+  const table = page.getByTestId('result-table');
+  await expect(table).toBeVisible();
+  await expect(table.locator('thead th')).toHaveText(['symbol', 'self', 'total']);
+  // the functions genprofile burns CPU in are rows of the table
+  await expect(table.getByTestId('result-table-row').filter({ hasText: 'main.hashBlocks' })).toHaveCount(1);
+  await expect(table.getByTestId('result-table-row').filter({ hasText: 'main.compress' })).toHaveCount(1);
+  await expect(page.getByTestId('flamegraph-canvas')).toHaveCount(0);
+  await expect(page.getByTestId('series-graph')).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, 'editor-03-top-table.png') });
+});
+
+test('the Novelty query type shows a score series and says when there is too little history', async ({ page }) => {
+  await open(page);
+  await selectService(page);
+  await page.getByTestId('options-summary').click();
+  await page.getByRole('radio', { name: 'Novelty' }).click();
+  await expect.poll(async () => (await lastRun(page)).queryType).toBe('novelty');
+  await expect(page.getByTestId('query-error')).toHaveCount(0);
+  await expect(page.getByTestId('series-graph')).toBeVisible();
+  await expect(legend(page)).toHaveText(['novelty']);
+  await expect(page.getByTestId('series-graph').locator('circle').first()).toBeVisible();
+  // two profiles made a minute apart fill at most two windows: too few to call one novel
+  await expect(page.getByTestId('response-notice')).toHaveText(
+    '1 of 1 series have 5 or fewer windows with profiles: a window can be novel only after 5 windows of history. Widen the time range or lower the step.'
+  );
+  await expect(page.getByTestId('series-marker')).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, 'editor-04-novelty.png') });
+});
+
+test('the legend names each series in its colour and a click hides and shows it', async ({ page }) => {
+  await open(page);
+  await selectService(page);
+  await page.getByTestId('options-summary').click();
+  await page.getByLabel('Group by').click();
+  await page.getByText('route', { exact: true }).click();
+  const orders = legend(page).filter({ hasText: '{route="/api/orders"}' });
+  await expect(orders).toHaveAttribute('aria-pressed', 'true');
+  const lines = page.getByTestId('series-graph').locator('polyline');
+  const before = await lines.count();
+  await orders.click();
+  await expect(orders).toHaveAttribute('aria-pressed', 'false');
+  await expect(lines).toHaveCount(before - 1);
+  await orders.click();
+  await expect(lines).toHaveCount(before);
+});
+
+test('a live query is polled every live interval and says so', async ({ page }) => {
+  await open(page);
+  await selectService(page);
+  await page.getByTestId('options-summary').click();
+  await page.getByLabel('Live interval').fill('1s');
+  await page.getByLabel('Live window').fill('5m');
+  await page.getByLabel('Live window').blur();
+  await page.getByTestId('live-switch').click({ force: true });
+  await expect.poll(async () => (await lastRun(page)).live).toBe(true);
+  await expect(page.getByTestId('live-badge')).toHaveText('live (polling) every 1s, last 5m');
+  await expect(page.getByTestId('options-summary')).toContainText('Live: 5m every 1s');
+  const sent = sentQueries.get(page)!;
+  const n = sent.length;
+  // two more runs arrive without anyone pressing anything
+  await expect.poll(() => sent.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(n + 2);
+  const last = sent[sent.length - 1];
+  expect(last).toMatchObject({ live: true, liveWindow: '5m', liveInterval: '1s' });
+  await expect(page.getByTestId('query-error')).toHaveCount(0);
 });

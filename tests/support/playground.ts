@@ -28,6 +28,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The environment variable naming a built emberscope binary (set by global-setup). */
+export const BIN_ENV = 'EMBERSCOPE_TEST_BIN';
+
 /** Builds the emberscope binary once into dir and returns its path. */
 export function buildEmberscope(dir: string): string {
   const bin = path.join(dir, 'emberscope');
@@ -45,7 +48,7 @@ export async function startPlayground(): Promise<Playground> {
     throw new Error(`${staticDir}/index.html is missing: run "npm run build:playground" first`);
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emberscope-e2e-'));
-  const bin = buildEmberscope(tmp);
+  const bin = process.env[BIN_ENV] || buildEmberscope(tmp);
   const port = await freePort();
   const child: ChildProcess = spawn(
     bin,

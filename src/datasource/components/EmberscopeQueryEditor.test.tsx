@@ -197,6 +197,51 @@ describe('options', () => {
     await user.tab();
     expect(last().maxNodes).toBe(2048);
   });
+
+  it('offers the novelty query type', async () => {
+    const { user, last, onRunQuery } = setup({ profileTypeId: CPU });
+    await user.click(screen.getByText('Options'));
+    await user.click(screen.getByRole('radio', { name: 'Novelty' }));
+    expect(last().queryType).toBe('novelty');
+    expect(onRunQuery).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('options-summary')).toHaveTextContent('Type: novelty, Max nodes: 16384');
+  });
+
+  it('switches live mode on with its window and interval, shown in the summary', async () => {
+    const { user, last, onRunQuery } = setup({ profileTypeId: CPU, queryType: 'both' });
+    await user.click(screen.getByText('Options'));
+    await user.click(screen.getByRole('switch', { name: 'Live' }));
+    expect(last().live).toBe(true);
+    expect(onRunQuery).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('options-summary')).toHaveTextContent(
+      'Type: both, Max nodes: 16384, Live: 15m every 10s'
+    );
+    await user.type(screen.getByLabelText('Live window'), '1h');
+    await user.tab();
+    expect(last().liveWindow).toBe('1h');
+    await user.type(screen.getByLabelText('Live interval'), '30s');
+    await user.tab();
+    expect(last()).toMatchObject({ live: true, liveWindow: '1h', liveInterval: '30s' });
+    expect(onRunQuery).toHaveBeenCalledTimes(3);
+    expect(screen.getByTestId('options-summary')).toHaveTextContent('Live: 1h every 30s');
+    await user.click(screen.getByRole('switch', { name: 'Live' }));
+    expect(last().live).toBeUndefined();
+    expect(screen.getByTestId('options-summary')).not.toHaveTextContent('Live');
+  });
+
+  it('refuses a live window that is not a duration and keeps the last good one', async () => {
+    const { user, last, changes } = setup({ profileTypeId: CPU, live: true, liveWindow: '5m' });
+    await user.click(screen.getByText('Options'));
+    const input = screen.getByLabelText('Live window');
+    expect(input).toHaveValue('5m');
+    const before = changes.length;
+    await user.clear(input);
+    await user.type(input, 'soon');
+    await user.tab();
+    expect(changes.length).toBe(before);
+    expect(last()?.liveWindow ?? '5m').toBe('5m');
+    expect(screen.getByText('A duration such as 15m or 1h')).toBeInTheDocument();
+  });
 });
 
 describe('matcher chips', () => {

@@ -1,11 +1,28 @@
 import React, { useCallback, useState } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
-import { Collapse, InlineField, InlineFieldRow, Input, MultiSelect, RadioButtonGroup, useStyles2 } from '@grafana/ui';
-import { DEFAULT_MAX_NODES, EmberscopeQuery, QUERY_TYPE_OPTIONS, QueryType } from '../types';
+import {
+  Collapse,
+  InlineField,
+  InlineFieldRow,
+  InlineSwitch,
+  Input,
+  MultiSelect,
+  RadioButtonGroup,
+  useStyles2,
+} from '@grafana/ui';
+import {
+  DEFAULT_LIVE_INTERVAL,
+  DEFAULT_LIVE_WINDOW,
+  DEFAULT_MAX_NODES,
+  EmberscopeQuery,
+  QUERY_TYPE_OPTIONS,
+  QueryType,
+  parseDuration,
+} from '../types';
 import { useLazyOptions } from './useLazyOptions';
 
-/** The options header's summary: `Type: both, Group by: region, Max nodes: 16384[, Limit: 20]`. */
+/** The options header's summary: `Type: both, Group by: region, Max nodes: 16384[, Limit: 20][, Live: 15m every 10s]`. */
 export function optionsSummary(q: EmberscopeQuery, defaultType: QueryType): string {
   const parts = [`Type: ${q.queryType ?? defaultType}`];
   if (q.groupBy?.length) {
@@ -14,6 +31,9 @@ export function optionsSummary(q: EmberscopeQuery, defaultType: QueryType): stri
   parts.push(`Max nodes: ${q.maxNodes || DEFAULT_MAX_NODES}`);
   if (q.limit) {
     parts.push(`Limit: ${q.limit}`);
+  }
+  if (q.live) {
+    parts.push(`Live: ${q.liveWindow || DEFAULT_LIVE_WINDOW} every ${q.liveInterval || DEFAULT_LIVE_INTERVAL}`);
   }
   return parts.join(', ');
 }
@@ -53,6 +73,25 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
     setMaxNodes(query.maxNodes ? String(query.maxNodes) : '');
     setLimit(query.limit ? String(query.limit) : '');
   }
+  const [liveWindow, setLiveWindow] = useState(query.liveWindow ?? '');
+  const [liveInterval, setLiveInterval] = useState(query.liveInterval ?? '');
+  const [shownLive, setShownLive] = useState({ w: query.liveWindow, i: query.liveInterval });
+  if (shownLive.w !== query.liveWindow || shownLive.i !== query.liveInterval) {
+    setShownLive({ w: query.liveWindow, i: query.liveInterval });
+    setLiveWindow(query.liveWindow ?? '');
+    setLiveInterval(query.liveInterval ?? '');
+  }
+  const windowOk = !liveWindow.trim() || parseDuration(liveWindow) !== undefined;
+  const intervalOk = !liveInterval.trim() || parseDuration(liveInterval) !== undefined;
+  const commitLive = (field: 'liveWindow' | 'liveInterval', text: string, ok: boolean) => {
+    const v = text.trim() || undefined;
+    if (ok && v !== query[field]) {
+      onChange({ ...query, [field]: v });
+      if (query.live) {
+        onRunQuery();
+      }
+    }
+  };
   const mn = positive(maxNodes);
   const lim = positive(limit);
   const commit = (field: 'maxNodes' | 'limit', v: number | undefined | 'invalid') => {
@@ -144,6 +183,55 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
             value={limit}
             onChange={(e) => setLimit(e.currentTarget.value)}
             onBlur={() => commit('limit', lim)}
+          />
+        </InlineField>
+      </InlineFieldRow>
+      <InlineFieldRow>
+        <InlineField
+          label="Live"
+          labelWidth={14}
+          tooltip="Keep the query up to date: it covers the last window and is re-run every interval"
+        >
+          <InlineSwitch
+            aria-label="Live"
+            data-testid="live-switch"
+            value={Boolean(query.live)}
+            onChange={(e) => {
+              onChange({ ...query, live: e.currentTarget.checked || undefined });
+              onRunQuery();
+            }}
+          />
+        </InlineField>
+        <InlineField
+          label="Window"
+          labelWidth={10}
+          invalid={!windowOk}
+          error="A duration such as 15m or 1h"
+          tooltip={`How far back a live query looks from now; the default is ${DEFAULT_LIVE_WINDOW}`}
+        >
+          <Input
+            aria-label="Live window"
+            width={10}
+            placeholder={DEFAULT_LIVE_WINDOW}
+            value={liveWindow}
+            onChange={(e) => setLiveWindow(e.currentTarget.value)}
+            onBlur={() => commitLive('liveWindow', liveWindow, windowOk)}
+          />
+        </InlineField>
+        <InlineField
+          label="Every"
+          labelWidth={8}
+          invalid={!intervalOk}
+          error="A duration such as 10s or 1m"
+          tooltip={`How often a live query is re-run; the default is ${DEFAULT_LIVE_INTERVAL}`}
+        >
+          <Input
+            aria-label="Live interval"
+            width={10}
+            placeholder={DEFAULT_LIVE_INTERVAL}
+            value={liveInterval}
+            onChange={(e) => setLiveInterval(e.currentTarget.value)}
+            onBlur={() => commitLive('liveInterval', liveInterval, intervalOk)}
           />
         </InlineField>
       </InlineFieldRow>
