@@ -54,12 +54,37 @@ type result struct {
 	Status int           `json:"status"`
 }
 
+// selfByName sums a flamegraph frame's self values per function name, read
+// from the frame JSON as Grafana's frontend reads it (enum or string labels).
+func selfByName(t *testing.T, f *data.Frame) map[string]int64 {
+	t.Helper()
+	label, li := f.FieldByName("label")
+	self, si := f.FieldByName("self")
+	require.True(t, li >= 0 && si >= 0, "flamegraph frame with label and self fields")
+	var text []string
+	if label.Config != nil && label.Config.TypeConfig != nil && label.Config.TypeConfig.Enum != nil {
+		text = label.Config.TypeConfig.Enum.Text
+	}
+	out := map[string]int64{}
+	for i := 0; i < f.Rows(); i++ {
+		name := ""
+		switch v := label.At(i).(type) {
+		case data.EnumItemIndex:
+			name = text[v]
+		case string:
+			name = v
+		}
+		out[name] += self.At(i).(int64)
+	}
+	return out
+}
+
 func TestQueryThroughGrafanaShapes(t *testing.T) {
 	storeURL := plugintest.Store(t)
 	cpu := plugintest.CPUProfile(t, 100*time.Millisecond)
 	plugintest.Ingest(t, storeURL, "shop", cpu)
 	p := plugintest.Parse(t, cpu)
-	total, _ := plugintest.Totals(p, plugintest.SampleIndex(t, p, "cpu"))
+	total, flat := plugintest.Totals(p, plugintest.SampleIndex(t, p, "cpu"))
 	base := start(t, storeURL, t.TempDir())
 
 	now := time.Now()
@@ -83,6 +108,14 @@ func TestQueryThroughGrafanaShapes(t *testing.T) {
 	require.Equal(t, data.VisType(data.VisTypeFlameGraph), fg.Meta.PreferredVisualization)
 	value, _ := fg.FieldByName("value")
 	require.Equal(t, total, value.At(0).(int64), "root total = pprof total, through the HTTP API")
+	self := selfByName(t, fg)
+	for name, v := range flat {
+		if strings.Contains(name, "[") { // generic shapes are renamed by the store
+			continue
+		}
+		require.Equal(t, v, self[name], "self of %s = pprof flat, through the HTTP API", name)
+	}
+	require.Positive(t, self[plugintest.FuncName("spin")], "the burn loop is in the flamegraph")
 
 	b := out.Results["B"]
 	require.Contains(t, b.Error, "labelSelector")
