@@ -39,6 +39,10 @@ func TestGoldenFrames(t *testing.T) {
 		{"frames_from_label", "profile", `{"expr":"frames_from_label(` + cpuType + `{service_name=\"ride\"}, \"category\", sep=\"::\")","maxNodes":30}`},
 		{"metrics_by_route", "metrics", `{"profileTypeId":"` + cpuType + `","labelSelector":"{service_name=\"ride\"}","groupBy":["route"]}`},
 		{"labels_category", "labels", `{"profileTypeId":"` + cpuType + `","groupBy":["category"]}`},
+		{"both", "both", `{"profileTypeId":"` + cpuType + `","labelSelector":"{service_name=\"ride\"}","maxNodes":20}`},
+		{"histogram", "histogram", `{"profileTypeId":"` + cpuType + `","labelSelector":"{service_name=\"ride\"}"}`},
+		{"diff_car_vs_bike", "diff", `{"profileTypeId":"` + cpuType + `","labelSelector":"{route=\"/car\"}","maxNodes":25,` +
+			`"comparison":{"labelSelector":"{route=\"/bike\"}","from":` + itoa(at.Add(-time.Minute).UnixMilli()) + `,"to":` + itoa(at.Add(time.Minute).UnixMilli()) + `}}`},
 		{"top_table", "topTable", `{"expr":"focus(` + cpuType + `{route=\"/car\"}, \"main\\\\.\")"}`},
 	}
 	for _, c := range cases {
