@@ -4,14 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/frames"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 )
 
@@ -40,38 +42,43 @@ func mergeInputs(tb testing.TB, n int) []*profile.Profile {
 
 const mergeN = 50
 
-func TestMergeAgreesWithPprof(t *testing.T) {
-	ps := mergeInputs(t, mergeN)
-	tr := flame.New()
-	m := pprofconv.NewMerger(tr)
-	for _, p := range ps {
-		require.NoError(t, m.Add(p, 1))
+// cpuSample is the sample index of "cpu nanoseconds" in Go CPU profiles.
+const cpuSample = 1
+
+// mergeFrame is the measured path: merge ps into a tree with workers
+// goroutines and turn it into a flamegraph frame.
+func mergeFrame(tb testing.TB, ps []*profile.Profile, workers int) *data.Frame {
+	t, err := pprofconv.MergeProfiles(ps, cpuSample, workers)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	m.Flush()
-	merged, err := profile.Merge(ps)
-	require.NoError(t, err)
-	want := pprofconv.ToTree(merged, 1)
-	require.Equal(t, want.Total(), tr.Total())
-	require.Equal(t, want.Len(), tr.Len())
-	require.Equal(t, selfByName(want), selfByName(tr))
+	return frames.Flamegraph(t, "nanoseconds")
 }
 
-// BenchmarkMerge merges 50 parsed real CPU profiles into one flame tree
-// (emberscope) and, for reference, with google/pprof's profile.Merge.
+// BenchmarkMerge merges 50 parsed real CPU profiles into one flamegraph frame
+// (emberscope, on one goroutine and on all cores) and, for reference, with
+// google/pprof's profile.Merge (which does not make a frame). Set
+// MERGE_CPUPROFILE=file to profile the single-goroutine merge alone
+// (go test's -cpuprofile clashes with making a CPU profile for the inputs).
 func BenchmarkMerge(b *testing.B) {
 	ps := mergeInputs(b, mergeN)
-	b.Run("emberscope", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			m := pprofconv.NewMerger(flame.New())
-			for _, p := range ps {
-				if err := m.Add(p, 1); err != nil {
-					b.Fatal(err)
-				}
+	for _, c := range []struct {
+		name    string
+		workers int
+	}{{"emberscope", 1}, {"emberscope-parallel", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			if f := os.Getenv("MERGE_CPUPROFILE"); f != "" && c.workers == 1 {
+				w, err := os.Create(f)
+				require.NoError(b, err)
+				require.NoError(b, pprof.StartCPUProfile(w))
+				defer func() { pprof.StopCPUProfile(); _ = w.Close() }()
 			}
-			m.Flush()
-		}
-	})
+			for b.Loop() {
+				mergeFrame(b, ps, c.workers)
+			}
+		})
+	}
 	b.Run("pprof", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -82,48 +89,46 @@ func BenchmarkMerge(b *testing.B) {
 	})
 }
 
-// BenchmarkMergeRatio alternates the two merges of BenchmarkMerge inside one
-// loop and reports, for each, wall time and process CPU time (user + system,
-// all threads, so garbage collection counts) per merge, and how many times
-// faster the flame tree merge is by each measure. A GC runs, untimed, before
-// each merge so that neither pays for the other's garbage; CPU time is what
-// stays comparable when the machine is shared.
+// BenchmarkMergeRatio alternates, inside one loop, emberscope's merge into a
+// flamegraph frame on one goroutine, the same on all cores, and
+// profile.Merge, and reports for each wall time and process CPU time (user +
+// system, all threads, so garbage collection counts) per merge, and how many
+// times faster emberscope is by each measure. A GC runs, untimed, before each
+// merge so that none pays for another's garbage; CPU time is what stays
+// comparable when the machine is shared.
 func BenchmarkMergeRatio(b *testing.B) {
 	ps := mergeInputs(b, mergeN)
-	var oursWall, theirsWall, oursCPU, theirsCPU time.Duration
-	for b.Loop() {
+	var wall, cpu [3]time.Duration
+	run := func(i int, f func()) {
 		b.StopTimer()
 		runtime.GC()
 		b.StartTimer()
 		w0, c0 := time.Now(), cpuTime()
-		m := pprofconv.NewMerger(flame.New())
-		for _, p := range ps {
-			if err := m.Add(p, 1); err != nil {
+		f()
+		wall[i] += time.Since(w0)
+		cpu[i] += cpuTime() - c0
+	}
+	for b.Loop() {
+		run(0, func() { mergeFrame(b, ps, 1) })
+		run(1, func() { mergeFrame(b, ps, 0) })
+		run(2, func() {
+			if _, err := profile.Merge(ps); err != nil {
 				b.Fatal(err)
 			}
-		}
-		m.Flush()
-		w1, c1 := time.Now(), cpuTime()
-		b.StopTimer()
-		runtime.GC()
-		b.StartTimer()
-		w2, c2 := time.Now(), cpuTime()
-		if _, err := profile.Merge(ps); err != nil {
-			b.Fatal(err)
-		}
-		w3, c3 := time.Now(), cpuTime()
-		oursWall += w1.Sub(w0)
-		theirsWall += w3.Sub(w2)
-		oursCPU += c1 - c0
-		theirsCPU += c3 - c2
+		})
 	}
 	n := float64(b.N)
-	b.ReportMetric(float64(oursWall.Nanoseconds())/n, "emberscope-wall-ns/merge")
-	b.ReportMetric(float64(theirsWall.Nanoseconds())/n, "pprof-wall-ns/merge")
-	b.ReportMetric(float64(oursCPU.Nanoseconds())/n, "emberscope-cpu-ns/merge")
-	b.ReportMetric(float64(theirsCPU.Nanoseconds())/n, "pprof-cpu-ns/merge")
-	b.ReportMetric(float64(theirsWall)/float64(oursWall), "x-faster-wall")
-	b.ReportMetric(float64(theirsCPU)/float64(oursCPU), "x-faster-cpu")
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / n }
+	b.ReportMetric(per(wall[0]), "serial-wall-ns/merge")
+	b.ReportMetric(per(cpu[0]), "serial-cpu-ns/merge")
+	b.ReportMetric(per(wall[1]), "parallel-wall-ns/merge")
+	b.ReportMetric(per(cpu[1]), "parallel-cpu-ns/merge")
+	b.ReportMetric(per(wall[2]), "pprof-wall-ns/merge")
+	b.ReportMetric(per(cpu[2]), "pprof-cpu-ns/merge")
+	b.ReportMetric(float64(cpu[2])/float64(cpu[0]), "x-faster-serial-cpu")
+	b.ReportMetric(float64(wall[2])/float64(wall[0]), "x-faster-serial-wall")
+	b.ReportMetric(float64(cpu[2])/float64(cpu[1]), "x-faster-parallel-cpu")
+	b.ReportMetric(float64(wall[2])/float64(wall[1]), "x-faster-parallel-wall")
 }
 
 // cpuTime returns the CPU time the process used so far.

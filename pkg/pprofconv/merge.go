@@ -1,0 +1,64 @@
+package pprofconv
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+)
+
+// MergeProfiles merges sample type sampleIndex of every profile of ps into
+// one tree, as one Merger fed every profile would. Up to workers goroutines
+// (0 means GOMAXPROCS) each merge a contiguous shard of ps into a tree of
+// their own, and the shard trees are merged at the end; the result does not
+// depend on workers. It fails, before merging anything, when sampleIndex is
+// not a sample type of some profile.
+func MergeProfiles(ps []*profile.Profile, sampleIndex int, workers int) (*flame.Tree, error) {
+	for i, p := range ps {
+		if sampleIndex < 0 || sampleIndex >= len(p.SampleType) {
+			return nil, fmt.Errorf("profile %d: sample index %d out of range: the profile has %d sample types", i, sampleIndex, len(p.SampleType))
+		}
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// A shard under minShard profiles costs more to graft than it saves.
+	const minShard = 4
+	workers = max(1, min(workers, len(ps)/minShard))
+	trees := make([]*flame.Tree, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		shard := ps[w*len(ps)/workers : (w+1)*len(ps)/workers]
+		merge := func() {
+			t := flame.New()
+			m := NewMerger(t)
+			for _, p := range shard {
+				if err := m.Add(p, sampleIndex); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+			m.Flush()
+			trees[w] = t
+		}
+		if w == workers-1 {
+			merge() // the calling goroutine takes the last shard
+			continue
+		}
+		wg.Go(merge)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range trees[1:] {
+		trees[0].Merge(t)
+	}
+	return trees[0], nil
+}
