@@ -1,6 +1,8 @@
 import React, { useEffect, useRef, useState } from 'react';
 import { formatPercent, formatValue } from '../model/format';
 import { SortKey, TopRow } from '../model/topTable';
+import { fitName } from '../model/shortName';
+import { monoCharWidth } from '../render/textMetrics';
 
 export interface TopTableProps {
   rows: TopRow[];
@@ -18,6 +20,9 @@ export interface TopTableProps {
 
 const ROW = 24;
 const HEADER = 28;
+const CELL_PADDING = 6;
+/** Font of the symbol column. */
+const NAME_FONT = '12px monospace';
 
 /**
  * The top table: symbol, self and total per function, sortable by any column. Rows are
@@ -32,6 +37,8 @@ export function TopTable(props: TopTableProps) {
   const last = Math.min(rows.length, Math.ceil((scrollTop + bodyHeight) / ROW) + 5);
   const numW = Math.max(84, Math.min(150, Math.floor(width * 0.22)));
   const nameW = Math.max(40, width - 2 * numW - 2);
+  // long names are shortened from the left (module path, package) so the function stays visible
+  const nameChars = Math.floor((nameW - 2 * CELL_PADDING) / monoCharWidth(NAME_FONT));
 
   // bring the highlighted symbol into view
   useEffect(() => {
@@ -133,10 +140,10 @@ export function TopTable(props: TopTableProps) {
                     overflow: 'hidden',
                     textOverflow: 'ellipsis',
                     whiteSpace: 'nowrap',
-                    fontFamily: 'monospace',
+                    font: NAME_FONT,
                   }}
                 >
-                  {r.name}
+                  {fitName(r.name, nameChars)}
                 </div>
                 <div
                   role="cell"

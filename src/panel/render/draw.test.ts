@@ -52,4 +52,38 @@ describe('drawFlame', () => {
       Object.defineProperty(window, 'devicePixelRatio', { value: saved, configurable: true });
     }
   });
+
+  it('shortens names that do not fit from the left, keeping the function readable', () => {
+    const go = 'github.com/emberscope/emberscope/pkg/demo.(*Service).handleCar';
+    const small = buildIndex(
+      readFlameData(
+        nestedSet([
+          [0, 'total', 100, 0],
+          [1, go, 40, 40], // 160 px: 21 characters of 7 px fit
+          [1, 'com.foo.Bar.baz', 10, 10], // 40 px: 4 characters
+        ])
+      )
+    );
+    const canvas = document.createElement('canvas');
+    const ctx = prepareCanvas(canvas, 400, 60)!;
+    drawFlame(ctx, {
+      index: small,
+      colors: computeColors(small.data, 'self'),
+      focus: 0,
+      width: 400,
+      rowHeight: 20,
+      height: 60,
+      scrollTop: 0,
+      minBarWidth: 1,
+      textAlign: 'left',
+      darkTheme: false,
+      font: '12px monospace',
+      charWidth: 7,
+    });
+    const texts = (ctx as unknown as { __getEvents: () => Array<{ type: string; props: { text?: string } }> })
+      .__getEvents()
+      .filter((e) => e.type === 'fillText')
+      .map((e) => e.props.text);
+    expect(texts).toEqual(['total (100%, 100 ns)', '(*Service).handleCar', '…baz']);
+  });
 });

@@ -1,6 +1,7 @@
 import { FlameIndex } from '../model/flameIndex';
 import { forEachVisible, LayoutParams, nodeX } from '../model/layout';
-import { barLabel, fitText } from '../model/format';
+import { barLabel } from '../model/format';
+import { nameFormsCache } from '../model/shortName';
 import { DIMMED_FILL, DIMMED_FILL_DARK } from '../model/colors';
 
 /** Everything the base layer needs to draw one frame. */
@@ -79,6 +80,7 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
   const rootTotal = data.value[0];
   const dimmed = p.darkTheme ? DIMMED_FILL_DARK : DIMMED_FILL;
   const pattern = data.virtual ? hatchPattern(ctx) : null;
+  const forms = nameFormsCache(data.names);
   ctx.font = p.font;
   ctx.textBaseline = 'middle';
   let drawn = 0;
@@ -101,9 +103,11 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
     drawn++;
     const maxChars = Math.floor((bw - 2 * TEXT_PADDING) / p.charWidth);
     if (maxChars >= 3) {
-      const name = data.names[data.nameIdx[i]];
-      const full = barLabel(name, data.value[i], rootTotal, data.unit);
-      const text = full.length <= maxChars ? full : fitText(name, maxChars, p.textAlign);
+      const k = data.nameIdx[i];
+      const name = data.names[k];
+      // the label adds at least ` (1%, 1)` to the name: format numbers only when that can fit
+      const full = name.length + 8 <= maxChars ? barLabel(name, data.value[i], rootTotal, data.unit) : '';
+      const text = full && full.length <= maxChars ? full : forms.fit(k, maxChars, p.textAlign);
       if (text) {
         const tx = p.textAlign === 'left' ? x + TEXT_PADDING : x + bw - TEXT_PADDING - text.length * p.charWidth;
         texts.push([text, Math.max(x + TEXT_PADDING, tx), y + rowHeight / 2, matched]);
