@@ -176,8 +176,11 @@ export function App() {
         color: theme.colors.text.primary,
       }}
     >
-      <div data-testid="query-row" style={{ display: 'flex', gap: 8, alignItems: 'flex-start', minWidth: 0 }}>
-        <div style={{ flex: '1 1 auto', minWidth: 0 }}>
+      <div
+        data-testid="query-row"
+        style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'flex-start', minWidth: 0 }}
+      >
+        <div style={{ flex: '1 1 480px', minWidth: 0 }}>
           <PlaygroundQueryEditor
             query={query}
             onChange={onChange}
@@ -189,7 +192,13 @@ export function App() {
             frames={answer.frames}
           />
         </div>
-        <Button onClick={runLatest} disabled={running} icon={running ? 'spinner' : 'play'} data-testid="run-query">
+        <Button
+          onClick={runLatest}
+          disabled={running}
+          icon={running ? 'spinner' : 'play'}
+          data-testid="run-query"
+          style={{ flex: 'none' }}
+        >
           Run
         </Button>
       </div>

@@ -169,6 +169,7 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
           label="Matchers"
           labelWidth={14}
           grow
+          className={styles.shrinkable}
           tooltip={exprSel ? 'Editing the selector of the query text' : 'Editing the label selector'}
         >
           <MatcherChips
@@ -241,5 +242,7 @@ function message(e: unknown): string {
 
 const getStyles = (theme: GrafanaTheme2) => ({
   editor: css({ display: 'flex', flexDirection: 'column', gap: theme.spacing(0.5), width: '100%' }),
+  // lets the chips wrap in a narrow editor instead of widening the page
+  shrinkable: css({ flex: '1 1 0', minWidth: 0, '& > div': { minWidth: 0, flexShrink: 1 } }),
   hint: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize }),
 });

@@ -141,9 +141,11 @@ function Chip({ index, matcher, others, source, profileTypeId, onChange, onRemov
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
-  row: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1), alignItems: 'center' }),
+  row: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1), alignItems: 'center', minWidth: 0 }),
   chip: css({
     display: 'flex',
+    flexWrap: 'wrap',
+    maxWidth: '100%',
     alignItems: 'center',
     gap: theme.spacing(0.5),
     padding: theme.spacing(0.25, 0.5),
