@@ -85,36 +85,57 @@ export function App() {
     setQuery(q);
   }, []);
 
-  /** Runs q over [from, to] (a live query over its window up to now) and shows the answer. */
-  const execute = useCallback(async (q: EmberscopeQuery, from: number, to: number, keepSelection = false) => {
-    if (!q.expr?.trim() && !q.profileTypeId) {
-      setError('Choose a profile type or type a query');
-      return;
-    }
-    if (q.live) {
-      to = Date.now();
-      from = to - livePolling(q).window;
-    }
-    rangeRef.current = { from, to };
-    setRange({ from, to });
-    window.history.replaceState(null, '', writeUrl({ query: addressText(q), from, to }, window.location.search));
+  // runs may overlap (a live poll and a Run); only the newest one's answer is shown
+  const seq = useRef(0);
+  const inflight = useRef(0);
+  const track = useCallback(async <T,>(work: () => Promise<T>): Promise<T> => {
+    inflight.current++;
     setRunning(true);
-    setRan(q);
-    if (!keepSelection) {
-      setSelection(undefined);
-      setSelectedFlame(undefined);
-    }
     try {
-      const a = await runQuery(q, from, to);
-      setAnswer(a);
-      setError(undefined);
-    } catch (e) {
-      setAnswer(EMPTY);
-      setError(e instanceof Error ? e.message : String(e));
+      return await work();
     } finally {
-      setRunning(false);
+      inflight.current--;
+      setRunning(inflight.current > 0);
     }
   }, []);
+
+  /** Runs q over [from, to] (a live query over its window up to now) and shows the answer. */
+  const execute = useCallback(
+    async (q: EmberscopeQuery, from: number, to: number, keepSelection = false) => {
+      if (!q.expr?.trim() && !q.profileTypeId) {
+        setError('Choose a profile type or type a query');
+        return;
+      }
+      if (q.live) {
+        to = Date.now();
+        from = to - livePolling(q).window;
+      }
+      const mine = ++seq.current;
+      rangeRef.current = { from, to };
+      setRange({ from, to });
+      window.history.replaceState(null, '', writeUrl({ query: addressText(q), from, to }, window.location.search));
+      setRan(q);
+      if (!keepSelection) {
+        setSelection(undefined);
+        setSelectedFlame(undefined);
+      }
+      await track(async () => {
+        try {
+          const a = await runQuery(q, from, to);
+          if (mine === seq.current) {
+            setAnswer(a);
+            setError(undefined);
+          }
+        } catch (e) {
+          if (mine === seq.current) {
+            setAnswer(EMPTY);
+            setError(e instanceof Error ? e.message : String(e));
+          }
+        }
+      });
+    },
+    [track]
+  );
 
   const runLatest = useCallback(() => execute(latest.current, rangeRef.current.from, rangeRef.current.to), [execute]);
 
@@ -135,18 +156,17 @@ export function App() {
     return () => window.clearInterval(id);
   }, [ran, liveEvery, execute]);
 
-  const selectRange = async (from: number, to: number) => {
+  const selectRange = (from: number, to: number) => {
     setSelection({ from, to });
-    setRunning(true);
-    try {
-      const a = await runQuery({ ...(ran ?? latest.current), queryType: 'profile', live: undefined }, from, to);
-      setSelectedFlame(a.flame);
-      setError(undefined);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setRunning(false);
-    }
+    return track(async () => {
+      try {
+        const a = await runQuery({ ...(ran ?? latest.current), queryType: 'profile', live: undefined }, from, to);
+        setSelectedFlame(a.flame);
+        setError(undefined);
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+    });
   };
 
   const type: QueryType = ran?.queryType ?? 'both';

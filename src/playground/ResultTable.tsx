@@ -39,10 +39,10 @@ export function ResultTable({ frame }: { frame: DataFrame }) {
   };
   return (
     <div style={{ overflow: 'auto', minHeight: 0, flex: '1 1 auto' }}>
+      <div data-testid="result-table-title" style={{ fontSize: 12, fontWeight: 500, padding: '2px 8px' }}>
+        {frame.name || 'Result'} · {n} row{n === 1 ? '' : 's'}
+      </div>
       <table data-testid="result-table" style={{ borderCollapse: 'collapse', fontSize: 12, width: '100%' }}>
-        <caption style={{ textAlign: 'left', fontWeight: 500, padding: '2px 8px' }}>
-          {frame.name || 'Result'} · {n} row{n === 1 ? '' : 's'}
-        </caption>
         <thead>
           <tr>
             {frame.fields.map((f) => (

@@ -115,7 +115,9 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
   const [hover, setHover] = useState<{ x: number; line: number; k: number } | undefined>();
   const plotW = Math.max(10, width - PAD.left - PAD.right);
   const plotH = Math.max(10, height - PAD.top - PAD.bottom);
-  const max = Math.max(1e-9, ...lines.flatMap((l) => l.values.filter(Number.isFinite)));
+  const peak = Math.max(0, ...lines.flatMap((l) => l.values.filter(Number.isFinite)));
+  // all-zero series (e.g. novelty scores without history) get a 0..1 axis rather than ticks of 0
+  const max = peak > 0 ? peak : 1;
   const unit = lines[0]?.unit;
   const fmt = (v: number) => formattedValueToString(getValueFormat(unit || 'short')(v, 1));
   const xOf = (t: number) => PAD.left + ((t - from) / (to - from || 1)) * plotW;

@@ -34,21 +34,30 @@ beforeEach(() => {
 });
 afterEach(() => jest.restoreAllMocks());
 
-const rowsText = () => screen.getAllByTestId('top-table-row').map((r) => within(r).getAllByRole('cell')[0].textContent);
+// the table is summed after the graph's first paint: wait for its rows
+const rowsText = async () =>
+  (await screen.findAllByTestId('top-table-row')).map((r) => within(r).getAllByRole('cell')[0].textContent);
 
 describe('FlameGraphView', () => {
-  it('search counts matches and their share, dims the rest and filters the table', () => {
+  it('draws the graph first and fills the top table after the first paint', async () => {
+    renderView();
+    expect(screen.getByTestId('flamegraph-canvas')).toBeInTheDocument();
+    expect(screen.queryAllByTestId('top-table-row')).toHaveLength(0);
+    expect(await rowsText()).toHaveLength(5); // every symbol but the root
+  });
+
+  it('search counts matches and their share, dims the rest and filters the table', async () => {
     renderView();
     fireEvent.change(screen.getByLabelText('Search functions'), { target: { value: 'main' } });
     expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent('2 matches · 70.0% of total');
-    expect(rowsText().sort()).toEqual(['main.main', 'main.work']);
+    expect((await rowsText()).sort()).toEqual(['main.main', 'main.work']);
   });
 
-  it('the table sorts by a column and a click highlights the symbol in the graph', () => {
+  it('the table sorts by a column and a click highlights the symbol in the graph', async () => {
     renderView();
-    expect(rowsText()[0]).toBe('crypto/sha256.hash'); // self, descending
+    expect((await rowsText())[0]).toBe('crypto/sha256.hash'); // self, descending
     fireEvent.click(screen.getByRole('columnheader', { name: /Total/ }));
-    expect(rowsText()[0]).toBe('main.main');
+    expect((await rowsText())[0]).toBe('main.main');
     const row = screen.getAllByTestId('top-table-row')[0];
     fireEvent.click(row);
     expect(row).toHaveAttribute('aria-selected', 'true');

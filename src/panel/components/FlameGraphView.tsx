@@ -1,10 +1,10 @@
-import React, { useCallback, useMemo, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ContextMenu, Input, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
-import { buildIndex, lowerBoundRow } from '../model/flameIndex';
+import { buildIndex, FlameIndex, lowerBoundRow } from '../model/flameIndex';
 import { computeColors, ColorMode } from '../model/colors';
 import { compileSearch, matchNames, searchNodes } from '../model/search';
-import { SortKey, sortRows, topTable } from '../model/topTable';
+import { SortKey, sortRows, topTable, TopRow } from '../model/topTable';
 import { formatPercent } from '../model/format';
 import { FlameCanvas } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
@@ -41,6 +41,25 @@ interface Menu {
 }
 
 /**
+ * Runs fn after the browser has painted the current frame (a task queued from the next
+ * animation frame); returns a cancel function.
+ */
+function afterPaint(fn: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (typeof requestAnimationFrame !== 'function') {
+    timer = setTimeout(fn, 0);
+    return () => clearTimeout(timer);
+  }
+  const raf = requestAnimationFrame(() => {
+    timer = setTimeout(fn, 0);
+  });
+  return () => {
+    cancelAnimationFrame(raf);
+    clearTimeout(timer);
+  };
+}
+
+/**
  * The complete flamegraph view shared by the panel and the playground: header (search,
  * breadcrumbs, view toggle), the canvas graph, the resizable top-table drawer, tooltip,
  * context menu and keyboard navigation.
@@ -53,7 +72,9 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
     () => computeColors(data, options.colorMode, options.colorBlindDiff),
     [data, options.colorMode, options.colorBlindDiff]
   );
-  const allRows = useMemo(() => topTable(index), [index]);
+  // the top table is summed lazily: only while the drawer is shown, and after the graph has painted
+  const [table, setTable] = useState<{ index: FlameIndex; rows: TopRow[] } | undefined>();
+  const allRows = table?.index === index ? table.rows : undefined;
 
   const [focus, setFocus] = useState(0);
   const [selected, setSelected] = useState(-1);
@@ -91,6 +112,9 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   const nodeMatch = (highlightResult ?? searchResult)?.nodeMatch;
 
   const rows = useMemo(() => {
+    if (!allRows) {
+      return [];
+    }
     const filtered = searchResult ? allRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : allRows;
     return sortRows(filtered, sort.key, sort.desc);
   }, [allRows, searchResult, sort]);
@@ -106,6 +130,14 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   const showGraph = !toggle || narrowView === 'graph';
   const showTable = split || (toggle && narrowView === 'table');
   const graphWidth = split ? width - tw - HANDLE_WIDTH : width;
+
+  const tableWanted = showTable && !allRows;
+  useEffect(() => {
+    if (!tableWanted) {
+      return;
+    }
+    return afterPaint(() => setTable({ index, rows: topTable(index) }));
+  }, [tableWanted, index]);
 
   const zoom = useCallback((node: number) => {
     setFocus(node);
