@@ -262,3 +262,20 @@ test('a live query is polled every live interval and says so', async ({ page }) 
   expect(last).toMatchObject({ live: true, liveWindow: '5m', liveInterval: '1s' });
   await expect(page.getByTestId('query-error')).toHaveCount(0);
 });
+
+test('the Labels query type shows each value of the group-by label with its total and share', async ({ page }) => {
+  await open(page);
+  await selectService(page);
+  await page.getByTestId('options-summary').click();
+  await page.getByLabel('Group by').click();
+  await page.getByText('route', { exact: true }).click();
+  await expect.poll(async () => (await lastRun(page)).groupBy).toEqual(['route']);
+  await page.getByRole('radio', { name: 'Labels' }).click();
+  await expect.poll(async () => (await lastRun(page)).queryType).toBe('labels');
+  const table = page.getByTestId('result-table');
+  await expect(table.locator('thead th')).toHaveText(['route', 'total', 'share']);
+  const orders = table.getByTestId('result-table-row').filter({ hasText: '/api/orders' });
+  await expect(orders).toHaveCount(1);
+  // a share is a percentage of the whole
+  await expect(orders.locator('td').nth(2)).toHaveText(/^\d+(\.\d+)?%$/);
+});
