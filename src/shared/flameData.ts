@@ -64,18 +64,71 @@ function requiredField(frame: DataFrame, name: string): Field {
   return f;
 }
 
+/** The number in v (numbers, numeric strings, bigints), NaN otherwise. */
+function toNumber(v: unknown): number {
+  return typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : typeof v === 'bigint' ? Number(v) : NaN;
+}
+
+function notFinite(f: Field, i: number, v: unknown): FlameFrameError {
+  return new FlameFrameError(`field "${f.name}" row ${i}: ${JSON.stringify(v)} is not a finite number`);
+}
+
+/** Reads n finite numbers of f; plain numbers take a fast path, other types are converted. */
 function numbers(f: Field, n: number): Float64Array {
   const out = new Float64Array(n);
   const vals = f.values as ArrayLike<unknown>;
   for (let i = 0; i < n; i++) {
     const v = vals[i];
-    const x = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : typeof v === 'bigint' ? Number(v) : NaN;
+    // v - v is 0 for finite numbers only (NaN for NaN and ±Infinity)
+    if (typeof v === 'number' && v - v === 0) {
+      out[i] = v;
+      continue;
+    }
+    const x = toNumber(v);
     if (!Number.isFinite(x)) {
-      throw new FlameFrameError(`field "${f.name}" row ${i}: ${JSON.stringify(v)} is not a finite number`);
+      throw notFinite(f, i, v);
     }
     out[i] = x;
   }
   return out;
+}
+
+/**
+ * Reads the level column straight into an Int32Array, checking the nested-set shape: one root
+ * at level 0 in row 0, every later row at most one level deeper than the row before it.
+ */
+function readLevels(f: Field, n: number): { level: Int32Array; maxLevel: number } {
+  const level = new Int32Array(n);
+  const vals = f.values as ArrayLike<unknown>;
+  let maxLevel = 0;
+  let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const v = vals[i];
+    const l = typeof v === 'number' ? v : toNumber(v);
+    if (!Number.isInteger(l) || l < 0) {
+      if (!Number.isFinite(l)) {
+        throw notFinite(f, i, v);
+      }
+      throw new FlameFrameError(`field "level" row ${i}: ${l} is not a non-negative integer`);
+    }
+    if (l > prev + 1 || (l === 0) !== (i === 0)) {
+      if (i === 0) {
+        throw new FlameFrameError(`field "level" row 0: the first row must be the root at level 0, got ${l}`);
+      }
+      if (l === 0) {
+        throw new FlameFrameError(`field "level" row ${i}: a second root (level 0); a flamegraph frame has one root`);
+      }
+      throw new FlameFrameError(
+        `field "level" row ${i}: level ${l} follows level ${prev}; rows may go only one level deeper at a time`
+      );
+    }
+    level[i] = l;
+    prev = l;
+    if (l > maxLevel) {
+      maxLevel = l;
+    }
+  }
+  return { level, maxLevel };
 }
 
 /** Interns the label column (enum indices or plain strings) into names + per-row indices. */
@@ -129,30 +182,7 @@ export function readFlameData(frame: DataFrame): FlameData {
   const valueF = requiredField(frame, 'value');
   const selfF = requiredField(frame, 'self');
   const labelF = requiredField(frame, 'label');
-  const levels = numbers(levelF, n);
-  const level = new Int32Array(n);
-  let maxLevel = 0;
-  for (let i = 0; i < n; i++) {
-    const l = levels[i];
-    if (!Number.isInteger(l) || l < 0) {
-      throw new FlameFrameError(`field "level" row ${i}: ${l} is not a non-negative integer`);
-    }
-    if (i === 0 && l !== 0) {
-      throw new FlameFrameError(`field "level" row 0: the first row must be the root at level 0, got ${l}`);
-    }
-    if (i > 0 && l === 0) {
-      throw new FlameFrameError(`field "level" row ${i}: a second root (level 0); a flamegraph frame has one root`);
-    }
-    if (i > 0 && l > level[i - 1] + 1) {
-      throw new FlameFrameError(
-        `field "level" row ${i}: level ${l} follows level ${level[i - 1]}; rows may go only one level deeper at a time`
-      );
-    }
-    level[i] = l;
-    if (l > maxLevel) {
-      maxLevel = l;
-    }
-  }
+  const { level, maxLevel } = readLevels(levelF, n);
   const value = numbers(valueF, n);
   const self = numbers(selfF, n);
   for (let i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { FlameIndex } from '../model/flameIndex';
+import { NodeColors } from '../model/colors';
 import { hitTest, LayoutParams, nodeX, subtreeDepth } from '../model/layout';
 import { drawFlame, drawOverlay, prepareCanvas } from '../render/draw';
 
@@ -11,7 +12,7 @@ export const FONT =
 
 export interface FlameCanvasProps {
   index: FlameIndex;
-  colors: string[];
+  colors: NodeColors;
   focus: number;
   selected: number;
   hovered: number;

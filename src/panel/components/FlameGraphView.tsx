@@ -1,8 +1,8 @@
-import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Button, ContextMenu, Input, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, lowerBoundRow } from '../model/flameIndex';
-import { computeColors, ColorMode } from '../model/colors';
+import { ColorMode, nodeColors } from '../model/colors';
 import { compileSearch, matchNames, searchNodes } from '../model/search';
 import { SortKey, sortRows, topTable, TopRow } from '../model/topTable';
 import { formatPercent } from '../model/format';
@@ -41,8 +41,9 @@ interface Menu {
 }
 
 /**
- * Runs fn after the browser has painted the current frame (a task queued from the next
- * animation frame); returns a cancel function.
+ * Runs fn once the browser has presented the current frame (a task queued from the animation
+ * frame after next, so a long fn never holds back the frame that shows the graph); returns a
+ * cancel function.
  */
 function afterPaint(fn: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -50,8 +51,10 @@ function afterPaint(fn: () => void): () => void {
     timer = setTimeout(fn, 0);
     return () => clearTimeout(timer);
   }
-  const raf = requestAnimationFrame(() => {
-    timer = setTimeout(fn, 0);
+  let raf = requestAnimationFrame(() => {
+    raf = requestAnimationFrame(() => {
+      timer = setTimeout(fn, 0);
+    });
   });
   return () => {
     cancelAnimationFrame(raf);
@@ -69,7 +72,7 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   const dark = theme.isDark;
   const index = useMemo(() => buildIndex(data), [data]);
   const colors = useMemo(
-    () => computeColors(data, options.colorMode, options.colorBlindDiff),
+    () => nodeColors(data, options.colorMode, options.colorBlindDiff),
     [data, options.colorMode, options.colorBlindDiff]
   );
   // the top table is summed lazily: only while the drawer is shown, and after the graph has painted
@@ -122,6 +125,11 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   const headerRef = useRef<HTMLDivElement>(null);
   const headerSize = useElementSize(headerRef);
   const bodyHeight = Math.max(40, height - headerSize.height);
+  // the canvas is mounted once the header has been measured: drawn once, not before and again after
+  const [measured, setMeasured] = useState(false);
+  // one deliberate second render, in the same commit as the header's measurement (useElementSize)
+  // eslint-disable-next-line react-hooks/set-state-in-effect
+  useLayoutEffect(() => setMeasured(true), []);
 
   const split = options.showTable && width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
   const toggle = options.showTable && !split;
@@ -303,7 +311,7 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
         <Breadcrumbs index={index} focus={focus} onZoom={zoom} onReset={reset} />
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
-        {showGraph && (
+        {showGraph && measured && (
           <FlameCanvas
             index={index}
             colors={colors}

@@ -108,61 +108,77 @@ export function diffColor(change: number, colorBlind: boolean): string {
   return change < 0 ? mix(mid, dec, -change) : mix(mid, inc, change);
 }
 
+/** The fill of each node, computed when a node is first drawn (so a first draw costs what it shows). */
+export interface NodeColors {
+  /** Fill of node i. */
+  get(i: number): string;
+}
+
 /**
- * Computes the fill of every node once (colours are reused across redraws):
+ * The fill of nodes, computed on demand:
  * - 'self': hue by package, intensity by the node's self share (relative to the largest self);
  * - 'total': hue by package, intensity by the node's share of the root total;
  * - 'package': hue by package only, one intensity;
  * virtual nodes get VIRTUAL_FILL; diff frames are coloured by change whatever the mode.
+ * Hues are worked out once per distinct name and fills once per (hue, intensity step), so
+ * only the nodes that are drawn cost anything.
  */
-export function computeColors(data: FlameData, mode: ColorMode, colorBlind = false): string[] {
-  const n = data.count;
-  const out = new Array<string>(n);
-  const hues = new Int16Array(data.names.length).fill(-1);
-  const hue = (k: number) => {
-    if (hues[k] < 0) {
-      hues[k] = hueOf(packageOf(data.names[k]));
-    }
-    return hues[k];
-  };
+export function nodeColors(data: FlameData, mode: ColorMode, colorBlind = false): NodeColors {
   if (data.valueRight) {
     const vr = data.valueRight;
+    const value = data.value;
     const totalRight = vr[0];
-    const totalLeft = data.value[0] - totalRight;
-    for (let i = 0; i < n; i++) {
-      out[i] = diffColor(diffChange(data.value[i] - vr[i], vr[i], totalLeft, totalRight), colorBlind);
-    }
-    return out;
+    const totalLeft = value[0] - totalRight;
+    return { get: (i) => diffColor(diffChange(value[i] - vr[i], vr[i], totalLeft, totalRight), colorBlind) };
   }
+  const { self, value, nameIdx, names, virtual } = data;
   let maxSelf = 0;
-  for (let i = 0; i < n; i++) {
-    if (data.self[i] > maxSelf) {
-      maxSelf = data.self[i];
+  if (mode === 'self') {
+    for (let i = 0; i < data.count; i++) {
+      if (self[i] > maxSelf) {
+        maxSelf = self[i];
+      }
     }
   }
-  const total = data.value[0] || 1;
+  const total = value[0] || 1;
+  const hues = new Int16Array(names.length).fill(-1);
   // intensities are bucketed (11 steps) so that at most 360 × 11 distinct strings are made
-  const cache = new Array<string | undefined>(360 * 11);
-  for (let i = 0; i < n; i++) {
-    if (data.virtual && data.virtual[i]) {
-      out[i] = VIRTUAL_FILL;
-      continue;
-    }
-    let t = 0.5;
-    if (mode === 'self') {
-      t = maxSelf > 0 ? Math.sqrt(data.self[i] / maxSelf) : 0;
-    } else if (mode === 'total') {
-      t = Math.sqrt(data.value[i] / total);
-    }
-    const h = hue(data.nameIdx[i]);
-    const bucket = Math.round(t * 10);
-    const key = h * 11 + bucket;
-    let c = cache[key];
-    if (!c) {
-      c = hsl(h, bucket / 10);
-      cache[key] = c;
-    }
-    out[i] = c;
+  const fills = new Array<string | undefined>(360 * 11);
+  return {
+    get(i: number): string {
+      if (virtual && virtual[i]) {
+        return VIRTUAL_FILL;
+      }
+      let t = 0.5;
+      if (mode === 'self') {
+        t = maxSelf > 0 ? Math.sqrt(self[i] / maxSelf) : 0;
+      } else if (mode === 'total') {
+        t = Math.sqrt(value[i] / total);
+      }
+      const k = nameIdx[i];
+      let h = hues[k];
+      if (h < 0) {
+        h = hueOf(packageOf(names[k]));
+        hues[k] = h;
+      }
+      const bucket = Math.round(t * 10);
+      const key = h * 11 + bucket;
+      let c = fills[key];
+      if (c === undefined) {
+        c = hsl(h, bucket / 10);
+        fills[key] = c;
+      }
+      return c;
+    },
+  };
+}
+
+/** The fill of every node (see nodeColors), as an array. */
+export function computeColors(data: FlameData, mode: ColorMode, colorBlind = false): string[] {
+  const colors = nodeColors(data, mode, colorBlind);
+  const out = new Array<string>(data.count);
+  for (let i = 0; i < data.count; i++) {
+    out[i] = colors.get(i);
   }
   return out;
 }

@@ -122,7 +122,12 @@ export function nameForms(name: string): string[] {
  * alignment) or the start (right alignment). Returns '' when not even two characters and
  * the ellipsis fit.
  */
-export function fitName(name: string, maxChars: number, align: 'left' | 'right' = 'left', forms = nameForms(name)): string {
+export function fitName(
+  name: string,
+  maxChars: number,
+  align: 'left' | 'right' = 'left',
+  forms = nameForms(name)
+): string {
   for (const f of forms) {
     if (f.length <= maxChars) {
       return f;
@@ -162,7 +167,9 @@ export class NameFormsCache {
 
   /** fitName of names[k]. */
   fit(k: number, maxChars: number, align: 'left' | 'right' = 'left'): string {
-    return fitName(this.names[k], maxChars, align, this.get(k));
+    const name = this.names[k];
+    // most names fit whole: no need to work out their shorter forms
+    return name.length <= maxChars ? name : fitName(name, maxChars, align, this.get(k));
   }
 }
 

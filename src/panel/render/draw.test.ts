@@ -1,13 +1,13 @@
 import { readFlameData } from '../../shared/flameData';
 import { nestedSet, Row } from '../testing/frames';
 import { buildIndex } from '../model/flameIndex';
-import { computeColors } from '../model/colors';
+import { nodeColors } from '../model/colors';
 import { drawFlame, prepareCanvas } from './draw';
 
 // a 5,000-level chain: total → f1 → f2 → ... → f4999
 const rows: Row[] = Array.from({ length: 5000 }, (_, l) => [l, l ? `pkg.f${l}` : 'total', 100, l === 4999 ? 100 : 0]);
 const index = buildIndex(readFlameData(nestedSet(rows)));
-const colors = computeColors(index.data, 'self');
+const colors = nodeColors(index.data, 'self');
 
 function draw(scrollTop: number, height = 200) {
   const canvas = document.createElement('canvas');
@@ -68,7 +68,7 @@ describe('drawFlame', () => {
     const ctx = prepareCanvas(canvas, 400, 60)!;
     drawFlame(ctx, {
       index: small,
-      colors: computeColors(small.data, 'self'),
+      colors: nodeColors(small.data, 'self'),
       focus: 0,
       width: 400,
       rowHeight: 20,

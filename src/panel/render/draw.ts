@@ -2,12 +2,12 @@ import { FlameIndex } from '../model/flameIndex';
 import { forEachVisible, LayoutParams, nodeX } from '../model/layout';
 import { barLabel } from '../model/format';
 import { nameFormsCache } from '../model/shortName';
-import { DIMMED_FILL, DIMMED_FILL_DARK } from '../model/colors';
+import { DIMMED_FILL, DIMMED_FILL_DARK, NodeColors } from '../model/colors';
 
 /** Everything the base layer needs to draw one frame. */
 export interface DrawParams extends LayoutParams {
   index: FlameIndex;
-  colors: string[];
+  colors: NodeColors;
   /** CSS px height of the visible area. */
   height: number;
   scrollTop: number;
@@ -89,7 +89,7 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
     const y = level * rowHeight - scrollTop;
     const bw = w > 2 ? w - 1 : w;
     const matched = !p.nodeMatch || p.nodeMatch[i] === 1;
-    ctx.fillStyle = matched ? p.colors[i] : dimmed;
+    ctx.fillStyle = matched ? p.colors.get(i) : dimmed;
     ctx.fillRect(x, y, bw, rowHeight - 1);
     if (data.virtual && data.virtual[i]) {
       if (pattern) {
