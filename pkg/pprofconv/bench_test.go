@@ -58,8 +58,9 @@ func mergeFrame(tb testing.TB, ps []*profile.Profile, workers int) *data.Frame {
 // BenchmarkMerge merges 50 parsed real CPU profiles into one flamegraph frame
 // (emberscope, on one goroutine and on all cores) and, for reference, with
 // google/pprof's profile.Merge (which does not make a frame). Set
-// MERGE_CPUPROFILE=file to profile the single-goroutine merge alone
-// (go test's -cpuprofile clashes with making a CPU profile for the inputs).
+// MERGE_CPUPROFILE=file to profile the single-goroutine merge (look at it
+// with -focus mergeFrame: the file also holds the untimed GCs); go test's
+// -cpuprofile clashes with making a CPU profile for the inputs.
 func BenchmarkMerge(b *testing.B) {
 	ps := mergeInputs(b, mergeN)
 	for _, c := range []struct {
@@ -75,6 +76,10 @@ func BenchmarkMerge(b *testing.B) {
 				defer func() { pprof.StopCPUProfile(); _ = w.Close() }()
 			}
 			for b.Loop() {
+				// As in BenchmarkMergeRatio, each merge starts after a GC.
+				b.StopTimer()
+				runtime.GC()
+				b.StartTimer()
 				mergeFrame(b, ps, c.workers)
 			}
 		})
