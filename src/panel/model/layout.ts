@@ -30,7 +30,8 @@ export function nodeX(index: FlameIndex, p: LayoutParams, i: number): { x: numbe
 /**
  * Calls visit for every node drawn in levels [fromLevel, toLevel] that is at least minWidth
  * wide: the focus node's ancestors (full width) above it, then its subtree. Only the focus's
- * part of each level is touched, so zooming re-lays out the subtree alone.
+ * subtree is walked, skipping the subtrees of bars too narrow to draw, so the work follows what
+ * is drawn, not the number of nodes.
  */
 export function forEachVisible(
   index: FlameIndex,
@@ -61,19 +62,23 @@ export function forEachVisible(
   }
   const scale = p.width / (value[f] || 1);
   const x0 = index.start[f];
-  const nodes = index.levelNodes;
-  const fend = index.end[f];
-  for (let l = Math.max(fromLevel, fl); l <= last; l++) {
-    const lo = lowerBoundRow(index, l, f);
-    const hi = lowerBoundRow(index, l, fend);
-    for (let k = lo; k < hi; k++) {
-      const i = nodes[k];
-      const w = value[i] * scale;
-      if (w < minWidth) {
-        continue;
-      }
-      visit(i, (index.start[i] - x0) * scale, w, l);
+  const { end, start } = index;
+  const fend = end[f];
+  // depth-first over the focus's rows, jumping over the subtree of every node that is too narrow
+  // (its descendants are narrower still) or at the last visible level: the work is in proportion
+  // to what is drawn, not to the size of the subtree
+  let i = f;
+  while (i < fend) {
+    const l = level[i];
+    const w = value[i] * scale;
+    if (w < minWidth) {
+      i = end[i];
+      continue;
     }
+    if (l >= fromLevel) {
+      visit(i, (start[i] - x0) * scale, w, l);
+    }
+    i = l >= last ? end[i] : i + 1;
   }
 }
 
