@@ -69,3 +69,33 @@ func TestMergeProfilesEmptyAndBadIndex(t *testing.T) {
 	_, err = pprofconv.MergeProfiles([]*profile.Profile{p, p.Copy()}, 7, 2)
 	require.ErrorContains(t, err, "profile 0: sample index 7 out of range")
 }
+
+func TestMergeProfilesUnlistedLocation(t *testing.T) {
+	// A sample may use a location its profile does not list (profiles built
+	// in code); both the serial and the sharded merge still count it.
+	fa := &profile.Function{ID: 1, Name: "main.a"}
+	fb := &profile.Function{ID: 2, Name: "main.b"}
+	la := &profile.Location{ID: 1, Line: []profile.Line{{Function: fa}}}
+	lb := &profile.Location{ID: 2, Line: []profile.Line{{Function: fb}}}
+	mk := func(listed ...*profile.Location) *profile.Profile {
+		return &profile.Profile{
+			SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+			Sample: []*profile.Sample{
+				{Location: []*profile.Location{lb, la}, Value: []int64{3}},
+				{Location: []*profile.Location{la}, Value: []int64{2}},
+			},
+			Location: listed,
+			Function: []*profile.Function{fa, fb},
+		}
+	}
+	var ps []*profile.Profile
+	for range 2 {
+		ps = append(ps, mk(la, lb), mk(la), mk(), mk(la, lb))
+	}
+	want := []walkRow{{0, "total", 0, 40}, {1, "main.a", 16, 40}, {2, "main.b", 24, 24}}
+	for _, workers := range []int{1, 2} {
+		got, err := pprofconv.MergeProfiles(ps, 0, workers)
+		require.NoError(t, err)
+		require.Equal(t, want, rows(got), "workers %d", workers)
+	}
+}
