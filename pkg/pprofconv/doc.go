@@ -10,6 +10,8 @@
 //     underscores), and samples without a label form a series without it;
 //   - zero-value samples are dropped.
 //
-// ToTree and AddToTree build a flame.Tree straight from a parsed profile; they
-// are the merge hot path and resolve each location to frame ids only once.
+// ToTree and AddToTree build a flame.Tree straight from a parsed profile;
+// Merger and MergeProfiles (which can shard the profiles over goroutines)
+// merge many profiles into one tree, resolving each location of each profile
+// to frame ids only once and each distinct stack to a tree leaf only once.
 package pprofconv
