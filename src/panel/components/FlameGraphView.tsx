@@ -41,9 +41,8 @@ interface Menu {
 }
 
 /**
- * Runs fn once the browser has presented the current frame (a task queued from the animation
- * frame after next, so a long fn never holds back the frame that shows the graph); returns a
- * cancel function.
+ * Runs fn after the browser has painted the current frame (a task queued from the next
+ * animation frame, so the graph is on screen before fn's work starts); returns a cancel function.
  */
 function afterPaint(fn: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,10 +50,8 @@ function afterPaint(fn: () => void): () => void {
     timer = setTimeout(fn, 0);
     return () => clearTimeout(timer);
   }
-  let raf = requestAnimationFrame(() => {
-    raf = requestAnimationFrame(() => {
-      timer = setTimeout(fn, 0);
-    });
+  const raf = requestAnimationFrame(() => {
+    timer = setTimeout(fn, 0);
   });
   return () => {
     cancelAnimationFrame(raf);
