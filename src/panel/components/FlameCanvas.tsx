@@ -2,7 +2,7 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 
 import { FlameIndex } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';
 import { hitTest, LayoutParams, nodeX, subtreeDepth } from '../model/layout';
-import { drawFlame, drawOverlay, prepareCanvas } from '../render/draw';
+import { clearOverlay, drawFlame, drawOverlay, prepareCanvas } from '../render/draw';
 
 /** Height of one flamegraph row in CSS px. */
 export const ROW_HEIGHT = 20;
@@ -94,6 +94,10 @@ export function FlameCanvas(props: FlameCanvasProps) {
     const p = propsRef.current;
     const canvas = overlayRef.current;
     if (!canvas || p.width <= 0) {
+      return;
+    }
+    if (p.hovered < 0 && p.selected < 0) {
+      clearOverlay(canvas, p.width, viewHeight);
       return;
     }
     const ctx = prepareCanvas(canvas, p.width, viewHeight);

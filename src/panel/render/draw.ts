@@ -43,6 +43,20 @@ export function prepareCanvas(canvas: HTMLCanvasElement, w: number, h: number): 
   return ctx;
 }
 
+/**
+ * Empties an overlay canvas that has nothing to outline without a viewport-sized bitmap: the
+ * element keeps its CSS size w×h (it still takes the mouse) over a 1×1 transparent bitmap, so a
+ * first draw does not pay for allocating and clearing a second full-size canvas.
+ */
+export function clearOverlay(canvas: HTMLCanvasElement, w: number, h: number): void {
+  canvas.style.width = `${w}px`;
+  canvas.style.height = `${h}px`;
+  if (canvas.width !== 1 || canvas.height !== 1) {
+    canvas.width = 1;
+    canvas.height = 1;
+  }
+}
+
 let hatch: CanvasPattern | null | undefined;
 function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
   if (hatch === undefined) {
