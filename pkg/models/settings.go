@@ -42,8 +42,8 @@ type Settings struct {
 	BasicAuthUser string
 	// TLSSkipVerify accepts any server certificate.
 	TLSSkipVerify bool
-	// ServerKind is the API the server speaks: ServerPyroscope (the
-	// default), ServerParca, or ServerAuto to detect it at the first call.
+	// ServerKind is the API the server speaks: ServerPyroscope, ServerParca,
+	// or ServerAuto (the default) to detect it at the first call.
 	ServerKind string
 	Secrets    Secrets
 }
@@ -187,13 +187,13 @@ func (s *Settings) applyAuthMethod(method *string) error {
 }
 
 func (s *Settings) setServerKind(kind *string) error {
-	s.ServerKind = ServerPyroscope
+	s.ServerKind = ServerAuto
 	if kind == nil {
 		return nil
 	}
 	switch k := strings.ToLower(strings.TrimSpace(*kind)); k {
-	case "", ServerPyroscope:
-	case ServerParca, ServerAuto:
+	case "", ServerAuto:
+	case ServerParca, ServerPyroscope:
 		s.ServerKind = k
 	default:
 		return fieldErr("jsonData.serverKind", "%q is not one of pyroscope, parca, auto", *kind)

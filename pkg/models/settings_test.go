@@ -93,5 +93,5 @@ func TestAuthMethodWins(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Empty(t, s.Secrets.BearerToken)
-	require.Equal(t, ServerPyroscope, s.ServerKind)
+	require.Equal(t, ServerAuto, s.ServerKind, "the server's kind is detected unless set")
 }

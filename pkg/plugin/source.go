@@ -20,7 +20,7 @@ import (
 )
 
 // newSource returns the client of the server kind the settings name: the
-// Pyroscope client (the default), the Parca client, or one that detects the
+// Pyroscope client, the Parca client, or (the default) one that detects the
 // kind at its first call.
 func newSource(settings *models.Settings, opts httpclient.Options) (source.Source, *http.Client, error) {
 	hc, err := httpclient.New(opts)
@@ -57,7 +57,11 @@ func (d *detectingSource) get(ctx context.Context) (source.Source, error) {
 	}
 	kind, err := detect.Detect(ctx, d.url, d.hc)
 	if err != nil {
-		return nil, backend.DownstreamErrorf("cannot tell which profile server answers at %s: %v", d.url, err)
+		// Nothing recognisable answered (down, refusing credentials, not a
+		// profile server): let the Pyroscope client make this call so the
+		// user reads its precise error, and detect again at the next call.
+		backend.Logger.Debug("could not detect the profile server's kind", "url", d.url, "error", err)
+		return pyroscope.NewWithHTTPClient(d.url, d.hc), nil
 	}
 	switch kind {
 	case detect.Parca:

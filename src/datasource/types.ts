@@ -40,8 +40,12 @@ export interface EmberscopeQuery extends DataQuery {
 export type AuthMethod = 'none' | 'basic' | 'bearer';
 
 /** The datasource's jsonData, as `pkg/models` reads it. */
+/** The API the profile server speaks; `auto` detects it at the first query. */
+export type ServerKind = 'auto' | 'pyroscope' | 'parca';
+
 export interface EmberscopeOptions extends DataSourceJsonData {
   authMethod?: AuthMethod;
+  serverKind?: ServerKind;
   tenantId?: string;
   /** Seconds. */
   timeout?: number;

@@ -46,6 +46,15 @@ describe('ConfigEditor', () => {
     expect(screen.queryByText(/Required: the profile server/)).not.toBeInTheDocument();
   });
 
+  it('detects the server kind unless Pyroscope or Parca is chosen', async () => {
+    const { user, last } = setup({ url: 'http://parca:7070' });
+    expect(screen.getByRole('radio', { name: 'Detect' })).toBeChecked();
+    await user.click(screen.getByRole('radio', { name: 'Parca' }));
+    expect(last().jsonData.serverKind).toBe('parca');
+    await user.click(screen.getByRole('radio', { name: 'Detect' }));
+    expect(last().jsonData.serverKind).toBe('auto');
+  });
+
   it('keeps basic auth and a bearer token apart, secrets in secureJsonData', async () => {
     const { user, last } = setup({ url: 'http://x:4040', secureJsonFields: { bearerToken: true } });
     expect(screen.getByRole('radio', { name: 'Bearer token' })).toBeChecked();

@@ -11,9 +11,15 @@ import {
   Stack,
   Text,
 } from '@grafana/ui';
-import { AuthMethod, EmberscopeOptions, EmberscopeSecureOptions } from '../types';
+import { AuthMethod, EmberscopeOptions, EmberscopeSecureOptions, ServerKind } from '../types';
 
 type Props = DataSourcePluginOptionsEditorProps<EmberscopeOptions, EmberscopeSecureOptions>;
+
+const SERVER_KINDS: Array<SelectableValue<ServerKind>> = [
+  { value: 'auto', label: 'Detect', description: 'Ask the server which API it speaks at the first query' },
+  { value: 'pyroscope', label: 'Pyroscope', description: "Grafana Pyroscope's querier.v1 API (also the embedded store)" },
+  { value: 'parca', label: 'Parca', description: "Parca's REST API" },
+];
 
 const AUTH: Array<SelectableValue<AuthMethod>> = [
   { value: 'none', label: 'No authentication' },
@@ -98,6 +104,14 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
             placeholder="http://localhost:4040"
             value={options.url ?? ''}
             onChange={(e) => onOptionsChange({ ...options, url: e.currentTarget.value })}
+          />
+        </InlineField>
+        <InlineField label="Server" labelWidth={20} tooltip="Which API the server speaks; Detect tells them apart">
+          <RadioButtonGroup
+            aria-label="Server kind"
+            options={SERVER_KINDS}
+            value={jd.serverKind ?? 'auto'}
+            onChange={(v) => setJson({ serverKind: v })}
           />
         </InlineField>
         <InlineField
