@@ -31,6 +31,16 @@ type Querier struct {
 // New returns a Querier over db.
 func New(db *storage.DB) *Querier { return &Querier{db: db, now: time.Now} }
 
+// seriesInRange checks a request's time range (unix ms, defaulting as
+// timeRange does) and returns the series its selectors match within it.
+func (q *Querier) seriesInRange(selectors []string, start, end int64) ([]uint32, error) {
+	from, to, err := timeRange(start, end, q.now())
+	if err != nil {
+		return nil, err
+	}
+	return q.selectSeries(selectors, from, to)
+}
+
 // selectSeries returns the series matching any of the selectors (all when
 // none is given) within the range.
 func (q *Querier) selectSeries(selectors []string, start, end int64) ([]uint32, error) {
@@ -101,11 +111,7 @@ func (q *Querier) ProfileTypes(ctx context.Context, req *connect.Request[querier
 
 // LabelNames lists the label names of the matching series, sorted.
 func (q *Querier) LabelNames(ctx context.Context, req *connect.Request[typesv1.LabelNamesRequest]) (*connect.Response[typesv1.LabelNamesResponse], error) {
-	from, to, err := timeRange(req.Msg.Start, req.Msg.End, q.now())
-	if err != nil {
-		return nil, err
-	}
-	ids, err := q.selectSeries(req.Msg.Matchers, from, to)
+	ids, err := q.seriesInRange(req.Msg.Matchers, req.Msg.Start, req.Msg.End)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +129,7 @@ func (q *Querier) LabelValues(ctx context.Context, req *connect.Request[typesv1.
 	if req.Msg.Name == "" {
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("label name is required"))
 	}
-	from, to, err := timeRange(req.Msg.Start, req.Msg.End, q.now())
-	if err != nil {
-		return nil, err
-	}
-	ids, err := q.selectSeries(req.Msg.Matchers, from, to)
+	ids, err := q.seriesInRange(req.Msg.Matchers, req.Msg.Start, req.Msg.End)
 	if err != nil {
 		return nil, err
 	}
@@ -143,11 +145,7 @@ func (q *Querier) LabelValues(ctx context.Context, req *connect.Request[typesv1.
 // Series lists the label sets of the matching series, restricted to
 // label_names when given.
 func (q *Querier) Series(ctx context.Context, req *connect.Request[querierv1.SeriesRequest]) (*connect.Response[querierv1.SeriesResponse], error) {
-	from, to, err := timeRange(req.Msg.Start, req.Msg.End, q.now())
-	if err != nil {
-		return nil, err
-	}
-	ids, err := q.selectSeries(req.Msg.Matchers, from, to)
+	ids, err := q.seriesInRange(req.Msg.Matchers, req.Msg.Start, req.Msg.End)
 	if err != nil {
 		return nil, err
 	}
