@@ -28,6 +28,25 @@ const NAME_FONT = '12px monospace';
  * The top table: symbol, self and total per function, sortable by any column. Rows are
  * windowed (only the visible ones are in the DOM), so 100k symbols stay fast.
  */
+/** A right-aligned value cell; its title is the value's share of the root. */
+function ValueCell(props: { width: number; value: number; rootTotal: number; unit?: string }) {
+  const { width, value, rootTotal, unit } = props;
+  return (
+    <div role="cell" style={{ ...VALUE_CELL, width }} title={formatPercent(value / (rootTotal || 1))}>
+      {formatValue(value, unit)}
+    </div>
+  );
+}
+
+const VALUE_CELL: React.CSSProperties = {
+  padding: '0 6px',
+  boxSizing: 'border-box',
+  textAlign: 'right',
+  whiteSpace: 'nowrap',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+};
+
 export function TopTable(props: TopTableProps) {
   const { rows, width, height, sortKey, descending, onSort, highlighted, onSelect, unit, rootTotal, dark } = props;
   const scroller = useRef<HTMLDivElement>(null);
@@ -145,36 +164,8 @@ export function TopTable(props: TopTableProps) {
                 >
                   {fitName(r.name, nameChars)}
                 </div>
-                <div
-                  role="cell"
-                  style={{
-                    width: numW,
-                    padding: '0 6px',
-                    boxSizing: 'border-box',
-                    textAlign: 'right',
-                    whiteSpace: 'nowrap',
-                    overflow: 'hidden',
-                    textOverflow: 'ellipsis',
-                  }}
-                  title={formatPercent(r.self / (rootTotal || 1))}
-                >
-                  {formatValue(r.self, unit)}
-                </div>
-                <div
-                  role="cell"
-                  style={{
-                    width: numW,
-                    padding: '0 6px',
-                    boxSizing: 'border-box',
-                    textAlign: 'right',
-                    whiteSpace: 'nowrap',
-                    overflow: 'hidden',
-                    textOverflow: 'ellipsis',
-                  }}
-                  title={formatPercent(r.total / (rootTotal || 1))}
-                >
-                  {formatValue(r.total, unit)}
-                </div>
+                <ValueCell width={numW} value={r.self} rootTotal={rootTotal} unit={unit} />
+                <ValueCell width={numW} value={r.total} rootTotal={rootTotal} unit={unit} />
               </div>
             );
           })}
