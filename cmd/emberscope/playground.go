@@ -1,18 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
-	"time"
 
 	"github.com/emberscope/emberscope/pkg/playground"
 	"github.com/emberscope/emberscope/pkg/store"
@@ -31,10 +25,10 @@ func runPlayground(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 
-	var servers []*http.Server
+	var servers []*server
 	if *backendURL == "" {
 		dir := *dataDir
 		if dir == "" {
@@ -53,9 +47,7 @@ func runPlayground(args []string) error {
 		if err != nil {
 			return fmt.Errorf("listen for the embedded store: %w", err)
 		}
-		srv := &http.Server{Handler: st.Handler(), ReadHeaderTimeout: 10 * time.Second}
-		servers = append(servers, srv)
-		go func() { _ = srv.Serve(l) }()
+		servers = append(servers, startServer(l, st.Handler()))
 		*backendURL = "http://" + l.Addr().String()
 		fmt.Printf("embedded store in %s at %s (send profiles to %s/ingest)\n", dir, *backendURL, *backendURL)
 	}
@@ -68,24 +60,7 @@ func runPlayground(args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *listen, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	servers = append(servers, srv)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(l) }()
+	servers = append(servers, startServer(l, h))
 	fmt.Printf("playground at http://%s (profiles from %s)\n", l.Addr(), *backendURL)
-
-	select {
-	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
-			return fmt.Errorf("serve: %w", err)
-		}
-	case <-ctx.Done():
-		fmt.Println("stopping")
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for i := len(servers) - 1; i >= 0; i-- {
-		_ = servers[i].Shutdown(shutdown)
-	}
-	return nil
+	return serveUntilDone(ctx, servers...)
 }
