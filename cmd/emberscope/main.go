@@ -5,6 +5,8 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/emberscope/emberscope/pkg/redact"
 )
 
 const usage = `usage: emberscope <command> [flags]
@@ -36,7 +38,7 @@ func main() {
 		os.Exit(2)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "emberscope %s: %v\n", os.Args[1], err)
+		fmt.Fprintf(os.Stderr, "emberscope %s: %s\n", os.Args[1], redact.String(err.Error()))
 		os.Exit(1)
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/emberscope/emberscope/pkg/httpguard"
 	"github.com/emberscope/emberscope/pkg/playground"
+	"github.com/emberscope/emberscope/pkg/redact"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 
@@ -21,10 +23,11 @@ func runPlayground(args []string) error {
 	backendURL := fs.String("url", "", "profile server to read (Pyroscope querier API); empty runs the embedded store")
 	dataDir := fs.String("data", "", "data directory of the embedded store (default: emberscope-data in the user cache directory)")
 	static := fs.String("static", playground.DefaultStaticDir, "directory of the built playground page")
+	hosts := fs.String("allowed-hosts", "", "comma-separated host names accepted in the Host header besides IP addresses, localhost and the -listen host (\"*\": any)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logger := slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, nil)))
 	ctx, stop := signalContext()
 	defer stop()
 
@@ -60,7 +63,8 @@ func runPlayground(args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *listen, err)
 	}
-	servers = append(servers, startServer(l, h))
-	fmt.Printf("playground at http://%s (profiles from %s)\n", l.Addr(), *backendURL)
+	guarded := httpguard.Access{ListenAddr: *listen, AllowedHosts: httpguard.ParseHosts(*hosts)}.Guard(h)
+	servers = append(servers, startServer(l, guarded))
+	fmt.Printf("playground at http://%s (profiles from %s)\n", l.Addr(), redact.URL(*backendURL))
 	return serveUntilDone(ctx, servers...)
 }

@@ -26,7 +26,15 @@ type server struct {
 // startServer serves h on l until shut down.
 func startServer(l net.Listener, h http.Handler) *server {
 	s := &server{
-		http: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
+		http: &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: 10 * time.Second,
+			// A 256 MiB body at 2 MB/s; queries are bounded by WriteTimeout.
+			ReadTimeout:    2 * time.Minute,
+			WriteTimeout:   5 * time.Minute,
+			IdleTimeout:    2 * time.Minute,
+			MaxHeaderBytes: 1 << 20,
+		},
 		done: make(chan error, 1),
 	}
 	go func() { s.done <- s.http.Serve(l) }()

@@ -7,7 +7,10 @@ import (
 	"net"
 	"os"
 
+	"github.com/emberscope/emberscope/pkg/httpguard"
+	"github.com/emberscope/emberscope/pkg/redact"
 	"github.com/emberscope/emberscope/pkg/store"
+	"github.com/emberscope/emberscope/pkg/store/limits"
 )
 
 // runStore runs the embedded profile store until SIGINT or SIGTERM.
@@ -15,23 +18,45 @@ func runStore(args []string) error {
 	fs := flag.NewFlagSet("store", flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:4040", "address to serve the Pyroscope API on")
 	data := fs.String("data", "data", "data directory")
-	maxAge := fs.Duration("max-age", 0, "refuse profiles older than this (0 accepts any time)")
+	maxAge := fs.Duration("max-age", 0, "deprecated: use -reject-older-than")
+	multi := fs.Bool("multitenancy", false, "honour X-Scope-OrgID (required on every request); off, all data belongs to the tenant \"anonymous\"")
+	token := fs.String("auth-token", "", "require \"Authorization: Bearer <token>\" on push and query (default: $EMBERSCOPE_AUTH_TOKEN)")
+	hosts := fs.String("allowed-hosts", "", "comma-separated host names accepted in the Host header besides IP addresses, localhost and the -listen host (\"*\": any)")
+	salvage := fs.Bool("salvage", false, "when the data directory is corrupt, move it aside and start with what is readable")
+	backfill := fs.Bool("backfill", false, "accept profiles of any time and keep them forever (-reject-older-than=0 -reject-newer-than=0 -retention=0)")
+	lim := limits.Defaults()
+	lim.RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	st, err := store.Open(store.Options{Dir: *data, Logger: logger, MaxAge: *maxAge})
-	if err != nil {
-		return err
+	if *backfill {
+		lim.RejectOlderThan, lim.RejectNewerThan, lim.Retention = 0, 0, 0
 	}
-	defer st.Close()
+	if *maxAge > 0 {
+		lim.RejectOlderThan = *maxAge
+	}
+	if *token == "" {
+		*token = os.Getenv("EMBERSCOPE_AUTH_TOKEN")
+	}
+	logger := slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, nil)))
+	ctx, stop := signalContext()
+	defer stop()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	ctx, stop := signalContext()
-	defer stop()
+	st, err := store.Open(store.Options{
+		Dir: *data, Logger: logger, Limits: &lim,
+		Multitenancy: *multi, AuthToken: *token,
+		ListenAddr: *listen, AllowedHosts: httpguard.ParseHosts(*hosts),
+		WaitOnDiskFull: ctx, Salvage: *salvage,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer st.Close()
 	srv := startServer(ln, st.Handler())
-	logger.Info("store listening", "addr", ln.Addr().String(), "data", *data)
+	logger.Info("store listening", "addr", ln.Addr().String(), "data", *data, "multitenancy", *multi, "auth", *token != "")
 	return serveUntilDone(ctx, srv)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/emberscope/emberscope/pkg/source"
+
+	"github.com/emberscope/emberscope/pkg/redact"
 )
 
 // Options configure a Client.
@@ -47,16 +49,16 @@ func New(opts Options) (*Client, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("parca: server URL %q: %w", raw, err)
+		return nil, fmt.Errorf("parca: server URL %s: %w", redact.URL(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("parca: server URL %q: scheme must be http or https, got %q", raw, u.Scheme)
+		return nil, fmt.Errorf("parca: server URL %s: scheme must be http or https, got %q", redact.URL(raw), u.Scheme)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("parca: server URL %q has no host", raw)
+		return nil, fmt.Errorf("parca: server URL %s has no host", redact.URL(raw))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("parca: server URL %q must not have a query or fragment", raw)
+		return nil, fmt.Errorf("parca: server URL %s must not have a query or fragment", redact.URL(raw))
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""

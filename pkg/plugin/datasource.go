@@ -21,6 +21,8 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/models"
 	"github.com/emberscope/emberscope/pkg/source"
+
+	"github.com/emberscope/emberscope/pkg/redact"
 )
 
 // PluginID is the datasource's id in plugin.json.
@@ -87,7 +89,7 @@ func New(settings *models.Settings, src source.Source) *Datasource {
 	d := &Datasource{
 		settings:  settings,
 		src:       src,
-		serverURL: settings.URL,
+		serverURL: redact.URL(settings.URL),
 		logger:    backend.Logger.With("url", settings.URL),
 		streams:   newStreamRegistry(),
 		liveRuns:  gocache.New(DefaultLiveInterval, time.Minute),

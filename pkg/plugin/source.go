@@ -17,6 +17,8 @@ import (
 	"github.com/emberscope/emberscope/pkg/parca"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
 	"github.com/emberscope/emberscope/pkg/source"
+
+	"github.com/emberscope/emberscope/pkg/redact"
 )
 
 // newSource returns the client of the server kind the settings name: the
@@ -25,7 +27,7 @@ import (
 func newSource(settings *models.Settings, opts httpclient.Options) (source.Source, *http.Client, error) {
 	hc, err := httpclient.New(opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("create the HTTP client for %s: %w", settings.URL, err)
+		return nil, nil, fmt.Errorf("create the HTTP client for %s: %w", redact.URL(settings.URL), err)
 	}
 	switch settings.ServerKind {
 	case models.ServerParca:

@@ -18,6 +18,8 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/emberscope/emberscope/pkg/source"
+
+	"github.com/emberscope/emberscope/pkg/redact"
 )
 
 // Client reads profiles from one server. It is safe for concurrent use.
@@ -34,7 +36,7 @@ var _ source.Source = (*Client)(nil)
 func New(baseURL string, opts httpclient.Options) (*Client, error) {
 	hc, err := httpclient.New(opts)
 	if err != nil {
-		return nil, fmt.Errorf("pyroscope client for %s: %w", baseURL, err)
+		return nil, fmt.Errorf("pyroscope client for %s: %w", redact.URL(baseURL), err)
 	}
 	return NewWithHTTPClient(baseURL, hc), nil
 }
@@ -43,7 +45,7 @@ func New(baseURL string, opts httpclient.Options) (*Client, error) {
 func NewWithHTTPClient(baseURL string, hc *http.Client) *Client {
 	baseURL = strings.TrimRight(baseURL, "/")
 	return &Client{
-		url:     baseURL,
+		url:     redact.URL(baseURL),
 		querier: querierv1connect.NewQuerierServiceClient(hc, baseURL),
 	}
 }

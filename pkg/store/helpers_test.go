@@ -32,7 +32,7 @@ type server struct {
 
 func newServer(t *testing.T, dir string) *server {
 	t.Helper()
-	st, err := store.Open(store.Options{Dir: dir})
+	st, err := store.Open(store.Options{Dir: dir, NoIngestWindow: true, NoRetention: true})
 	require.NoError(t, err)
 	srv := httptest.NewServer(st.Handler())
 	s := &server{

@@ -7,18 +7,26 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"net/http"
 	"time"
+
+	"connectrpc.com/connect"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 
+	"github.com/emberscope/emberscope/pkg/httpguard"
 	"github.com/emberscope/emberscope/pkg/store/ingest"
+	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/querier"
 	"github.com/emberscope/emberscope/pkg/store/storage"
+	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
 
 // Options configure a Store.
@@ -33,15 +41,40 @@ type Options struct {
 	// StaleAfter forgets the cumulative memory state of series silent for
 	// this long; 0 means one hour.
 	StaleAfter time.Duration
-	// MaxBodyBytes bounds an ingest request body; 0 means 64 MiB.
+	// MaxBodyBytes bounds a request body; 0 means Limits.MaxBodyBytes.
 	MaxBodyBytes int64
+	// Limits bound requests, profiles, series and queries; nil means
+	// limits.Defaults() (Pyroscope's defaults, ingest window and retention on).
+	Limits *limits.Limits
+	// NoIngestWindow accepts profiles of any time (Limits.RejectOlderThan
+	// and RejectNewerThan off): for replaying recordings and backfills.
+	NoIngestWindow bool
+	// NoRetention keeps every profile (Limits.Retention and RetentionBytes off).
+	NoRetention bool
+	// Multitenancy honours X-Scope-OrgID (required); off, every request
+	// belongs to the tenant "anonymous".
+	Multitenancy bool
+	// AuthToken, when set, is required as a bearer token on push and query.
+	AuthToken string
+	// ListenAddr and AllowedHosts are the Host header values accepted
+	// (besides IP literals and localhost), against DNS rebinding.
+	ListenAddr   string
+	AllowedHosts []string
+	// FS is the file system of the database (tests inject faults); nil is the OS.
+	FS vfs.FS
+	// WaitOnDiskFull makes Open wait quietly while the disk is full, until done.
+	WaitOnDiskFull context.Context
+	// Salvage moves a corrupt data directory aside and starts with what
+	// of it is readable.
+	Salvage bool
 }
 
 // Store is an open profile store.
 type Store struct {
-	db      *storage.DB
-	metrics *metrics.Metrics
-	handler http.Handler
+	db        *storage.DB
+	metrics   *metrics.Metrics
+	handler   http.Handler
+	retention *storage.Retention
 }
 
 // Open opens the store in opts.Dir.
@@ -53,29 +86,81 @@ func Open(opts Options) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := storage.Open(storage.Options{Dir: opts.Dir, Logger: logger, StaleAfter: opts.StaleAfter})
+	lim := limits.Defaults()
+	if opts.Limits != nil {
+		lim = *opts.Limits
+	}
+	if opts.NoIngestWindow {
+		lim.RejectOlderThan, lim.RejectNewerThan = 0, 0
+	}
+	if opts.NoRetention {
+		lim.Retention, lim.RetentionBytes = 0, 0
+	}
+	if opts.MaxBodyBytes > 0 {
+		lim.MaxBodyBytes = opts.MaxBodyBytes
+	}
+	if opts.MaxAge > 0 {
+		lim.RejectOlderThan = opts.MaxAge
+	}
+	sopts := storage.Options{Dir: opts.Dir, Logger: logger, StaleAfter: opts.StaleAfter, FS: opts.FS, WaitOnDiskFull: opts.WaitOnDiskFull}
+	if opts.Salvage {
+		if err := storage.Salvage(sopts); err != nil {
+			return nil, err
+		}
+	}
+	db, err := storage.Open(sopts)
 	if err != nil {
 		return nil, err
 	}
 	m := metrics.New()
-	in := ingest.New(ingest.Options{DB: db, Metrics: m, Logger: logger, MaxAge: opts.MaxAge, MaxBodyBytes: opts.MaxBodyBytes})
+	m.Registry.MustRegister(lim.Collector())
+	series := limits.NewSeriesTracker(lim.MaxSeriesPerTenant, nil)
+	db.RecentSeries(time.Now().Add(-limits.ActiveWindow), func(ls storage.Labels, last time.Time) {
+		series.Seen(tenant.FromLabel(ls.Get(tenant.Label)), ls.Key(), last)
+	})
+	in := ingest.New(ingest.Options{DB: db, Metrics: m, Logger: logger, Limits: lim, Series: series})
+	readMax := connect.WithReadMaxBytes(int(min(lim.MaxDecompressedBytes, math.MaxInt32)))
+	if lim.MaxDecompressedBytes <= 0 {
+		readMax = connect.WithReadMaxBytes(0)
+	}
+	api := http.NewServeMux()
+	api.Handle("/ingest", in)
+	api.Handle(pushv1connect.NewPusherServiceHandler(ingest.NewPusher(in), readMax))
+	api.Handle(querierv1connect.NewQuerierServiceHandler(querier.New(db), readMax,
+		connect.WithInterceptors(tenant.QuerierInterceptor())))
+	var apiHandler http.Handler = tenant.Middleware(opts.Multitenancy, api)
+	apiHandler = httpguard.Concurrency(lim.MaxConcurrentQueries, lim.MaxQueuedQueries, heavyQueries, apiHandler)
+	connectBody := httpguard.ConnectBody(lim.MaxBodyBytes, lim.MaxDecompressedBytes, apiHandler)
 	mux := http.NewServeMux()
-	mux.Handle("/ingest", in)
-	mux.Handle(pushv1connect.NewPusherServiceHandler(ingest.NewPusher(in)))
-	mux.Handle(querierv1connect.NewQuerierServiceHandler(querier.New(db)))
+	mux.Handle("/ingest", apiHandler)
+	mux.Handle("/push.v1.PusherService/", connectBody)
+	mux.Handle("/querier.v1.QuerierService/", connectBody)
 	mux.Handle("GET /metrics", m.Handler())
 	mux.HandleFunc("GET /ready", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ready\n"))
 	})
-	return &Store{db: db, metrics: m, handler: mux}, nil
+	access := httpguard.Access{ListenAddr: opts.ListenAddr, AllowedHosts: opts.AllowedHosts, AuthToken: opts.AuthToken, Open: []string{"/ready"}}
+	st := &Store{db: db, metrics: m, handler: access.Guard(mux)}
+	if lim.Retention > 0 || lim.RetentionBytes > 0 {
+		st.retention = storage.StartRetention(db, storage.RetentionOptions{MaxAge: lim.Retention, MaxBytes: lim.RetentionBytes, Logger: logger})
+	}
+	return st, nil
 }
 
 // Handler serves every route of the store on one mux.
 func (s *Store) Handler() http.Handler { return s.handler }
 
-// Close closes the database. Requests still running may fail.
-func (s *Store) Close() error { return s.db.Close() }
+// heavyQueries are the querier methods bounded by -max-concurrent-queries.
+var heavyQueries = []string{"/SelectMergeStacktraces", "/SelectMergeProfile", "/SelectSeries", "/SelectHeatmap", "/Diff", "/SelectMergeSpanProfile"}
+
+// Close stops retention and closes the database. Requests still running may fail.
+func (s *Store) Close() error {
+	if s.retention != nil {
+		s.retention.Stop()
+	}
+	return s.db.Close()
+}
 
 // DiskSpaceUsage returns the bytes the database uses on disk.
 func (s *Store) DiskSpaceUsage() uint64 { return s.db.DiskSpaceUsage() }

@@ -26,7 +26,7 @@ import (
 // httptest server and returns its URL; both stop when the test ends.
 func Store(t testing.TB) string {
 	t.Helper()
-	st, err := store.Open(store.Options{Dir: t.TempDir()})
+	st, err := store.Open(store.Options{Dir: t.TempDir(), NoIngestWindow: true, NoRetention: true})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

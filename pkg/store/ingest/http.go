@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
@@ -36,6 +38,10 @@ func (in *Ingester) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reason := ReasonOf(err)
 		in.m.IngestErrors.WithLabelValues(reason).Inc()
 		status := http.StatusBadRequest
+		if st, ok := ingestStatus(err); ok {
+			http.Error(w, err.Error(), st)
+			return
+		}
 		switch reason {
 		case ReasonStorage, "internal":
 			status = http.StatusInternalServerError
@@ -94,7 +100,7 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 	inp := Input{Labels: labels, DefaultTime: from, Naming: pprofconv.Naming{Fallback: service}}
 	switch format {
 	case "pprof":
-		p, size, err := ParsePprof(body)
+		p, size, err := in.parsePprof(body)
 		if size > 0 {
 			in.m.ReceivedUncompressedBytes.WithLabelValues("ingest").Add(float64(size))
 			in.m.ProfileSizeBytes.WithLabelValues("uncompressed").Observe(float64(size))
@@ -114,6 +120,9 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 	case "folded", "collapsed":
 		in.m.ReceivedUncompressedBytes.WithLabelValues("ingest").Add(float64(len(body)))
 		in.m.ProfileSizeBytes.WithLabelValues("uncompressed").Observe(float64(len(body)))
+		if err := in.checkFoldedSize(body); err != nil {
+			return err
+		}
 		p, hints, err := ParseFolded(body, q.Get("units"), sampleRate)
 		if err != nil {
 			return err
@@ -122,7 +131,7 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return errorf(ReasonBadFormat, "unsupported format %q: want pprof or folded", format)
 	}
-	return in.Store([]Input{inp})
+	return in.StoreContext(r.Context(), []Input{inp})
 }
 
 // readBody returns the profile bytes (gzip kept when the profile itself is
@@ -136,7 +145,7 @@ func (in *Ingester) readBody(w http.ResponseWriter, r *http.Request) ([]byte, ma
 		if err != nil {
 			return nil, nil, false, errorf(ReasonBadRequest, "invalid gzip request body: %v", err)
 		}
-		rd = io.LimitReader(zr, MaxUncompressedBytes)
+		rd = decompressedLimit(zr, in.lim.MaxDecompressedBytes)
 	}
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	defer func() {
@@ -186,7 +195,11 @@ func (in *Ingester) readBody(w http.ResponseWriter, r *http.Request) ([]byte, ma
 func readError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return errorf(ReasonTooLarge, "request body larger than %d bytes", mbe.Limit)
+		return limitError("", limits.TooLarge("max-body-bytes", "request body", fmt.Sprintf("larger than %d bytes", mbe.Limit), fmt.Sprintf("%d bytes", mbe.Limit)))
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
 	}
 	return errorf(ReasonBadRequest, "reading request body: %v", err)
 }

@@ -6,12 +6,14 @@
 package ingest
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
@@ -37,8 +39,13 @@ type Options struct {
 	Logger  *slog.Logger
 	// MaxAge refuses profiles older than this; 0 accepts any time.
 	MaxAge time.Duration
-	// MaxBodyBytes bounds a request body; 0 means 64 MiB.
+	// MaxBodyBytes bounds a request body; 0 means Limits.MaxBodyBytes.
 	MaxBodyBytes int64
+	// Limits bound what is accepted (see package limits); RejectOlderThan
+	// is MaxAge when MaxAge is set.
+	Limits limits.Limits
+	// Series counts each tenant's active series; nil does not limit them.
+	Series *limits.SeriesTracker
 }
 
 // Ingester converts and stores profiles.
@@ -49,17 +56,25 @@ type Ingester struct {
 	maxAge  time.Duration
 	maxBody int64
 	now     func() time.Time
+	lim     limits.Limits
+	series  *limits.SeriesTracker
 }
 
 // New returns an Ingester.
 func New(o Options) *Ingester {
 	if o.MaxBodyBytes <= 0 {
-		o.MaxBodyBytes = 64 << 20
+		o.MaxBodyBytes = o.Limits.MaxBodyBytes
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 1 << 62
+	}
+	if o.MaxAge > 0 {
+		o.Limits.RejectOlderThan = o.MaxAge
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Ingester{db: o.DB, m: o.Metrics, log: o.Logger, maxAge: o.MaxAge, maxBody: o.MaxBodyBytes, now: time.Now}
+	return &Ingester{db: o.DB, m: o.Metrics, log: o.Logger, maxAge: o.MaxAge, maxBody: o.MaxBodyBytes, now: time.Now, lim: o.Limits, series: o.Series}
 }
 
 // Input is one parsed profile with what the request said about it.
@@ -75,24 +90,35 @@ type Input struct {
 	Where string
 }
 
-// Store converts every input and stores them all in one batch.
-func (in *Ingester) Store(inputs []Input) error {
+// Store stores inputs for the anonymous tenant (see StoreContext).
+func (in *Ingester) Store(inputs []Input) error { return in.StoreContext(context.Background(), inputs) }
+
+// StoreContext checks and converts every input and stores them all in one
+// batch for the tenant of ctx; when any is refused, nothing is stored.
+func (in *Ingester) StoreContext(ctx context.Context, inputs []Input) error {
 	var writes []storage.Write
 	for _, inp := range inputs {
+		if err := in.checkProfile(inp.Where, inp.Profile); err != nil {
+			return err
+		}
+		if err := in.checkLabels(inp.Where, inp.Labels); err != nil {
+			return err
+		}
 		ws, err := in.writes(inp)
 		if err != nil {
 			return err
 		}
 		writes = append(writes, ws...)
 	}
+	writes, err := in.checkWrites(ctx, writes)
+	if err != nil {
+		return err
+	}
 	stats, err := in.db.Append(writes)
 	if err != nil {
 		return &Error{Reason: ReasonStorage, Err: err}
 	}
-	in.m.StoredBytes.Add(float64(stats.Bytes))
-	for _, w := range writes {
-		in.m.ProfilesIngested.WithLabelValues(w.Series.Type.ID()).Inc()
-	}
+	in.countStored(stats, writes)
 	return nil
 }
 
@@ -105,8 +131,8 @@ func (in *Ingester) writes(inp Input) ([]storage.Write, error) {
 	if ts.IsZero() {
 		ts = in.now()
 	}
-	if in.maxAge > 0 && ts.Before(in.now().Add(-in.maxAge)) {
-		return nil, errorf(ReasonTooOld, "%sprofile at %s is older than the maximum age %s", prefix(inp.Where), ts.UTC().Format(time.RFC3339), in.maxAge)
+	if err := in.checkTime(inp.Where, ts); err != nil {
+		return nil, err
 	}
 	res, err := pprofconv.Convert(p, pprofconv.Options{Naming: inp.Naming, DeltaByClient: inp.DeltaByClient})
 	if err != nil {

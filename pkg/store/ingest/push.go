@@ -24,9 +24,12 @@ func NewPusher(in *Ingester) *Pusher { return &Pusher{in: in} }
 
 // Push stores every raw profile of every series, all or nothing.
 func (p *Pusher) Push(ctx context.Context, req *connect.Request[pushv1.PushRequest]) (*connect.Response[pushv1.PushResponse], error) {
-	if err := p.push(req.Msg); err != nil {
+	if err := p.push(ctx, req.Msg); err != nil {
 		reason := ReasonOf(err)
 		p.in.m.IngestErrors.WithLabelValues(reason).Inc()
+		if code, ok := pushCode(err); ok {
+			return nil, connect.NewError(code, err)
+		}
 		switch reason {
 		case ReasonStorage, "internal":
 			p.in.log.Error("push failed", "err", err)
@@ -39,7 +42,7 @@ func (p *Pusher) Push(ctx context.Context, req *connect.Request[pushv1.PushReque
 	return connect.NewResponse(&pushv1.PushResponse{}), nil
 }
 
-func (p *Pusher) push(msg *pushv1.PushRequest) error {
+func (p *Pusher) push(ctx context.Context, msg *pushv1.PushRequest) error {
 	var inputs []Input
 	for si, series := range msg.GetSeries() {
 		where := fmt.Sprintf("series %d", si)
@@ -83,7 +86,7 @@ func (p *Pusher) push(msg *pushv1.PushRequest) error {
 			raw := s.GetRawProfile()
 			p.in.m.ReceivedCompressedBytes.WithLabelValues("push").Add(float64(len(raw)))
 			p.in.m.ProfileSizeBytes.WithLabelValues("compressed").Observe(float64(len(raw)))
-			prof, size, err := ParsePprof(raw)
+			prof, size, err := p.in.parsePprof(raw)
 			if size > 0 {
 				p.in.m.ReceivedUncompressedBytes.WithLabelValues("push").Add(float64(size))
 				p.in.m.ProfileSizeBytes.WithLabelValues("uncompressed").Observe(float64(size))
@@ -101,5 +104,5 @@ func (p *Pusher) push(msg *pushv1.PushRequest) error {
 			})
 		}
 	}
-	return p.in.Store(inputs)
+	return p.in.StoreContext(ctx, inputs)
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Options configure a DB.
@@ -20,6 +22,11 @@ type Options struct {
 	// profile for this long (wall clock), and treats a profile more than
 	// this far after the previous one of its series as the first. Default 1h.
 	StaleAfter time.Duration
+	// FS is the file system (tests inject faults); nil is the OS.
+	FS vfs.FS
+	// WaitOnDiskFull, when set, makes Open wait while the disk is full,
+	// until it is done.
+	WaitOnDiskFull context.Context
 }
 
 // DB is the profile database. It is safe for concurrent use; appends are
@@ -27,6 +34,8 @@ type Options struct {
 type DB struct {
 	pdb        *pebble.DB
 	staleAfter time.Duration
+	log        *slog.Logger
+	faults     faults
 
 	mu sync.RWMutex // guards t
 	t  *tables
@@ -46,15 +55,18 @@ func Open(opts Options) (*DB, error) {
 	if opts.StaleAfter <= 0 {
 		opts.StaleAfter = time.Hour
 	}
-	po := &pebble.Options{Logger: pebbleLogger{opts.Logger}}
-	pdb, err := pebble.Open(opts.Dir, po)
-	if err != nil {
-		return nil, fmt.Errorf("storage: open %s: %w", opts.Dir, err)
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
+	po := &pebble.Options{Logger: newPebbleLogger(opts.Logger), FS: opts.FS}
+	pdb, err := openPebble(opts, po)
+	if err != nil {
+		return nil, openError(opts.Dir, "open", err)
+	}
+	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, log: opts.Logger, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
 	if err := db.load(); err != nil {
 		_ = pdb.Close()
-		return nil, fmt.Errorf("storage: load %s: %w", opts.Dir, err)
+		return nil, openError(opts.Dir, "load", err)
 	}
 	return db, nil
 }
@@ -213,23 +225,4 @@ func (w *batchWriter) del(k []byte) {
 	if w.err == nil {
 		w.err = w.b.Delete(k, nil)
 	}
-}
-
-// pebbleLogger sends Pebble's messages to slog.
-type pebbleLogger struct{ l *slog.Logger }
-
-func (p pebbleLogger) Infof(format string, args ...any) {
-	if p.l != nil {
-		p.l.Debug(fmt.Sprintf(format, args...), "component", "pebble")
-	}
-}
-
-func (p pebbleLogger) Errorf(format string, args ...any) {
-	if p.l != nil {
-		p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
-	}
-}
-
-func (p pebbleLogger) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("pebble: "+format, args...))
 }

@@ -1,8 +1,8 @@
 package storage
 
 import (
+	"encoding/binary"
 	"sort"
-	"strings"
 )
 
 // Label is one name=value pair of a series.
@@ -27,14 +27,22 @@ func (ls Labels) Get(name string) string {
 	return ""
 }
 
-// key is a canonical encoding of a sorted label set.
+// Key is a canonical encoding of a sorted label set: every name and value
+// preceded by its length (uvarint), so that no two label sets share a key
+// whatever bytes they hold.
+func (ls Labels) Key() string { return ls.key() }
+
 func (ls Labels) key() string {
-	var b strings.Builder
+	n := 0
 	for _, l := range ls {
-		b.WriteString(l.Name)
-		b.WriteByte(0xff)
-		b.WriteString(l.Value)
-		b.WriteByte(0xfe)
+		n += len(l.Name) + len(l.Value) + 4
 	}
-	return b.String()
+	b := make([]byte, 0, n)
+	for _, l := range ls {
+		b = binary.AppendUvarint(b, uint64(len(l.Name)))
+		b = append(b, l.Name...)
+		b = binary.AppendUvarint(b, uint64(len(l.Value)))
+		b = append(b, l.Value...)
+	}
+	return string(b)
 }

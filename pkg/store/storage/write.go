@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 )
@@ -105,8 +104,9 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 	}
 	// Commit and publish under the write lock: a reader's snapshot (see
 	// Snapshot) then never holds a profile whose stacks its tables lack.
+	// The fsync is waited for outside the lock, so reads do not wait for it.
 	db.mu.Lock()
-	if err := bw.b.Commit(pebble.Sync); err != nil {
+	if err := db.applyBatch(bw.b); err != nil {
 		db.mu.Unlock()
 		return AppendStats{}, fmt.Errorf("storage: commit: %w", err)
 	}
@@ -115,6 +115,7 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 		db.t.seenAt(b.series, b.time)
 	}
 	db.mu.Unlock()
+	syncErr := db.syncBatch(bw.b)
 	db.seq = seq
 	for k, st := range newCum {
 		db.cum[k] = st
@@ -123,6 +124,9 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 		delete(db.cum, k)
 	}
 	stats.Bytes = bw.bytes
+	if syncErr != nil {
+		return AppendStats{}, fmt.Errorf("storage: sync: %w", syncErr)
+	}
 	return stats, nil
 }
 

@@ -1,0 +1,2 @@
+package storage
+func salvage(opts Options) error { return nil }
