@@ -26,7 +26,7 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 	if err != nil {
 		return nil, err
 	}
-	p, err := q.mergeProfile(m.ProfileTypeID, series, from, to)
+	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to)
 	if err != nil {
 		return nil, err
 	}
@@ -35,22 +35,22 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 
 // mergeProfile builds a pprof with one sample per distinct stack of the
 // selection; each frame is a location with one line of its own function.
-func (q *Querier) mergeProfile(typeID string, series []uint32, from, to int64) (*googlev1.Profile, error) {
+func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64) (*googlev1.Profile, error) {
 	pt, _ := pprofconv.ParseProfileTypeID(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
 	snap := q.db.Snapshot()
 	defer snap.Close()
-	if err := snap.Scan(series, from, to, false, func(p *storage.Profile) error {
+	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
 		for i, s := range p.Stacks {
 			if _, ok := sums[s]; !ok {
 				order = append(order, s)
 			}
-			sums[s] += p.Values[i]
+			sums[s] = storage.SaturatingAdd(sums[s], p.Values[i])
 		}
 		return nil
 	}); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, err)
+		return nil, scanError(err)
 	}
 	out := &profile.Profile{
 		SampleType:    []*profile.ValueType{{Type: pt.SampleType, Unit: pt.SampleUnit}},

@@ -19,6 +19,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/store/ingest"
 	"github.com/emberscope/emberscope/pkg/store/storage"
+	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
 
 // Querier answers queries from a storage.DB.
@@ -89,7 +90,7 @@ func (q *Querier) ProfileTypes(ctx context.Context, req *connect.Request[querier
 		return nil, err
 	}
 	types := make(map[string]*typesv1.ProfileType)
-	for _, id := range q.db.Select(nil, from, to) {
+	for _, id := range q.db.Select([]*labels.Matcher{tenant.Matcher(ctx)}, from, to) {
 		ls := q.db.SeriesLabels(id)
 		pt := ls.Get(ingest.LabelProfileType)
 		if pt == "" || types[pt] != nil {
@@ -172,16 +173,16 @@ func (q *Querier) Series(ctx context.Context, req *connect.Request[querierv1.Ser
 }
 
 // mergeTree merges the selected profiles into one tree.
-func (q *Querier) mergeTree(series []uint32, from, to int64) (*flame.Tree, error) {
+func (q *Querier) mergeTree(ctx context.Context, series []uint32, from, to int64) (*flame.Tree, error) {
 	t := flame.New()
 	snap := q.db.Snapshot()
 	defer snap.Close()
 	b := storage.NewTreeBuilder(snap.View(), t)
-	if err := snap.Scan(series, from, to, false, func(p *storage.Profile) error {
+	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
 		b.AddProfile(p)
 		return nil
 	}); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, err)
+		return nil, scanError(err)
 	}
 	b.Flush()
 	return t, nil
@@ -204,13 +205,13 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 		return nil, err
 	}
 	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_PPROF {
-		p, err := q.mergeProfile(m.ProfileTypeID, series, from, to)
+		p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to)
 		if err != nil {
 			return nil, err
 		}
 		return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Pprof: &querierv1.PprofProfile{Profile: p}}), nil
 	}
-	t, err := q.mergeTree(series, from, to)
+	t, err := q.mergeTree(ctx, series, from, to)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +235,7 @@ func (q *Querier) Diff(ctx context.Context, req *connect.Request[querierv1.DiffR
 		if err != nil {
 			return nil, err
 		}
-		if trees[i], err = q.mergeTree(series, from, to); err != nil {
+		if trees[i], err = q.mergeTree(ctx, series, from, to); err != nil {
 			return nil, err
 		}
 	}

@@ -30,7 +30,7 @@ type group struct {
 
 // grouped scans the selection's profile totals into groups by the group_by
 // labels and into step buckets. keepValues keeps every profile total.
-func (q *Querier) grouped(series []uint32, from, to int64, groupBy []string, stepNs int64, keepValues bool) ([]*group, error) {
+func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, groupBy []string, stepNs int64, keepValues bool) ([]*group, error) {
 	groups := make(map[string]*group)
 	bySeries := make(map[uint32]*group, len(series))
 	for _, id := range series {
@@ -50,7 +50,7 @@ func (q *Querier) grouped(series []uint32, from, to int64, groupBy []string, ste
 		}
 		bySeries[id] = g
 	}
-	err := q.db.Scan(series, from, to, true, func(p *storage.Profile) error {
+	err := q.db.ScanContext(ctx, series, from, to, true, func(p *storage.Profile) error {
 		g := bySeries[p.Series]
 		k := (p.Time - from) / stepNs
 		b := g.buckets[k]
@@ -58,16 +58,16 @@ func (q *Querier) grouped(series []uint32, from, to int64, groupBy []string, ste
 			b = &bucket{}
 			g.buckets[k] = b
 		}
-		b.sum += p.Total
+		b.sum = storage.SaturatingAdd(b.sum, p.Total)
 		b.count++
-		g.total += p.Total
+		g.total = storage.SaturatingAdd(g.total, p.Total)
 		if keepValues {
 			g.values[k] = append(g.values[k], p.Total)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, connect.NewError(connect.CodeInternal, err)
+		return nil, scanError(err)
 	}
 	out := make([]*group, 0, len(groups))
 	for _, g := range groups {
@@ -121,7 +121,7 @@ func (q *Querier) SelectSeries(ctx context.Context, req *connect.Request[querier
 	if err != nil {
 		return nil, err
 	}
-	gs, err := q.grouped(series, from, to, m.GroupBy, stepNs, false)
+	gs, err := q.grouped(ctx, series, from, to, m.GroupBy, stepNs, false)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querie
 	if err != nil {
 		return nil, err
 	}
-	gs, err := q.grouped(series, from, to, m.GroupBy, stepNs, true)
+	gs, err := q.grouped(ctx, series, from, to, m.GroupBy, stepNs, true)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,8 @@ func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querie
 			}
 		}
 	}
-	width := float64(hi-lo+1) / heatmapRows
+	// In float64: hi-lo overflows int64 when totals span its whole range.
+	width := (float64(hi) - float64(lo) + 1) / heatmapRows
 	yMin := make([]float64, heatmapRows)
 	for i := range yMin {
 		yMin[i] = float64(lo) + float64(i)*width
@@ -183,7 +184,7 @@ func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querie
 		for _, k := range sortedBuckets(g.buckets) {
 			counts := make([]int32, heatmapRows)
 			for _, v := range g.values[k] {
-				row := min(int(float64(v-lo)/width), heatmapRows-1)
+				row := min(max(int((float64(v)-float64(lo))/width), 0), heatmapRows-1)
 				counts[row]++
 			}
 			hs.Slots = append(hs.Slots, &typesv1.HeatmapSlot{Timestamp: (from + k*stepNs) / 1e6, YMin: yMin, Counts: counts})

@@ -58,7 +58,7 @@ func noveltyVector(samples []stackValue, leafName func(uint32) string) []Weight 
 func encodeProfile(samples []stackValue, vec []Weight) []byte {
 	var total int64
 	for _, s := range samples {
-		total += s.value
+		total = SaturatingAdd(total, s.value)
 	}
 	b := make([]byte, 0, 8+len(samples)*4+len(vec)*6)
 	b = putVarint(b, total)

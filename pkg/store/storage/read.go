@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"sort"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -87,7 +88,12 @@ func (db *DB) SeriesLabels(id uint32) Labels {
 // Stack ids of profiles read by Scan may be newer than a View taken before;
 // use a Snapshot to read stacks.
 func (db *DB) Scan(series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
-	return scan(db.pdb, series, start, end, totalOnly, fn)
+	return scan(context.Background(), db.pdb, series, start, end, totalOnly, fn)
+}
+
+// ScanContext is Scan stopping with ctx's error once ctx is done.
+func (db *DB) ScanContext(ctx context.Context, series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
+	return scan(ctx, db.pdb, series, start, end, totalOnly, fn)
 }
 
 // Snapshot is a consistent read view: its profiles only refer to stacks and
@@ -112,7 +118,12 @@ func (s *Snapshot) View() *View { return s.view }
 
 // Scan is DB.Scan on the snapshot.
 func (s *Snapshot) Scan(series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
-	return scan(s.snap, series, start, end, totalOnly, fn)
+	return scan(context.Background(), s.snap, series, start, end, totalOnly, fn)
+}
+
+// ScanContext is Scan stopping with ctx's error once ctx is done.
+func (s *Snapshot) ScanContext(ctx context.Context, series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
+	return scan(ctx, s.snap, series, start, end, totalOnly, fn)
 }
 
 // Close releases the snapshot.
@@ -122,7 +133,10 @@ type iterSource interface {
 	NewIter(*pebble.IterOptions) (*pebble.Iterator, error)
 }
 
-func scan(src iterSource, series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
+// checkEvery is how many profiles a scan reads between looks at its context.
+const checkEvery = 64
+
+func scan(ctx context.Context, src iterSource, series []uint32, start, end int64, totalOnly bool, fn func(*Profile) error) error {
 	if len(series) == 0 || start > end {
 		return nil
 	}
@@ -137,8 +151,17 @@ func scan(src iterSource, series []uint32, start, end int64, totalOnly bool, fn 
 	}
 	defer it.Close()
 	var p Profile
+	n := 0
 	for _, s := range sorted {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for ok := it.SeekGE(profileBound(s, start)); ok; ok = it.Next() {
+			if n++; n%checkEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
 			sid, ts, valid := parseProfileKey(it.Key())
 			if !valid || sid != s || ts > end {
 				break
@@ -192,6 +215,20 @@ func (v *View) Stack(id uint32) []string {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// TimeBoundsOf returns the times of the oldest and newest profiles of the
+// given series; ok is false when they hold none.
+func (db *DB) TimeBoundsOf(ids []uint32) (oldest, newest int64, ok bool) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	oldest, newest = 1<<63-1, -1<<63
+	for _, i := range ids {
+		if db.t.seriesMin[i] <= db.t.seriesMax[i] {
+			oldest, newest, ok = min(oldest, db.t.seriesMin[i]), max(newest, db.t.seriesMax[i]), true
+		}
+	}
+	return oldest, newest, ok
 }
 
 // TimeBounds returns the times of the oldest and newest stored profiles;

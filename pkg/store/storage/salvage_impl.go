@@ -1,2 +1,3 @@
 package storage
+
 func salvage(opts Options) error { return nil }

@@ -1,6 +1,10 @@
 package storage
 
-import "github.com/emberscope/emberscope/pkg/flame"
+import (
+	"math"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+)
 
 // TreeBuilder adds stored profiles to a flame tree. Each stack id is walked
 // into the tree once (memoised), and values are summed per stack before they
@@ -36,7 +40,19 @@ func (b *TreeBuilder) Add(stack uint32, value int64) {
 	if b.sums[stack] == 0 {
 		b.dirty = append(b.dirty, stack)
 	}
-	b.sums[stack] += value
+	b.sums[stack] = SaturatingAdd(b.sums[stack], value)
+}
+
+// SaturatingAdd returns a+b, clamped to the int64 range instead of wrapping.
+func SaturatingAdd(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
 }
 
 // Flush adds the pending values to the tree.

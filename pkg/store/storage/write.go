@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 )
 
@@ -177,7 +176,7 @@ func mergeSame(s []stackValue) []stackValue {
 	out := s[:0]
 	for _, v := range s {
 		if n := len(out); n > 0 && out[n-1].stack == v.stack {
-			out[n-1].value += v.value
+			out[n-1].value = SaturatingAdd(out[n-1].value, v.value)
 			continue
 		}
 		out = append(out, v)
