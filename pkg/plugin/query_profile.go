@@ -6,13 +6,19 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
 	"github.com/emberscope/emberscope/pkg/frames"
+	"github.com/emberscope/emberscope/pkg/virtual"
 )
 
 // queryProfile answers a "profile" query with one flamegraph frame.
 func (d *Datasource) queryProfile(ctx context.Context, r *request) (data.Frames, error) {
+	ctx, notices := virtual.WithNotices(ctx)
 	t, err := d.tree(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	return data.Frames{frames.Flamegraph(t, frames.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
+	f := frames.Flamegraph(t, frames.UnitOfProfileType(r.Query.ProfileTypeID))
+	for _, n := range notices.List() {
+		f.AppendNotices(data.Notice{Severity: data.NoticeSeverityWarning, Text: n})
+	}
+	return data.Frames{f}, nil
 }

@@ -28,6 +28,11 @@ type Options struct {
 	Limit int
 	// Concurrency bounds the source calls in flight; 0 means DefaultConcurrency.
 	Concurrency int
+	// MaxLeaves bounds the calls planned (values beyond fold into "other");
+	// 0 means DefaultMaxLeaves.
+	MaxLeaves int
+	// MaxLabels bounds the labels used; 0 means DefaultMaxLabels.
+	MaxLabels int
 }
 
 // Build returns the merged tree of req with virtual frames made from the
@@ -51,6 +56,13 @@ func Build(ctx context.Context, src source.Source, req source.StacksRequest, lab
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency
 	}
+	if opts.MaxLeaves <= 0 {
+		opts.MaxLeaves = DefaultMaxLeaves
+	}
+	if opts.MaxLabels <= 0 {
+		opts.MaxLabels = DefaultMaxLabels
+	}
+	labelNames = capLabels(ctx, labelNames, opts.MaxLabels)
 	base, err := query.ParseSelector(req.LabelSelector)
 	if err != nil {
 		return nil, fmt.Errorf("virtual frames: label selector %q: %w", req.LabelSelector, err)

@@ -59,10 +59,20 @@ func (p *planner) plan(ctx context.Context, base []*labels.Matcher) ([]leaf, err
 			return nil, err
 		}
 		var next []branch
+		capped := 0
 		for i, b := range frontier {
 			kept, folded, err := p.limit(ctx, li, b, values[i])
 			if err != nil {
 				return nil, err
+			}
+			// Each branch left may still add a branch for the missing value
+			// and a leaf for "other": keep room for them within MaxLeaves.
+			room := p.opts.MaxLeaves - len(leaves) - len(next) - 2*(len(frontier)-i)
+			if len(kept) > max(room, 0) {
+				n := max(room, 0)
+				capped += len(kept) - n
+				folded = append(append([]string(nil), kept[n:]...), folded...)
+				kept = kept[:n]
 			}
 			for _, v := range kept {
 				next = append(next, b.with(step{label: label, value: v}, mustMatcher(labels.MatchEqual, label, v)))
@@ -76,6 +86,9 @@ func (p *planner) plan(ctx context.Context, base []*labels.Matcher) ([]leaf, err
 					mustMatcher(labels.MatchNotRegexp, label, alternation(kept)))
 				leaves = append(leaves, leaf{selector: query.FormatSelector(other.matchers), path: other.path})
 			}
+		}
+		if capped > 0 {
+			notify(ctx, "This query would need more than %d upstream calls for its virtual frames: %d values of label %q are folded into %q.", p.opts.MaxLeaves, capped, label, "other")
 		}
 		frontier = next
 	}
