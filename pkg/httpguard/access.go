@@ -42,8 +42,8 @@ func ParseHosts(s string) []string {
 func (a Access) Guard(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, fmt.Sprintf("cross-origin request refused: %s %s from origin %q (browser writes must come from this server's own pages)",
-			r.Method, r.URL.Path, r.Header.Get("Origin")), http.StatusForbidden)
+		Error(w, r, http.StatusForbidden, fmt.Sprintf("cross-origin request refused: %s %s from origin %q (browser writes must come from this server's own pages)",
+			r.Method, r.URL.Path, r.Header.Get("Origin")))
 	}))
 	open := make(map[string]bool, len(a.Open))
 	for _, p := range a.Open {
@@ -52,12 +52,12 @@ func (a Access) Guard(next http.Handler) http.Handler {
 	allowed := a.allowedHosts()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !allowed(r.Host) {
-			http.Error(w, fmt.Sprintf("host %q is not allowed: add it to -allowed-hosts to serve it", r.Host), http.StatusForbidden)
+			Error(w, r, http.StatusForbidden, fmt.Sprintf("host %q is not allowed: add it to -allowed-hosts to serve it", r.Host))
 			return
 		}
 		if a.AuthToken != "" && !open[r.URL.Path] && !a.tokenOK(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="emberscope"`)
-			http.Error(w, "unauthenticated: this server requires \"Authorization: Bearer <token>\" (-auth-token)", http.StatusUnauthorized)
+			Error(w, r, http.StatusUnauthorized, "unauthenticated: this server requires \"Authorization: Bearer <token>\" (-auth-token)")
 			return
 		}
 		cop.Handler(next).ServeHTTP(w, r)

@@ -94,3 +94,34 @@ func connectError(w http.ResponseWriter, status int, code, msg string) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]string{"code": code, "message": msg})
 }
+
+// Error answers status with msg: in the connect protocol's error format
+// when r is a connect request (so connect clients show the message), as
+// plain text otherwise.
+func Error(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if isConnect(r) {
+		connectError(w, status, codeOf(status), msg)
+		return
+	}
+	http.Error(w, msg, status)
+}
+
+func isConnect(r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	return r.Header.Get("Connect-Protocol-Version") != "" || strings.HasPrefix(ct, "application/proto") ||
+		strings.HasPrefix(ct, "application/json") || strings.HasPrefix(ct, "application/connect")
+}
+
+func codeOf(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return "unauthenticated"
+	case http.StatusForbidden:
+		return "permission_denied"
+	case http.StatusTooManyRequests, http.StatusRequestEntityTooLarge:
+		return "resource_exhausted"
+	case http.StatusBadRequest:
+		return "invalid_argument"
+	}
+	return "unknown"
+}

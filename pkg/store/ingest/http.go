@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -141,11 +140,11 @@ func (in *Ingester) readBody(w http.ResponseWriter, r *http.Request) ([]byte, ma
 	counter := &countingReader{r: http.MaxBytesReader(w, r.Body, in.maxBody)}
 	var rd io.Reader = counter
 	if strings.EqualFold(r.Header.Get("Content-Encoding"), "gzip") {
-		zr, err := gzip.NewReader(counter)
+		zr, err := in.gunzipBody(counter)
 		if err != nil {
-			return nil, nil, false, errorf(ReasonBadRequest, "invalid gzip request body: %v", err)
+			return nil, nil, false, err
 		}
-		rd = decompressedLimit(zr, in.lim.MaxDecompressedBytes)
+		rd = zr
 	}
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	defer func() {

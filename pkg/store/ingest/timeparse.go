@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"strconv"
 	"time"
 )
@@ -12,7 +13,7 @@ func ParseUnixTime(s string) (time.Time, error) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		f, ferr := strconv.ParseFloat(s, 64)
-		if ferr != nil {
+		if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e11 {
 			return time.Time{}, errorf(ReasonBadTime, "invalid time %q: want a unix timestamp in s, ms, µs or ns", s)
 		}
 		return time.Unix(0, int64(f*1e9)), nil

@@ -358,32 +358,30 @@ func pushCode(err error) (connect.Code, bool) {
 	return 0, false
 }
 
-// decompressedLimit reads r and fails with a 413 limit error past max bytes
-// (0: no limit) instead of cutting the body silently.
-func decompressedLimit(r io.Reader, max int64) io.Reader {
-	if max <= 0 {
-		return r
+// gunzipBody reads a gzip request body and returns its decompressed
+// reader. The decompressed size is measured first, without keeping it, so
+// a small body inflating past -max-decompressed-bytes is refused (413)
+// without the memory it would take.
+func (in *Ingester) gunzipBody(r io.Reader) (io.Reader, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, readError(err)
 	}
-	return &limitedReader{r: r, left: max, max: max}
-}
-
-type limitedReader struct {
-	r         io.Reader
-	left, max int64
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		var one [1]byte
-		if n, _ := l.r.Read(one[:]); n > 0 {
-			return 0, limitError("", limits.TooLarge("max-decompressed-bytes", "decompressed request body of", fmt.Sprintf("more than %d bytes", l.max), fmt.Sprintf("%d bytes", l.max)))
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, errorf(ReasonBadRequest, "invalid gzip request body: %v", err)
+	}
+	if max := in.lim.MaxDecompressedBytes; max > 0 {
+		n, err := io.Copy(io.Discard, io.LimitReader(zr, max+1))
+		if err != nil {
+			return nil, errorf(ReasonBadRequest, "invalid gzip request body after %d bytes: %v", n, err)
 		}
-		return l.r.Read(p)
+		if n > max {
+			return nil, limitError("", limits.TooLarge("max-decompressed-bytes", "decompressed request body of", fmt.Sprintf("more than %d bytes", max), fmt.Sprintf("%d bytes", max)))
+		}
+		if zr, err = gzip.NewReader(bytes.NewReader(raw)); err != nil {
+			return nil, errorf(ReasonBadRequest, "invalid gzip request body: %v", err)
+		}
 	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.r.Read(p)
-	l.left -= int64(n)
-	return n, err
+	return zr, nil
 }

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/emberscope/emberscope/pkg/httpguard"
 )
 
 const (
@@ -78,7 +80,7 @@ func Middleware(multi bool, next http.Handler) http.Handler {
 		if multi {
 			id = r.Header.Get(Header)
 			if err := Validate(id); err != nil {
-				http.Error(w, err.Error(), http.StatusUnauthorized)
+				httpguard.Error(w, r, http.StatusUnauthorized, err.Error())
 				return
 			}
 		}
