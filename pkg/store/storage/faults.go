@@ -90,7 +90,7 @@ func openPebble(opts Options, po *pebble.Options) (*pebble.DB, error) {
 		if time.Since(lastLog) > time.Minute {
 			lastLog = time.Now()
 			if opts.Logger != nil {
-				opts.Logger.Warn("storage: the disk is full; waiting for free space before opening", "dir", opts.Dir, "err", err)
+				opts.Logger.Warn("storage: the disk is full; waiting for free space before opening", "dir", opts.Dir, "err", err.Error())
 			}
 		}
 		select {
