@@ -71,3 +71,20 @@ func Pyroscope() string { return filepath.Join(Dir(), "pyroscope") }
 // (EMBERSCOPE_FULL=1: the 20-kill crash loop, the load test, long fuzzing).
 // The default run takes the short version of each; it never skips one.
 func Full() bool { return os.Getenv("EMBERSCOPE_FULL") == "1" }
+
+// Profiles holds the real profiles recorded with runtime/pprof by
+// internal/testdata/record (see profiles/README.md for what each holds).
+const Profiles = "profiles"
+
+// Profile returns the bytes of one recorded profile of profiles/, such as
+// "categories.cpu.pb.gz", failing tb when it is missing.
+func Profile(tb testing.TB, name string) []byte {
+	tb.Helper()
+	return Read(tb, Profiles+"/"+name)
+}
+
+// ProfilePath is the absolute path of one recorded profile of profiles/.
+func ProfilePath(tb testing.TB, name string) string {
+	tb.Helper()
+	return Path(tb, Profiles+"/"+name)
+}

@@ -1,13 +1,12 @@
 package flame_test
 
 import (
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
@@ -32,32 +31,17 @@ func TestTopTableTiesByName(t *testing.T) {
 	}, flame.TopTable(tr))
 }
 
-// TestTopTableMatchesTheProfile computes, straight from the samples of a
-// real CPU profile (with recurse calling itself 12 deep), each function's
-// self (samples where it is the leaf) and total (samples where it appears at
-// least once), and compares them with the top table.
-func TestTopTableMatchesTheProfile(t *testing.T) {
-	p := flametest.CPUProfile(t, time.Second)
+// TestTopTableMatchesGooglePprof compares every row of the top table of a
+// recorded CPU profile (with main.recurse calling itself 12 deep, and generic
+// functions) with google/pprof's flat and cum for that function (the oracle:
+// go tool pprof -top, internal/pproforacle, with pprof's own names since
+// flametest.FromProfile keeps them).
+func TestTopTableMatchesGooglePprof(t *testing.T) {
+	p := flametest.CPUProfile(t)
 	tr, err := flametest.FromProfile(p, 1)
 	require.NoError(t, err)
-	self := map[string]int64{}
-	total := map[string]int64{}
-	for _, s := range p.Sample {
-		v := s.Value[1]
-		if v == 0 {
-			continue
-		}
-		self[s.Location[0].Line[0].Function.Name] += v
-		seen := map[string]bool{}
-		for _, loc := range s.Location {
-			for _, l := range loc.Line {
-				if !seen[l.Function.Name] {
-					seen[l.Function.Name] = true
-					total[l.Function.Name] += v
-				}
-			}
-		}
-	}
+	want := pproforacle.Top(t, flametest.CPUProfilePath(t), pproforacle.Options{SampleType: "cpu", PprofNames: true})
+	self, total := want.Flat(), want.Cum()
 	rows := flame.TopTable(tr)
 	require.Len(t, rows, len(total)+1, "one row per function, plus the root")
 	recursive := false
@@ -68,11 +52,12 @@ func TestTopTableMatchesTheProfile(t *testing.T) {
 		}
 		assert.Equal(t, self[r.Name], r.Self, "self of %s", r.Name)
 		assert.Equal(t, total[r.Name], r.Total, "total of %s", r.Name)
-		if strings.HasSuffix(r.Name, "flametest.recurse") {
+		if r.Name == "main.recurse" {
 			recursive = true
 		}
 	}
 	assert.True(t, recursive, "the profile should hold the recursive function")
+	assert.Equal(t, want.Total, tr.Total())
 }
 
 func TestTopTableSkipsVirtualFrames(t *testing.T) {

@@ -3,7 +3,6 @@ package flame_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,7 +72,7 @@ func TestTruncatePreservesTotals(t *testing.T) {
 	trees := map[string]*flame.Tree{
 		"random": flametest.Random(50000, 7),
 	}
-	cpu, err := flametest.FromProfile(flametest.CPUProfile(t, time.Second), 1)
+	cpu, err := flametest.FromProfile(flametest.CPUProfile(t), 1)
 	require.NoError(t, err)
 	trees["cpu"] = cpu
 	for name, tr := range trees {

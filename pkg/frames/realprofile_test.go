@@ -4,18 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
 
-const pushedProfiles = "../../../shared/parca/pushed-profiles"
 
 // treeFromFrame rebuilds a tree from a nested-set frame: a row's parent is the
 // closest earlier row one level up. It is how a viewer reads the frame.
@@ -40,10 +39,7 @@ func treeFromFrame(t *testing.T, f *data.Frame) *flame.Tree {
 // TestFlamegraphRoundTripsRealProfiles reads the pushed pprof files, builds
 // their trees, truncates them and checks the frame rebuilds the same tree.
 func TestFlamegraphRoundTripsRealProfiles(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(pushedProfiles, "*.pb.gz"))
-	if len(files) == 0 {
-		t.Skipf("no pprof files in %s: the shared test profiles are missing", pushedProfiles)
-	}
+	files := testdata.Glob(t, "*/pushed-profiles/*.pb.gz")
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			fh, err := os.Open(path)
@@ -65,10 +61,10 @@ func TestFlamegraphRoundTripsRealProfiles(t *testing.T) {
 	}
 }
 
-// TestFlamegraphRoundTripsACPUProfile does the same with a CPU profile of
-// this test process.
+// TestFlamegraphRoundTripsACPUProfile does the same with the recorded CPU
+// profile of flametest.
 func TestFlamegraphRoundTripsACPUProfile(t *testing.T) {
-	tr, err := flametest.FromProfile(flametest.CPUProfile(t, time.Second), 1)
+	tr, err := flametest.FromProfile(flametest.CPUProfile(t), 1)
 	require.NoError(t, err)
 	f := Flamegraph(tr, "nanoseconds")
 	assert.Equal(t, flametest.Dump(tr), flametest.Dump(treeFromFrame(t, f)))
@@ -77,7 +73,7 @@ func TestFlamegraphRoundTripsACPUProfile(t *testing.T) {
 	for i := 0; i < labels.Len(); i++ {
 		names = append(names, labelAt(labels, i))
 	}
-	assert.Contains(t, names, "github.com/emberscope/emberscope/pkg/flame/flametest.burnHash")
+	assert.Contains(t, names, "main.burnHash")
 }
 
 // dumpNoKinds dumps t as if every node were a function frame, the way a

@@ -3,25 +3,19 @@ package parca
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/google/pprof/profile"
 
+	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/parca/parcatest"
 )
 
-// readRecording reads a recorded file, skipping the benchmark when missing.
+// readRecording reads a recorded file; a missing one fails the benchmark.
 func readRecording(b *testing.B, name string) []byte {
 	b.Helper()
-	raw, err := os.ReadFile(filepath.Join(parcatest.DefaultDir, name))
-	if err != nil {
-		b.Skipf("Parca recording %s not found: %v", name, err)
-	}
-	return raw
+	return testdata.Read(b, "parca/"+name)
 }
 
 // BenchmarkFlamegraphToTree decodes the recorded FLAMEGRAPH_TABLE answer

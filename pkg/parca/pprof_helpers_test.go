@@ -10,14 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readProfile parses a pprof file, skipping the test when it is missing.
+// readProfile parses a pprof file; a missing one fails the test.
 func readProfile(t *testing.T, path string) *profile.Profile {
 	t.Helper()
 	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		t.Skipf("recorded pprof %s not found", path)
-	}
-	require.NoError(t, err)
+	require.NoError(t, err, "recorded pprof %s", path)
 	defer f.Close()
 	p, err := profile.Parse(f)
 	require.NoError(t, err)

@@ -2,14 +2,13 @@ package plugin
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 
+	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -19,11 +18,7 @@ import (
 // returns its URL and the query range around the profile.
 func benchStore(b *testing.B) (string, backend.TimeRange) {
 	b.Helper()
-	path := filepath.Join(pushedProfiles, "bench-sort.cpu.redated.pb.gz")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		b.Skipf("real profile %s is missing: %v", path, err)
-	}
+	raw := testdata.Read(b, pushedProfiles+"bench-sort.cpu.redated.pb.gz")
 	url := plugintest.Store(b)
 	plugintest.Ingest(b, url, "bench", raw)
 	at := time.Unix(0, plugintest.Parse(b, raw).TimeNanos)

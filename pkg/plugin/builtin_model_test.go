@@ -15,7 +15,7 @@ import (
 func TestBuiltinPyroscopeQueriesRunUnchanged(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	total, _ := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
 	builtin := func(queryType string) string {
 		return `{"refId":"A","datasource":{"type":"grafana-pyroscope-datasource","uid":"pyro"},` +
 			`"queryType":"` + queryType + `","profileTypeId":"` + cpuType + `",` +

@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,7 +14,7 @@ import (
 func TestDiffOfARangeWithItselfIsAllZeroChange(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	total, _ := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
 	dq := q("D", "diff", "")
 	from, to := dq.TimeRange.From.UnixMilli(), dq.TimeRange.To.UnixMilli()
 	dq = q("D", "diff", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}",`+
@@ -36,26 +35,29 @@ func TestDiffOfARangeWithItselfIsAllZeroChange(t *testing.T) {
 	}
 }
 
-// TestTopTableSelfIsPprofFlat: every function's self in the top table equals
-// what `go tool pprof -top` reports as flat for it.
-func TestTopTableSelfIsPprofFlat(t *testing.T) {
+// TestTopTableIsGooglePprofTop: every function's self and total in the top
+// table equal what google/pprof (the oracle: `go tool pprof -top`) reports as
+// its flat and cum, generic functions included, and no function is missing.
+func TestTopTableIsGooglePprofTop(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	_, flat := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	want := plugintest.Pprof(t, plugintest.CPUFile, "cpu")
 	f := ok(t, run(t, d, q("T", "topTable", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","maxNodes":1048576}`)), "T")[0]
 	sym, _ := f.FieldByName("symbol")
 	selfF, _ := f.FieldByName("self")
-	got := map[string]int64{}
+	totalF, _ := f.FieldByName("total")
+	gotSelf, gotTotal := map[string]int64{}, map[string]int64{}
 	for i := 0; i < f.Rows(); i++ {
-		got[sym.At(i).(string)] = selfF.At(i).(int64)
-	}
-	checked := 0
-	for name, v := range flat {
-		if v == 0 || strings.Contains(name, "[") { // generic shapes are renamed by the store
+		name := sym.At(i).(string)
+		if name == "total" { // the root row
+			require.Equal(t, want.Total, totalF.At(i).(int64), "root = pprof total")
 			continue
 		}
-		require.Equal(t, v, got[name], "self of %s = pprof flat", name)
-		checked++
+		if s := selfF.At(i).(int64); s != 0 {
+			gotSelf[name] = s
+		}
+		gotTotal[name] = totalF.At(i).(int64)
 	}
-	require.Positive(t, checked)
+	require.Equal(t, want.Flat(), gotSelf, "self = pprof flat, for every function")
+	require.Equal(t, want.Cum(), gotTotal, "total = pprof cum, for every function")
 }

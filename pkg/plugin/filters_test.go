@@ -54,9 +54,8 @@ func TestParseRequestFilterErrors(t *testing.T) {
 func TestSelectorsAndFiltersAgainstTheStore(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
-	total, _ := plugintest.Totals(fx.cpu, idx)
-	byRoute := plugintest.LabelTotals(fx.cpu, idx, "route")
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
+	byRoute := plugintest.CPUByRoute(t)
 	checkout, search, none := byRoute["/checkout"], byRoute["/search"], byRoute[""]
 	require.Positive(t, checkout)
 	require.Positive(t, search)

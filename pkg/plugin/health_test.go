@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
@@ -27,9 +28,16 @@ func TestHealthSaysWhatIsWrong(t *testing.T) {
 	require.Contains(t, empty.Message, "holds no profiles from the last 7 days")
 
 	// An authenticating proxy that refuses the datasource's token.
-	var gotAuth string
+	// The health check may send several requests at once (detection probes
+	// both APIs), so the handler records every Authorization it sees under a lock.
+	var (
+		authMu   sync.Mutex
+		gotAuths []string
+	)
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotAuth = r.Header.Get("Authorization")
+		authMu.Lock()
+		gotAuths = append(gotAuths, r.Header.Get("Authorization"))
+		authMu.Unlock()
 		http.Error(w, "bad token", http.StatusUnauthorized)
 	}))
 	defer proxy.Close()
@@ -41,7 +49,13 @@ func TestHealthSaysWhatIsWrong(t *testing.T) {
 	refused := health(t, inst.(*Datasource))
 	require.Equal(t, backend.HealthStatusError, refused.Status)
 	require.Contains(t, refused.Message, "profile server at "+proxy.URL+" refused the credentials")
-	require.Equal(t, "Bearer wrong", gotAuth)
+	authMu.Lock()
+	seen := append([]string(nil), gotAuths...)
+	authMu.Unlock()
+	require.NotEmpty(t, seen, "the proxy was asked")
+	for _, a := range seen {
+		require.Equal(t, "Bearer wrong", a, "every request carries the token")
+	}
 
 	// A store with profiles.
 	fx := storeFixture(t)

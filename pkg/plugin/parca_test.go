@@ -19,7 +19,7 @@ import (
 )
 
 // parcaRecorded is the time range of the recorded Parca exchanges
-// (/work/shared/parca/README.md).
+// (internal/testdata/parca/README.md).
 var parcaRecorded = backend.TimeRange{
 	From: time.Date(2026, 11, 29, 7, 50, 0, 0, time.UTC),
 	To:   time.Date(2026, 11, 29, 8, 50, 0, 0, time.UTC),

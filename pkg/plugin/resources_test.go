@@ -13,6 +13,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 )
 
@@ -72,8 +73,7 @@ func TestResourceRoutes(t *testing.T) {
 func TestExportPprof(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
-	byRoute := plugintest.LabelTotals(fx.cpu, idx, "route")
+	byRoute := plugintest.CPUByRoute(t)
 	code, h, body := callResource(t, d, "GET", "export", url.Values{
 		"format": {"pprof"}, "profileTypeId": {cpuType}, "labelSelector": {`{route="/checkout"}`},
 	})
@@ -81,8 +81,12 @@ func TestExportPprof(t *testing.T) {
 	require.Equal(t, `attachment; filename="process_cpu_cpu_nanoseconds_cpu_nanoseconds.pb.gz"`, h.Get("Content-Disposition"))
 	p, err := profile.ParseData(body)
 	require.NoError(t, err, "the export is a pprof file")
-	total, _ := plugintest.Totals(p, plugintest.SampleIndex(t, p, "cpu"))
-	require.Equal(t, byRoute["/checkout"], total, "only the selected samples")
+	// The oracle is google/pprof, on the export and on the recorded file.
+	require.NotEmpty(t, p.Sample)
+	exported := pproforacle.TopOfBytes(t, body, pproforacle.Options{SampleType: "cpu"})
+	require.Equal(t, byRoute["/checkout"], exported.Total, "only the selected samples")
+	require.Equal(t, plugintest.Pprof(t, plugintest.CPUFile, "cpu", "route", "/checkout").Flat(), exported.Flat(),
+		"every function's flat, as pprof reads the export")
 
 	code, _, body = callResource(t, d, "GET", "export", url.Values{"format": {"json"}, "profileTypeId": {cpuType}})
 	require.Equal(t, 400, code)

@@ -20,7 +20,7 @@ func TestServerKindAuto(t *testing.T) {
 	})
 	require.NoError(t, err)
 	d := inst.(*Datasource)
-	total, _ := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
 	rows := flameRows(t, ok(t, run(t, d, q("A", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`)), "A")[0])
 	require.Equal(t, total, rows[0].Value)
 

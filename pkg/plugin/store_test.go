@@ -15,9 +15,9 @@ import (
 
 const heapType = "memory:inuse_space:bytes:space:bytes"
 
-// fixture is a store holding one real CPU and one real heap profile of
-// service "shop", shared by the tests of this file (a CPU profile takes
-// wall time to record).
+// fixture is a store holding the recorded CPU profile (plugintest.CPUFile)
+// and heap profile (plugintest.HeapFile) of service "shop", filed at the
+// current time, shared by the tests of the package.
 type fixture struct {
 	url       string
 	cpu, heap *profile.Profile
@@ -33,7 +33,7 @@ func storeFixture(t *testing.T) fixture {
 	fixtureOnce.Do(func() {
 		// The store outlives this test: it serves every test of the package.
 		url := plugintest.Store(&keepAlive{T: t})
-		cpu := plugintest.CPUProfile(t, 150*time.Millisecond)
+		cpu := plugintest.CPUProfile(t)
 		heap := plugintest.HeapProfile(t)
 		plugintest.Ingest(t, url, "shop{env=\"test\"}", cpu)
 		plugintest.Ingest(t, url, "shop{env=\"test\"}", heap)
@@ -58,11 +58,14 @@ func (k *keepAlive) TempDir() string {
 	return dir
 }
 
-func TestProfileMatchesPprof(t *testing.T) {
+// TestProfileMatchesGooglePprof checks the flamegraph's root total and every
+// function's self against google/pprof (the oracle: go tool pprof -top),
+// generic functions included.
+func TestProfileMatchesGooglePprof(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
-	total, flat := plugintest.Totals(fx.cpu, idx)
+	want := plugintest.Pprof(t, plugintest.CPUFile, "cpu")
+	total := want.Total
 	require.Positive(t, total, "the CPU profile has samples")
 
 	resp := run(t, d, q("A", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`))
@@ -71,35 +74,40 @@ func TestProfileMatchesPprof(t *testing.T) {
 	require.Equal(t, "A", frames[0].RefID)
 	rows := flameRows(t, frames[0])
 	require.Equal(t, flameRow{Level: 0, Value: total, Self: 0, Label: "total"}, rows[0], "root total = pprof total")
-	self := selfByName(rows)
-	for name, v := range flat {
-		if strings.Contains(name, "[") { // generic shapes are renamed by the store
-			continue
-		}
-		require.Equal(t, v, self[name], "self of %s = pprof flat", name)
-	}
-	require.Positive(t, self[plugintest.FuncName("spin")], "the burn loop is in the flamegraph")
+	require.Equal(t, want.Flat(), nonZero(selfByName(rows)), "self = pprof flat, for every function")
+	require.Positive(t, want.Flat()[plugintest.FuncName("burnSearch")]+want.Cum()[plugintest.FuncName("burnSearch")], "the handlers are in the profile")
 }
 
-func TestHeapProfileMatchesPprof(t *testing.T) {
+// nonZero drops the zero values of m.
+func nonZero(m map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range m {
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TestHeapProfileMatchesGooglePprof checks the in-use heap flamegraph
+// against google/pprof (the oracle: go tool pprof -top).
+func TestHeapProfileMatchesGooglePprof(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	total, flat := plugintest.Totals(fx.heap, plugintest.SampleIndex(t, fx.heap, "inuse_space"))
+	want := plugintest.Pprof(t, plugintest.HeapFile, "inuse_space")
 	resp := run(t, d, q("H", "profile", `{"profileTypeId":"`+heapType+`","labelSelector":"{service_name=\"shop\"}"}`))
 	rows := flameRows(t, ok(t, resp, "H")[0])
-	require.Equal(t, total, rows[0].Value)
+	require.Equal(t, want.Total, rows[0].Value)
 	self := selfByName(rows)
-	large := plugintest.FuncName("allocLarge")
-	require.Equal(t, flat[large], self[large])
-	require.GreaterOrEqual(t, self[large], int64(4<<20), "the 4 MiB allocation is in use")
+	require.Equal(t, want.Flat(), nonZero(self), "self = pprof flat, for every function")
+	require.GreaterOrEqual(t, self[plugintest.FuncName("allocLarge")], int64(4<<20), "the 4 MiB allocation is in use")
 }
 
 func TestMetricsGroupBySumsToTotal(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
-	total, _ := plugintest.Totals(fx.cpu, idx)
-	byRoute := plugintest.LabelTotals(fx.cpu, idx, "route")
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
+	byRoute := plugintest.CPUByRoute(t)
 
 	resp := run(t, d, q("M", "metrics", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","groupBy":["route"]}`))
 	frames := ok(t, resp, "M")
@@ -122,7 +130,7 @@ func TestMetricsGroupBySumsToTotal(t *testing.T) {
 func TestMetricsLimitFoldsIntoOther(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	total, _ := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
 	resp := run(t, d, q("L", "metrics", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","groupBy":["route"],"limit":1}`))
 	frames := ok(t, resp, "L")
 	sum, n, per := seriesSum(t, frames)
@@ -136,7 +144,7 @@ func TestMetricsLimitFoldsIntoOther(t *testing.T) {
 func TestBothIsFlamegraphAndSeries(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	total, _ := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
 	// No queryType: Explore's default, both.
 	resp := run(t, d, q("B", "", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}"}`))
 	frames := ok(t, resp, "B")
@@ -151,9 +159,8 @@ func TestBothIsFlamegraphAndSeries(t *testing.T) {
 func TestFramesFromLabel(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
-	total, _ := plugintest.Totals(fx.cpu, idx)
-	byRoute := plugintest.LabelTotals(fx.cpu, idx, "route")
+	total := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Total
+	byRoute := plugintest.CPUByRoute(t)
 	resp := run(t, d, q("V", "profile", `{"expr":"`+cpuType+`{service_name=\"shop\"} by (route)"}`))
 	rows := flameRows(t, ok(t, resp, "V")[0])
 	require.Equal(t, total, rows[0].Value)
@@ -172,19 +179,21 @@ func TestFramesFromLabel(t *testing.T) {
 func TestTransformsApply(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	_, flat := plugintest.Totals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"))
-	spin := plugintest.FuncName("spin")
+	flat := plugintest.Pprof(t, plugintest.CPUFile, "cpu").Flat()
 	resp := run(t, d,
 		q("R", "profile", `{"expr":"reverse(`+cpuType+`{service_name=\"shop\"})"}`),
 		q("F", "profile", `{"expr":"focus(`+cpuType+`{service_name=\"shop\"}, \"burnCheckout\")"}`),
 		q("T", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{service_name=\"shop\"}","maxNodes":5}`),
 	)
-	// Reversed, each leaf function sits right under the root with its flat value.
+	// Reversed, each leaf function sits right under the root with its flat
+	// value (google/pprof's, the oracle), and every one of them is there.
+	leaves := map[string]int64{}
 	for _, r := range flameRows(t, ok(t, resp, "R")[0]) {
-		if r.Level == 1 && r.Label == spin {
-			require.Equal(t, flat[spin], r.Value)
+		if r.Level == 1 {
+			leaves[r.Label] += r.Value
 		}
 	}
+	require.Equal(t, flat, leaves)
 	focused := flameRows(t, ok(t, resp, "F")[0])
 	require.Equal(t, plugintest.FuncName("burnCheckout"), focused[1].Label)
 	truncated := flameRows(t, ok(t, resp, "T")[0])
@@ -194,8 +203,8 @@ func TestTransformsApply(t *testing.T) {
 func TestTopTableAndDiffAndLabels(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	idx := plugintest.SampleIndex(t, fx.cpu, "cpu")
-	total, flat := plugintest.Totals(fx.cpu, idx)
+	want := plugintest.Pprof(t, plugintest.CPUFile, "cpu")
+	total := want.Total
 	now := time.Now()
 	from, to := now.Add(-time.Hour).UnixMilli(), now.Add(time.Minute).UnixMilli()
 	resp := run(t, d,
@@ -206,16 +215,17 @@ func TestTopTableAndDiffAndLabels(t *testing.T) {
 	top := ok(t, resp, "TOP")[0]
 	sym, _ := top.FieldByName("symbol")
 	selfF, _ := top.FieldByName("self")
-	spin := plugintest.FuncName("spin")
+	gotSelf := map[string]int64{}
 	for i := 0; i < top.Rows(); i++ {
-		if sym.At(i).(string) == spin {
-			require.Equal(t, flat[spin], selfF.At(i).(int64))
+		if s := selfF.At(i).(int64); s != 0 && sym.At(i).(string) != "total" {
+			gotSelf[sym.At(i).(string)] = s
 		}
 	}
+	require.Equal(t, want.Flat(), gotSelf, "top table self = google/pprof flat, every function")
 	diff := ok(t, resp, "DIFF")[0]
 	vr, _ := diff.FieldByName("valueRight")
 	v, _ := diff.FieldByName("value")
-	right := plugintest.LabelTotals(fx.cpu, idx, "route")["/search"]
+	right := plugintest.CPUByRoute(t)["/search"]
 	require.Equal(t, right, vr.At(0).(int64), "right root = the /search samples")
 	require.Equal(t, total+right, v.At(0).(int64), "value = left + right")
 
@@ -241,7 +251,7 @@ func TestHistogramCountsProfiles(t *testing.T) {
 	}
 	// The store files the samples of each label set as a profile of its own
 	// series, as Pyroscope does: one per route, and one without the label.
-	byRoute := plugintest.LabelTotals(fx.cpu, plugintest.SampleIndex(t, fx.cpu, "cpu"), "route")
+	byRoute := plugintest.CPUByRoute(t)
 	require.Equal(t, int64(len(byRoute)), n, "one profile per series")
 	require.Empty(t, f.Meta.Notices, "the store has a heatmap API: individual profiles are counted")
 }

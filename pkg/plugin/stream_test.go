@@ -108,12 +108,11 @@ func untilSent(t *testing.T, s *liveStream) data.Frames {
 	return s.packets.drain(t)
 }
 
-// cpuTotal is the CPU time a gzipped pprof holds.
-func cpuTotal(t *testing.T, b []byte) int64 {
+// cpuTotal is the CPU time a recorded profile file holds, as google/pprof
+// (the oracle) reports it.
+func cpuTotal(t *testing.T, file string) int64 {
 	t.Helper()
-	p := plugintest.Parse(t, b)
-	total, _ := plugintest.Totals(p, plugintest.SampleIndex(t, p, "cpu"))
-	return total
+	return plugintest.Pprof(t, file, "cpu").Total
 }
 
 // liveQuery is a live "both" query of service "live", re-run every second.
@@ -121,9 +120,9 @@ const liveQuery = `{"profileTypeId":"` + cpuType + `","labelSelector":"{service_
 
 func TestLiveQueryStreamsNewProfiles(t *testing.T) {
 	url := plugintest.Store(t)
-	first := plugintest.CPUProfile(t, 100*time.Millisecond)
+	first := plugintest.CPUProfile(t)
 	plugintest.Ingest(t, url, `live{env="test"}`, first)
-	firstTotal := cpuTotal(t, first)
+	firstTotal := cpuTotal(t, plugintest.CPUFile)
 	require.Positive(t, firstTotal)
 	d := newDS(t, url)
 
@@ -173,9 +172,9 @@ func TestLiveQueryStreamsNewProfiles(t *testing.T) {
 	require.Empty(t, series.packets.drain(t))
 
 	// A second profile arrives: both channels send the new total.
-	second := plugintest.CPUProfile(t, 100*time.Millisecond)
+	second := plugintest.SecondCPUProfile(t)
 	plugintest.Ingest(t, url, `live{env="test"}`, second)
-	secondTotal := cpuTotal(t, second)
+	secondTotal := cpuTotal(t, plugintest.SecondCPUFile)
 	require.Positive(t, secondTotal)
 	assert.Equal(t, firstTotal+secondTotal, rootTotal(t, untilSent(t, flame)), "flamegraph root total includes the new profile")
 	sum, _, _ = seriesSum(t, untilSent(t, series))
@@ -190,12 +189,12 @@ func TestLiveQueryStreamsNewProfiles(t *testing.T) {
 
 func TestLiveWindowLeavesOutOlderProfiles(t *testing.T) {
 	url := plugintest.Store(t)
-	p := plugintest.Parse(t, plugintest.CPUProfile(t, 50*time.Millisecond))
+	p := plugintest.Parse(t, plugintest.CPUProfile(t))
 	p.TimeNanos = time.Now().Add(-30 * time.Minute).UnixNano()
 	var buf bytes.Buffer
 	require.NoError(t, p.Write(&buf))
 	plugintest.Ingest(t, url, "old", buf.Bytes())
-	total, _ := plugintest.Totals(p, plugintest.SampleIndex(t, p, "cpu"))
+	total := cpuTotal(t, plugintest.CPUFile)
 	require.Positive(t, total)
 	d := newDS(t, url)
 

@@ -2,7 +2,6 @@ package pprofconv_test
 
 import (
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"syscall"
@@ -13,21 +12,19 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/frames"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 )
 
-// mergeInputs returns n parsed CPU profiles: the shared real CPU profiles
-// from Parca's pushed set plus one made here, cycled (each input its own copy).
+// mergeInputs returns n parsed CPU profiles: the real CPU profiles of
+// Parca's pushed set plus one recorded CPU profile, cycled (each input its
+// own copy).
 func mergeInputs(tb testing.TB, n int) []*profile.Profile {
 	tb.Helper()
 	var base []*profile.Profile
-	dir := filepath.Join("..", "..", "..", "shared", "parca", "pushed-profiles")
 	for _, name := range []string{"bench-sort.cpu.redated.pb.gz", "labeled.cpu.redated.pb.gz"} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			tb.Skipf("shared real profiles missing (%v); the merge benchmark needs %s", err, dir)
-		}
+		data := testdata.Read(tb, "parca/pushed-profiles/"+name)
 		p, err := profile.ParseData(data)
 		require.NoError(tb, err)
 		base = append(base, p)

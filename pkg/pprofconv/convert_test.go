@@ -1,21 +1,33 @@
 package pprofconv_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
-	"github.com/emberscope/emberscope/pkg/pprofconv/pproftest"
 )
+
+// cpuFile is the recorded CPU profile with category labels: parse, hash,
+// sort, and samples without the label.
+const cpuFile = "categories.cpu.pb.gz"
 
 func cpuProfile(t testing.TB) *profile.Profile {
 	t.Helper()
-	data, err := pproftest.CPU()
+	return parseFile(t, testdata.ProfilePath(t, cpuFile))
+}
+
+func parseFile(t testing.TB, path string) *profile.Profile {
+	t.Helper()
+	f, err := os.Open(path)
 	require.NoError(t, err)
-	p, err := profile.ParseData(data)
+	defer f.Close()
+	p, err := profile.Parse(f)
 	require.NoError(t, err)
 	return p
 }
@@ -31,14 +43,52 @@ func selfByName(tr *flame.Tree) map[string]int64 {
 	return out
 }
 
-func TestToTreeMatchesPprofFlat(t *testing.T) {
-	p := cpuProfile(t)
-	for idx := range p.SampleType {
-		tr := pprofconv.ToTree(p, idx)
-		flat, total := pproftest.Flat(p, idx)
-		require.Equal(t, total, tr.Total(), "sample type %s", p.SampleType[idx].Type)
-		require.Equal(t, flat, selfByName(tr))
+// cumByName sums, per name, the totals of the nodes with no ancestor of the
+// same name: the value of the stacks holding the name, recursion counted once.
+func cumByName(tr *flame.Tree) map[string]int64 {
+	out := make(map[string]int64)
+	var walk func(n flame.NodeID, above map[string]int)
+	walk = func(n flame.NodeID, above map[string]int) {
+		name := tr.Name(n)
+		if n != flame.Root {
+			if above[name] == 0 {
+				out[name] += tr.NodeTotal(n)
+			}
+			above[name]++
+		}
+		for _, c := range tr.Children(n) {
+			walk(c, above)
+		}
+		if n != flame.Root {
+			above[name]--
+		}
 	}
+	walk(flame.Root, map[string]int{})
+	return out
+}
+
+// TestToTreeMatchesGooglePprof checks, for every sample type of recorded
+// profiles (generic Go functions included), each function's self and total in
+// our tree against flat and cum as google/pprof computes them (the oracle is
+// `go tool pprof -top`, see internal/pproforacle).
+func TestToTreeMatchesGooglePprof(t *testing.T) {
+	paths := []string{
+		testdata.ProfilePath(t, cpuFile),
+		testdata.ProfilePath(t, "heap-2.pb.gz"),
+		testdata.Path(t, "parca/pushed-profiles/labeled.cpu.redated.pb.gz"),
+		testdata.Path(t, "pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz"),
+	}
+	for _, path := range paths {
+		p := parseFile(t, path)
+		for idx, st := range p.SampleType {
+			want := pproforacle.Top(t, path, pproforacle.Options{SampleType: st.Type})
+			tr := pprofconv.ToTree(p, idx)
+			require.Equal(t, want.Total, tr.Total(), "%s %s", path, st.Type)
+			require.Equal(t, want.Flat(), selfByName(tr), "%s %s: self = pprof flat", path, st.Type)
+			require.Equal(t, want.Cum(), cumByName(tr), "%s %s: total = pprof cum", path, st.Type)
+		}
+	}
+	p := cpuProfile(t)
 	require.ErrorContains(t, pprofconv.AddToTree(flame.New(), p, 5), "out of range")
 	require.Zero(t, pprofconv.ToTree(p, 5).Total())
 }
@@ -67,14 +117,16 @@ func TestConvertCPU(t *testing.T) {
 			byCategory[cat] += s.Total
 		}
 	}
-	_, cpuTotal := pproftest.Flat(p, 1)
-	_, countTotal := pproftest.Flat(p, 0)
+	// The oracle is google/pprof (go tool pprof -top, internal/pproforacle).
+	path := testdata.ProfilePath(t, cpuFile)
+	cpuTotal := pproforacle.Top(t, path, pproforacle.Options{SampleType: "cpu"}).Total
+	countTotal := pproforacle.Top(t, path, pproforacle.Options{SampleType: "samples"}).Total
 	require.Equal(t, map[string]int64{
 		"process_cpu:samples:count:cpu:nanoseconds":   countTotal,
 		"process_cpu:cpu:nanoseconds:cpu:nanoseconds": cpuTotal,
 	}, byType)
-	for _, cat := range []string{"alpha", "beta", ""} {
-		_, want := pproftest.FlatWhere(p, 1, "category", cat)
+	for _, cat := range []string{"parse", "hash", "sort", ""} {
+		want := pproforacle.Top(t, path, pproforacle.Options{SampleType: "cpu", Labels: map[string]string{"category": cat}}).Total
 		require.Equal(t, want, byCategory[cat], "category %q", cat)
 		require.NotZero(t, want, "the test profile has no samples for category %q", cat)
 	}

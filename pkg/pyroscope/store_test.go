@@ -1,6 +1,7 @@
 package pyroscope_test
 
 import (
+	"bytes"
 	"context"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
@@ -17,14 +19,14 @@ import (
 const cpuType = "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 
 // TestClientAgainstStore checks every call of the client against the
-// embedded store holding a real CPU profile.
+// embedded store holding a recorded CPU profile; per-function numbers are
+// compared with google/pprof's (the oracle: go tool pprof -top).
 func TestClientAgainstStore(t *testing.T) {
 	url := plugintest.Store(t)
-	raw := plugintest.CPUProfile(t, 100*time.Millisecond)
+	raw := plugintest.CPUProfile(t)
 	plugintest.Ingest(t, url, "shop{env=\"ci\"}", raw)
-	p := plugintest.Parse(t, raw)
-	idx := plugintest.SampleIndex(t, p, "cpu")
-	total, flat := plugintest.Totals(p, idx)
+	want := plugintest.Pprof(t, plugintest.CPUFile, "cpu")
+	total, flat := want.Total, want.Flat()
 
 	c, err := pyroscope.New(url, httpclient.Options{})
 	require.NoError(t, err)
@@ -54,14 +56,13 @@ func TestClientAgainstStore(t *testing.T) {
 	tree, err := c.MergeStacks(ctx, source.StacksRequest{Selection: sel})
 	require.NoError(t, err)
 	require.Equal(t, total, tree.Total())
-	spin := plugintest.FuncName("spin")
-	var spinSelf int64
+	self := map[string]int64{}
 	tree.Walk(func(n flame.NodeID, _ int) {
-		if tree.Name(n) == spin {
-			spinSelf += tree.Self(n)
+		if s := tree.Self(n); s != 0 {
+			self[tree.Name(n)] += s
 		}
 	})
-	require.Equal(t, flat[spin], spinSelf)
+	require.Equal(t, flat, self, "every function's self = pprof flat")
 
 	series, err := c.Series(ctx, source.SeriesRequest{Selection: sel, GroupBy: []string{"route"}, Step: time.Minute})
 	require.NoError(t, err)
@@ -75,10 +76,11 @@ func TestClientAgainstStore(t *testing.T) {
 
 	merged, err := c.MergeProfile(ctx, source.StacksRequest{Selection: sel})
 	require.NoError(t, err)
-	mi := plugintest.SampleIndex(t, merged, "cpu")
-	mTotal, mFlat := plugintest.Totals(merged, mi)
-	require.Equal(t, total, mTotal, "merged pprof total")
-	require.Equal(t, flat[spin], mFlat[spin], "merged pprof flat")
+	var mergedBytes bytes.Buffer
+	require.NoError(t, merged.Write(&mergedBytes))
+	mWant := pproforacle.TopOfBytes(t, mergedBytes.Bytes(), pproforacle.Options{SampleType: "cpu"})
+	require.Equal(t, total, mWant.Total, "merged pprof total")
+	require.Equal(t, flat, mWant.Flat(), "merged pprof: every function's flat, as google/pprof reads it")
 
 	heat, err := c.Heatmap(ctx, sel, time.Minute)
 	require.NoError(t, err)

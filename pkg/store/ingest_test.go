@@ -17,47 +17,24 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv"
-	"github.com/emberscope/emberscope/pkg/pprofconv/pproftest"
+	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/internal/testdata"
 )
 
-// stackValues returns sample type idx of p per full stack (root first, joined).
-func stackValues(p *profile.Profile, idx int) map[string]int64 {
-	out := make(map[string]int64)
-	for _, s := range p.Sample {
-		var frames []string
-		for i := len(s.Location) - 1; i >= 0; i-- {
-			fs := pprofconv.LocationFrames(nil, s.Location[i])
-			for j := len(fs) - 1; j >= 0; j-- {
-				frames = append(frames, fs[j])
-			}
-		}
-		out[strings.Join(frames, ";")] += s.Value[idx]
-	}
-	return out
+// heapOracle is google/pprof's report (go tool pprof -top) on a recorded heap
+// profile: "heap-1.pb.gz" (one round of allocations) or "heap-2.pb.gz" (two,
+// the same process later, so its alloc_* values include the first round's).
+func heapOracle(t *testing.T, file, sampleType string) pproforacle.Report {
+	t.Helper()
+	return pproforacle.Top(t, testdata.ProfilePath(t, file), pproforacle.Options{SampleType: sampleType})
 }
 
-func leafFlat(stacks map[string]int64) (map[string]int64, int64) {
-	flat := make(map[string]int64)
-	var total int64
-	for st, v := range stacks {
-		if v == 0 {
-			continue
-		}
-		leaf := st[strings.LastIndexByte(st, ';')+1:]
-		flat[leaf] += v
-		total += v
-	}
-	return flat, total
-}
-
+// TestHeapProfilesAndAllocDeltas checks the stored heap values of every
+// function against google/pprof's flat (the oracle: go tool pprof -top).
 func TestHeapProfilesAndAllocDeltas(t *testing.T) {
 	s := newServer(t, t.TempDir())
-	first, err := pproftest.Heap(1)
-	require.NoError(t, err)
-	time.Sleep(2 * time.Millisecond) // distinct time_nanos
-	second, err := pproftest.Heap(2)
-	require.NoError(t, err)
+	first := testdata.Profile(t, "heap-1.pb.gz")
+	second := testdata.Profile(t, "heap-2.pb.gz")
 	p1, p2 := parse(t, first), parse(t, second)
 	require.NotEqual(t, p1.TimeNanos, p2.TimeNanos)
 
@@ -65,45 +42,39 @@ func TestHeapProfilesAndAllocDeltas(t *testing.T) {
 	require.Equal(t, 200, status, text)
 	// The first cumulative profile only sets the baseline.
 	require.Zero(t, s.flame("memory:alloc_space:bytes:space:bytes", "{}", 0).total)
-	_, inuse1 := pproftest.Flat(p1, 3)
+	inuse1 := heapOracle(t, "heap-1.pb.gz", "inuse_space").Total
 	require.Equal(t, inuse1, s.flame("memory:inuse_space:bytes:space:bytes", "{}", 0).total)
 
 	status, text = s.ingest(ingestParams("heap"), "", second)
 	require.Equal(t, 200, status, text)
-	for idx, typeID := range []string{
-		"memory:alloc_objects:count:space:bytes", "memory:alloc_space:bytes:space:bytes",
-		"memory:inuse_objects:count:space:bytes", "memory:inuse_space:bytes:space:bytes",
-	} {
+	for _, sampleType := range []string{"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"} {
+		typeID := "memory:" + sampleType + ":" + map[bool]string{true: "bytes", false: "count"}[strings.HasSuffix(sampleType, "_space")] + ":space:bytes"
 		got := s.flame(typeID, `{service_name="heap"}`, 1<<20)
-		var wantFlat map[string]int64
-		var wantTotal int64
-		if strings.Contains(typeID, "alloc_") {
+		f1, f2 := heapOracle(t, "heap-1.pb.gz", sampleType), heapOracle(t, "heap-2.pb.gz", sampleType)
+		want := f2.Flat()
+		wantTotal := f2.Total
+		if strings.HasPrefix(sampleType, "alloc_") {
 			// alloc_* are stored as deltas of the second against the first.
-			prev, cur := stackValues(p1, idx), stackValues(p2, idx)
-			d := make(map[string]int64)
-			for st, v := range cur {
-				if pv := prev[st]; pv <= v {
-					d[st] = v - pv
-				} else {
-					d[st] = v
-				}
+			// Both come from one process, whose cumulative values only grow
+			// per stack, so a function's delta is its flat in the second less
+			// its flat in the first.
+			for name, v := range f1.Flat() {
+				want[name] -= v
 			}
-			wantFlat, wantTotal = leafFlat(d)
+			wantTotal -= f1.Total
 			require.NotZero(t, wantTotal)
 		} else {
-			f1, t1 := pproftest.Flat(p1, idx)
-			f2, t2 := pproftest.Flat(p2, idx)
-			for k, v := range f1 {
-				f2[k] += v
+			for name, v := range f1.Flat() {
+				want[name] += v
 			}
-			wantFlat, wantTotal = f2, t1+t2
+			wantTotal += f1.Total
 		}
 		require.Equal(t, wantTotal, got.total, typeID)
-		require.Equal(t, withoutZero(wantFlat), got.self, typeID)
+		require.Equal(t, withoutZero(want), got.self, typeID)
 	}
 	// The allocating functions appear with their own names.
 	got := s.flame("memory:alloc_space:bytes:space:bytes", "{}", 0)
-	require.True(t, got.names["github.com/emberscope/emberscope/pkg/pprofconv/pproftest.allocLarge"])
+	require.True(t, got.names["main.allocLarge"])
 }
 
 func TestBadInputIsRefusedAndNothingStored(t *testing.T) {
@@ -187,8 +158,7 @@ func TestPyroscopeGoSDKUpload(t *testing.T) {
 	r.Start()
 	defer r.Stop()
 	data := cpuData(t)
-	heap, err := pproftest.Heap(1)
-	require.NoError(t, err)
+	heap := testdata.Profile(t, "heap-1.pb.gz")
 	now := time.Now()
 	r.Upload(&upstream.UploadJob{
 		Name: "sdkapp{otel.scope.name=go}", StartTime: now.Add(-10 * time.Second), EndTime: now,
@@ -205,11 +175,10 @@ func TestPyroscopeGoSDKUpload(t *testing.T) {
 		},
 	})
 	r.Flush()
-	p := parse(t, data)
-	_, total := pproftest.Flat(p, 1)
+	// The oracle is google/pprof (go tool pprof -top).
 	got := s.flame(cpuType, `{service_name="sdkapp", otel_scope_name="go", pyroscope_spy="gospy"}`, 0)
-	require.Equal(t, total, got.total)
-	_, allocTotal := pproftest.Flat(parse(t, heap), 1)
+	require.Equal(t, oracle(t, "cpu").Total, got.total)
+	allocTotal := heapOracle(t, "heap-1.pb.gz", "alloc_space").Total
 	require.Equal(t, allocTotal, s.flame("memory:alloc_space:bytes:space:bytes", `{service_name="sdkapp"}`, 0).total,
 		"deltas from the client are stored as sent")
 }

@@ -44,7 +44,7 @@ func TestReadyAndMetrics(t *testing.T) {
 	status, body = s.get("/metrics")
 	require.Equal(t, http.StatusOK, status)
 	for _, want := range []string{
-		`emberscope_ingest_profiles_total{profile_type="process_cpu:cpu:nanoseconds:cpu:nanoseconds"} 3`, // alpha, beta, unlabelled
+		`emberscope_ingest_profiles_total{profile_type="process_cpu:cpu:nanoseconds:cpu:nanoseconds"} 4`, // parse, hash, sort, unlabelled
 		`emberscope_ingest_errors_total{reason="bad_profile"} 1`,
 		`emberscope_ingest_received_compressed_bytes_total{api="ingest"}`,
 		`emberscope_ingest_received_uncompressed_bytes_total{api="ingest"}`,
@@ -122,7 +122,7 @@ func TestSeriesAndGzipEncoding(t *testing.T) {
 		}
 		got = append(got, strings.Join(parts, ","))
 	}
-	require.ElementsMatch(t, []string{"category=alpha,service_name=zipped", "category=beta,service_name=zipped", "service_name=zipped"}, got)
+	require.ElementsMatch(t, []string{"category=hash,service_name=zipped", "category=parse,service_name=zipped", "category=sort,service_name=zipped", "service_name=zipped"}, got)
 }
 
 func TestConcurrentIngestAndQuery(t *testing.T) {

@@ -12,7 +12,8 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv/pproftest"
+	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/internal/testdata"
 )
 
 const (
@@ -20,40 +21,54 @@ const (
 	samplesType = "process_cpu:samples:count:cpu:nanoseconds"
 )
 
+// cpuFile is a recorded CPU profile with pprof label category=parse|hash|sort
+// and samples without the label.
+const cpuFile = "categories.cpu.pb.gz"
+
 func cpuData(t *testing.T) []byte {
 	t.Helper()
-	data, err := pproftest.CPU()
-	require.NoError(t, err)
-	return data
+	return testdata.Profile(t, cpuFile)
+}
+
+// oracle is google/pprof's report (go tool pprof -top) on the recorded CPU
+// profile, for one sample type and, optionally, one category value.
+func oracle(t *testing.T, sampleType string, category ...string) pproforacle.Report {
+	t.Helper()
+	o := pproforacle.Options{SampleType: sampleType}
+	if len(category) > 0 {
+		o.Labels = map[string]string{"category": category[0]}
+	}
+	return pproforacle.Top(t, testdata.ProfilePath(t, cpuFile), o)
 }
 
 func ingestParams(name string) url.Values {
 	return url.Values{"name": {name}, "format": {"pprof"}, "spyName": {"gospy"}}
 }
 
+// TestIngestCPUProfileMatchesPprof checks every function's self against
+// google/pprof's flat (the oracle: go tool pprof -top).
 func TestIngestCPUProfileMatchesPprof(t *testing.T) {
 	s := newServer(t, t.TempDir())
 	data := cpuData(t)
-	p := parse(t, data)
 	status, text := s.ingest(ingestParams("app{env=test}"), "", data)
 	require.Equal(t, 200, status, text)
 
-	for idx, typeID := range []string{samplesType, cpuType} {
-		flat, total := pproftest.Flat(p, idx)
+	for sampleType, typeID := range map[string]string{"samples": samplesType, "cpu": cpuType} {
+		want := oracle(t, sampleType)
 		got := s.flame(typeID, `{service_name="app"}`, 1<<20)
-		require.Equal(t, total, got.total, typeID)
-		require.Equal(t, withoutZero(flat), got.self, typeID)
+		require.Equal(t, want.Total, got.total, typeID)
+		require.Equal(t, want.Flat(), got.self, typeID)
 	}
 	// Sample labels are series labels; samples without one form their own series.
-	for _, cat := range []string{"alpha", "beta", ""} {
-		flat, total := pproftest.FlatWhere(p, 1, "category", cat)
+	for _, cat := range []string{"parse", "hash", "sort", ""} {
+		want := oracle(t, "cpu", cat)
+		require.Positive(t, want.Total, "the recorded profile has samples for category %q", cat)
 		got := s.flame(cpuType, `{service_name="app", category="`+cat+`"}`, 1<<20)
-		require.Equal(t, total, got.total, "category %q", cat)
-		require.Equal(t, withoutZero(flat), got.self, "category %q", cat)
+		require.Equal(t, want.Total, got.total, "category %q", cat)
+		require.Equal(t, want.Flat(), got.self, "category %q", cat)
 	}
 	got := s.flame(cpuType, `{env="test", pyroscope_spy="gospy"}`, 0)
-	_, total := pproftest.Flat(p, 1)
-	require.Equal(t, total, got.total, "request labels and spyName become series labels")
+	require.Equal(t, oracle(t, "cpu").Total, got.total, "request labels and spyName become series labels")
 
 	ctx := context.Background()
 	names, err := s.querier.LabelNames(ctx, connect.NewRequest(&typesv1.LabelNamesRequest{Start: 1, End: farFuture}))
@@ -65,7 +80,7 @@ func TestIngestCPUProfileMatchesPprof(t *testing.T) {
 		Name: "category", Matchers: []string{`{__profile_type__="` + cpuType + `"}`}, Start: 1, End: farFuture,
 	}))
 	require.NoError(t, err)
-	require.Equal(t, []string{"alpha", "beta"}, values.Msg.Names)
+	require.Equal(t, []string{"hash", "parse", "sort"}, values.Msg.Names)
 	types, err := s.querier.ProfileTypes(ctx, connect.NewRequest(&querierv1.ProfileTypesRequest{Start: 1, End: farFuture}))
 	require.NoError(t, err)
 	var ids []string
@@ -78,17 +93,16 @@ func TestIngestCPUProfileMatchesPprof(t *testing.T) {
 func TestSelectSeriesGroupBySumsToTotal(t *testing.T) {
 	s := newServer(t, t.TempDir())
 	data := cpuData(t)
-	p := parse(t, data)
 	status, text := s.ingest(ingestParams("app"), "", data)
 	require.Equal(t, 200, status, text)
-	_, total := pproftest.Flat(p, 1)
+	total := oracle(t, "cpu").Total
 
 	resp, err := s.querier.SelectSeries(context.Background(), connect.NewRequest(&querierv1.SelectSeriesRequest{
 		ProfileTypeID: cpuType, LabelSelector: `{service_name="app"}`, Start: 1, End: farFuture,
 		GroupBy: []string{"category"}, Step: 15,
 	}))
 	require.NoError(t, err)
-	require.Len(t, resp.Msg.Series, 3, "alpha, beta and the series without the label")
+	require.Len(t, resp.Msg.Series, 4, "parse, hash, sort and the series without the label")
 	var sum float64
 	for _, ser := range resp.Msg.Series {
 		for _, pt := range ser.Points {
@@ -103,23 +117,24 @@ func TestSelectSeriesGroupBySumsToTotal(t *testing.T) {
 	require.Equal(t, connect.CodeInvalidArgument, connect.CodeOf(err), "step is required")
 }
 
+// TestPushMatchesPprof checks a pushed profile's functions against google/pprof
+// (the oracle: go tool pprof -top).
 func TestPushMatchesPprof(t *testing.T) {
 	s := newServer(t, t.TempDir())
 	data := cpuData(t)
-	p := parse(t, data)
 	_, err := s.pusher.Push(context.Background(), connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{{
 		Labels:  []*typesv1.LabelPair{{Name: "__name__", Value: "process_cpu"}, {Name: "service_name", Value: "pushed"}},
 		Samples: []*pushv1.RawSample{{RawProfile: data}},
 	}}}))
 	require.NoError(t, err)
-	flat, total := pproftest.Flat(p, 1)
+	want := oracle(t, "cpu")
 	got := s.flame(cpuType, `{service_name="pushed"}`, 1<<20)
-	require.Equal(t, total, got.total)
-	require.Equal(t, withoutZero(flat), got.self)
-	flat, total = pproftest.FlatWhere(p, 1, "category", "beta")
-	got = s.flame(cpuType, `{service_name="pushed", category="beta"}`, 1<<20)
-	require.Equal(t, total, got.total)
-	require.Equal(t, withoutZero(flat), got.self)
+	require.Equal(t, want.Total, got.total)
+	require.Equal(t, want.Flat(), got.self)
+	want = oracle(t, "cpu", "hash")
+	got = s.flame(cpuType, `{service_name="pushed", category="hash"}`, 1<<20)
+	require.Equal(t, want.Total, got.total)
+	require.Equal(t, want.Flat(), got.self)
 }
 
 func TestRestartKeepsData(t *testing.T) {
@@ -169,16 +184,15 @@ func TestMaxNodesAndErrors(t *testing.T) {
 func TestDiffAndMergeProfile(t *testing.T) {
 	s := newServer(t, t.TempDir())
 	data := cpuData(t)
-	p := parse(t, data)
 	status, text := s.ingest(ingestParams("app"), "", data)
 	require.Equal(t, 200, status, text)
 	ctx := context.Background()
-	left := &querierv1.SelectMergeStacktracesRequest{ProfileTypeID: cpuType, LabelSelector: `{category="alpha"}`, Start: 1, End: farFuture}
-	right := &querierv1.SelectMergeStacktracesRequest{ProfileTypeID: cpuType, LabelSelector: `{category="beta"}`, Start: 1, End: farFuture}
+	left := &querierv1.SelectMergeStacktracesRequest{ProfileTypeID: cpuType, LabelSelector: `{category="parse"}`, Start: 1, End: farFuture}
+	right := &querierv1.SelectMergeStacktracesRequest{ProfileTypeID: cpuType, LabelSelector: `{category="hash"}`, Start: 1, End: farFuture}
 	diff, err := s.querier.Diff(ctx, connect.NewRequest(&querierv1.DiffRequest{Left: left, Right: right}))
 	require.NoError(t, err)
-	_, lt := pproftest.FlatWhere(p, 1, "category", "alpha")
-	_, rt := pproftest.FlatWhere(p, 1, "category", "beta")
+	lt := oracle(t, "cpu", "parse").Total
+	rt := oracle(t, "cpu", "hash").Total
 	fg := diff.Msg.Flamegraph
 	require.Equal(t, lt, fg.LeftTicks)
 	require.Equal(t, rt, fg.RightTicks)
@@ -193,8 +207,7 @@ func TestDiffAndMergeProfile(t *testing.T) {
 	for _, smp := range merged.Msg.Sample {
 		sum += smp.Value[0]
 	}
-	_, total := pproftest.Flat(p, 1)
-	require.Equal(t, total, sum)
+	require.Equal(t, oracle(t, "cpu").Total, sum)
 	require.Equal(t, "cpu", merged.Msg.StringTable[merged.Msg.SampleType[0].Type])
 }
 

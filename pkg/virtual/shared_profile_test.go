@@ -2,30 +2,22 @@ package virtual_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/virtual"
 )
 
-// sharedProfile reads one of the team's recorded real profiles, skipping
-// the test when the shared folder is not there.
+// sharedProfile reads one of the real profiles pushed to Parca; a missing
+// one fails the test.
 func sharedProfile(t *testing.T, name string) *profile.Profile {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "parca", "pushed-profiles", name)
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		t.Skipf("recorded profile %s is missing; this test needs the shared profiles folder", path)
-	}
-	require.NoError(t, err)
-	defer f.Close()
-	p, err := profile.Parse(f)
+	p, err := profile.ParseData(testdata.Read(t, "parca/pushed-profiles/"+name))
 	require.NoError(t, err)
 	return p
 }

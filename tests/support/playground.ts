@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 /** The repository root (tests/support/ → ../..). */
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -91,20 +92,76 @@ export async function startPlayground(): Promise<Playground> {
   };
 }
 
+/** The recorded CPU profile the browser tests show (internal/testdata/profiles/README.md). */
+export const BROWSER_PROFILE = path.join(REPO, 'internal', 'testdata', 'profiles', 'browser.cpu.pb.gz');
+
+/** Appends a varint to out. */
+function pushVarint(out: number[], v: bigint): void {
+  while (v >= BigInt(0x80)) {
+    out.push(Number(v & BigInt(0x7f)) | 0x80);
+    v >>= BigInt(7);
+  }
+  out.push(Number(v));
+}
+
 /**
- * Makes a real CPU profile with runtime/pprof (tests/support/genprofile burns CPU in
- * main.handleRequest → main.parseJSON / main.hashBlocks and main.compress, with route labels)
- * and sends it to the store's /ingest as service `service`.
+ * Returns the pprof (a gzipped profile.proto) with its time_nanos (field 9) set to `at`: the
+ * top-level fields are copied except field 9, and a new field 9 is appended.
+ */
+export function redated(pprofGz: Buffer, at: Date) {
+  const raw = zlib.gunzipSync(pprofGz);
+  const out: number[] = [];
+  let i = 0;
+  const varint = (): bigint => {
+    let v = BigInt(0);
+    let shift = BigInt(0);
+    for (;;) {
+      if (i >= raw.length) {
+        throw new Error('redated: truncated varint in the profile');
+      }
+      const b = raw[i++];
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) {
+        return v;
+      }
+      shift += BigInt(7);
+    }
+  };
+  while (i < raw.length) {
+    const start = i;
+    const key = varint();
+    const wire = Number(key & BigInt(7));
+    if (wire === 0) {
+      varint();
+    } else if (wire === 1) {
+      i += 8;
+    } else if (wire === 2) {
+      const n = Number(varint()); // read before adding: `i += varint()` would add to the old i
+      i += n;
+    } else if (wire === 5) {
+      i += 4;
+    } else {
+      throw new Error(`redated: unsupported wire type ${wire} in the profile`);
+    }
+    if (key >> BigInt(3) !== BigInt(9)) {
+      for (let j = start; j < i; j++) {
+        out.push(raw[j]);
+      }
+    }
+  }
+  pushVarint(out, (BigInt(9) << BigInt(3)) | BigInt(0));
+  pushVarint(out, BigInt(at.getTime()) * BigInt(1000000));
+  return zlib.gzipSync(Buffer.from(out));
+}
+
+/**
+ * Sends the recorded real CPU profile (made once with runtime/pprof by
+ * internal/testdata/record: main.handleRequest → main.parseJSON / main.hashBlocks for
+ * route=/api/orders, main.compress for route=/api/archive), filed at the current time, to the
+ * store's /ingest as service `service`.
  */
 export async function ingestRealProfile(storeUrl: string, service: string): Promise<void> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emberscope-pprof-'));
-  const file = path.join(tmp, 'cpu.pb.gz');
-  execFileSync('go', ['run', './tests/support/genprofile', '-out', file, '-d', '1500ms'], {
-    cwd: REPO,
-    stdio: 'inherit',
-  });
-  const body = fs.readFileSync(file);
-  fs.rmSync(tmp, { recursive: true, force: true });
+  const body = redated(fs.readFileSync(BROWSER_PROFILE), new Date());
   const name = encodeURIComponent(`e2e{service_name=${service}}`);
   const res = await fetch(`${storeUrl}/ingest?name=${name}&format=pprof`, { method: 'POST', body });
   if (!res.ok) {

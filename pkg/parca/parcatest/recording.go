@@ -1,6 +1,6 @@
 // Package parcatest replays recorded exchanges with a real Parca server's
-// REST API (the recordings in /work/shared/parca, one NN-name.request.txt and
-// NN-name.response.json per exchange) so that code talking to Parca can be
+// REST API (the recordings in internal/testdata/parca, one NN-name.request.txt
+// and NN-name.response.json per exchange) so that code talking to Parca can be
 // tested without a Parca server.
 package parcatest
 
@@ -13,11 +13,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/emberscope/emberscope/internal/testdata"
 )
 
-// DefaultDir is where the recordings are, relative to a package directory
-// at pkg/<name> of the repository.
-const DefaultDir = "../../../shared/parca"
+// DefaultDir is where the recordings are: the repository's
+// internal/testdata/parca, as an absolute path.
+var DefaultDir = testdata.Parca()
 
 // Exchange is one recorded request and the server's answer.
 type Exchange struct {

@@ -11,7 +11,7 @@ import (
 )
 
 func TestLoadAndReplay(t *testing.T) {
-	srv := NewServer(t, "../"+DefaultDir)
+	srv := NewServer(t, DefaultDir)
 	assert.Len(t, srv.exchanges, 44)
 
 	get := func(path string, q url.Values) (int, string, string) {

@@ -89,11 +89,11 @@ type Server struct {
 }
 
 // NewServer starts a replay of the recordings in dir for the test and stops
-// it when the test ends. The test is skipped when dir does not exist.
+// it when the test ends. A missing dir fails the test.
 func NewServer(t testing.TB, dir string) *Server {
 	t.Helper()
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Parca recordings not found at %s (%v): these tests replay a real Parca server's answers", dir, err)
+		t.Fatalf("Parca recordings not found at %s (%v): these tests replay a real Parca server's answers", dir, err)
 	}
 	exs, err := Load(dir)
 	if err != nil {

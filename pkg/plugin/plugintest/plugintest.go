@@ -1,24 +1,21 @@
 // Package plugintest starts the embedded store for the plugin's and the
-// playground's tests, and makes real profiles with runtime/pprof to send it:
-// CPU burnt in distinct named functions, under pprof.Do labels, and heap
-// allocated in named functions.
+// playground's tests, gives them recorded real profiles to send it, and
+// google/pprof's numbers for those profiles to compare the answers with.
 package plugintest
 
 import (
 	"bytes"
-	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"runtime"
-	"runtime/pprof"
 	"testing"
 	"time"
 
 	"github.com/google/pprof/profile"
 
+	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 
@@ -54,75 +51,77 @@ func Ingest(t testing.TB, storeURL, name string, pprofBytes []byte) {
 	}
 }
 
-// Routes are the pprof label values CPUProfile burns CPU under, each in its
-// own function; a third share of the work runs without the label.
+// The recorded profiles (internal/testdata/profiles, made by
+// internal/testdata/record) the plugin's tests send the store.
+const (
+	// CPUFile is a shop's CPU profile: main.burnCheckout (JSON encoding,
+	// sha256) under pprof label route=/checkout, main.burnSearch (regexp)
+	// under route=/search, main.burnUnlabelled (flate) without the label.
+	CPUFile = "routes-1.cpu.pb.gz"
+	// SecondCPUFile is another recording of the same code.
+	SecondCPUFile = "routes-2.cpu.pb.gz"
+	// HeapFile is a heap profile with main.allocLarge's 4 MiB in use.
+	HeapFile = "heap-1.pb.gz"
+)
+
+// Routes are the values of the route label in CPUFile; a share of the
+// samples has no route label.
 var Routes = []string{"/checkout", "/search"}
 
-// CPUProfile records a real CPU profile of work spread over burnCheckout
-// (route=/checkout), burnSearch (route=/search) and burnUnlabelled (no
-// route label), each running for about d of CPU time, and returns it gzipped
-// as runtime/pprof writes it.
-func CPUProfile(t testing.TB, d time.Duration) []byte {
+// CPUProfile returns CPUFile, filed at the current time (its time_nanos set
+// to now, nothing else changed) so that queries of the last hour find it.
+func CPUProfile(t testing.TB) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := pprof.StartCPUProfile(&buf); err != nil {
-		t.Fatalf("start CPU profile: %v", err)
-	}
-	ctx := context.Background()
-	pprof.Do(ctx, pprof.Labels("route", Routes[0]), func(context.Context) { burnCheckout(d) })
-	pprof.Do(ctx, pprof.Labels("route", Routes[1]), func(context.Context) { burnSearch(d) })
-	burnUnlabelled(d)
-	pprof.StopCPUProfile()
-	return buf.Bytes()
+	return Now(t, testdata.Profile(t, CPUFile))
 }
 
-var sink uint64
-
-// spin burns CPU until d has passed on the wall clock.
-//
-//go:noinline
-func spin(d time.Duration, seed uint64) uint64 {
-	x := seed
-	for end := time.Now().Add(d); time.Now().Before(end); {
-		for i := 0; i < 20000; i++ {
-			x = x*6364136223846793005 + 1442695040888963407
-		}
-	}
-	return x
+// SecondCPUProfile returns SecondCPUFile, filed at the current time.
+func SecondCPUProfile(t testing.TB) []byte {
+	t.Helper()
+	return Now(t, testdata.Profile(t, SecondCPUFile))
 }
 
-//go:noinline
-func burnCheckout(d time.Duration) { sink += spin(d, 1) }
-
-//go:noinline
-func burnSearch(d time.Duration) { sink += spin(d, 2) }
-
-//go:noinline
-func burnUnlabelled(d time.Duration) { sink += spin(d, 3) }
-
-// HeapProfile returns a real heap profile (gzipped) taken after allocating
-// in allocLarge and allocSmall, with every allocation sampled. The
-// allocations stay reachable until the test ends, so they are in use.
+// HeapProfile returns HeapFile, filed at the current time.
 func HeapProfile(t testing.TB) []byte {
 	t.Helper()
-	old := runtime.MemProfileRate
-	runtime.MemProfileRate = 1
-	t.Cleanup(func() { runtime.MemProfileRate = old })
-	keep := [][]byte{allocLarge(), allocSmall()}
-	runtime.GC()
+	return Now(t, testdata.Profile(t, HeapFile))
+}
+
+// Now returns the profile with its time_nanos set to the current time.
+func Now(t testing.TB, b []byte) []byte {
+	t.Helper()
+	p := Parse(t, b)
+	p.TimeNanos = time.Now().UnixNano()
 	var buf bytes.Buffer
-	if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
-		t.Fatalf("write heap profile: %v", err)
+	if err := p.Write(&buf); err != nil {
+		t.Fatalf("write profile: %v", err)
 	}
-	t.Cleanup(func() { runtime.KeepAlive(keep) })
 	return buf.Bytes()
 }
 
-//go:noinline
-func allocLarge() []byte { return make([]byte, 4<<20) }
+// Pprof is the oracle: google/pprof's report (go tool pprof -top, see
+// internal/pproforacle) on a recorded profile file of internal/testdata/profiles,
+// for one sample type, optionally restricted to one value of one label
+// (labels = key, value; value "" for the samples without the label).
+func Pprof(t testing.TB, file, sampleType string, labels ...string) pproforacle.Report {
+	t.Helper()
+	o := pproforacle.Options{SampleType: sampleType}
+	if len(labels) == 2 {
+		o.Labels = map[string]string{labels[0]: labels[1]}
+	}
+	return pproforacle.Top(t, testdata.ProfilePath(t, file), o)
+}
 
-//go:noinline
-func allocSmall() []byte { return make([]byte, 64<<10) }
+// CPUByRoute is google/pprof's cpu total of CPUFile per route ("" for the
+// samples without the label).
+func CPUByRoute(t testing.TB) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	for _, r := range append([]string{""}, Routes...) {
+		out[r] = Pprof(t, CPUFile, "cpu", "route", r).Total
+	}
+	return out
+}
 
 // Parse parses a pprof profile.
 func Parse(t testing.TB, b []byte) *profile.Profile {
@@ -146,43 +145,5 @@ func SampleIndex(t testing.TB, p *profile.Profile, typ string) int {
 	return -1
 }
 
-// Totals returns the profile's total of one sample type and, per function
-// name, its flat value: the value of the samples whose leaf frame
-// (Location[0].Line[0]) is that function.
-func Totals(p *profile.Profile, index int) (total int64, flat map[string]int64) {
-	flat = map[string]int64{}
-	for _, s := range p.Sample {
-		v := s.Value[index]
-		if v == 0 {
-			continue
-		}
-		total += v
-		if len(s.Location) > 0 && len(s.Location[0].Line) > 0 && s.Location[0].Line[0].Function != nil {
-			flat[s.Location[0].Line[0].Function.Name] += v
-		}
-	}
-	return total, flat
-}
-
-// LabelTotals returns the total of one sample type per value of a sample
-// label ("" for the samples without it).
-func LabelTotals(p *profile.Profile, index int, label string) map[string]int64 {
-	out := map[string]int64{}
-	for _, s := range p.Sample {
-		v := s.Value[index]
-		if v == 0 {
-			continue
-		}
-		val := ""
-		if vs := s.Label[label]; len(vs) > 0 {
-			val = vs[0]
-		}
-		out[val] += v
-	}
-	return out
-}
-
-// FuncName is the full name pprof gives a function of this package.
-func FuncName(short string) string {
-	return fmt.Sprintf("github.com/emberscope/emberscope/pkg/plugin/plugintest.%s", short)
-}
+// FuncName is the full name pprof gives a function of the recorded profiles.
+func FuncName(short string) string { return "main." + short }

@@ -2,27 +2,23 @@ package storage
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv/pproftest"
+	"github.com/emberscope/emberscope/internal/testdata"
 )
 
-// BenchmarkStoreBytesPerProfile stores the same real CPU profile (made with
-// runtime/pprof, samples labelled with pprof.Do) 200 times at different
-// times, with and without its sample labels (also Parca's shared labelled
-// CPU profile when present), and reports the bytes written
+// BenchmarkStoreBytesPerProfile stores the same real CPU profile (recorded
+// with runtime/pprof, samples labelled with pprof.Do) 200 times at different
+// times, with and without its sample labels (also Parca's labelled CPU
+// profile), and reports the bytes written
 // per profile and the disk bytes per profile after a flush and compaction.
 func BenchmarkStoreBytesPerProfile(b *testing.B) {
-	generated, err := pproftest.CPU()
-	require.NoError(b, err)
-	sources := map[string][]byte{"generated": generated}
-	if parca, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "parca", "pushed-profiles", "labeled.cpu.redated.pb.gz")); err == nil {
-		sources["parca-labeled"] = parca
+	sources := map[string][]byte{
+		"generated":     testdata.Profile(b, "categories.cpu.pb.gz"),
+		"parca-labeled": testdata.Read(b, "parca/pushed-profiles/labeled.cpu.redated.pb.gz"),
 	}
 	type run struct {
 		name string

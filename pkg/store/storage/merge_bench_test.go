@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
 	"syscall"
 	"testing"
@@ -13,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/pprofconv/pproftest"
+	"github.com/emberscope/emberscope/internal/testdata"
 )
 
 // BenchmarkQueryMerge stores 50 real CPU profiles (the inputs of
@@ -22,20 +20,14 @@ import (
 // and merges the same 50 parsed pprofs with google/pprof's profile.Merge.
 // It reports process CPU time per merge for both and the ratio.
 func BenchmarkQueryMerge(b *testing.B) {
-	dir := filepath.Join("..", "..", "..", "..", "shared", "parca", "pushed-profiles")
 	var base []*profile.Profile
 	for _, name := range []string{"bench-sort.cpu.redated.pb.gz", "labeled.cpu.redated.pb.gz"} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			b.Skipf("shared real profiles missing (%v)", err)
-		}
+		data := testdata.Read(b, "parca/pushed-profiles/"+name)
 		p, err := profile.ParseData(data)
 		require.NoError(b, err)
 		base = append(base, p)
 	}
-	gen, err := pproftest.CPU()
-	require.NoError(b, err)
-	p, err := profile.ParseData(gen)
+	p, err := profile.ParseData(testdata.Profile(b, "categories.cpu.pb.gz"))
 	require.NoError(b, err)
 	base = append(base, p)
 	ps := make([]*profile.Profile, 50)

@@ -1,0 +1,355 @@
+// Package pproforacle is the tests' oracle for per-function numbers: it runs
+// google/pprof itself (`go tool pprof -top -nodecount=0 -nodefraction=0
+// -edgefraction=0`, the pprof shipped with the Go toolchain, which works
+// offline) on a profile file and parses its report. No emberscope code takes
+// part, so a test comparing our flamegraphs with these numbers checks our
+// code against google/pprof, not against itself.
+//
+// # Names
+//
+// pprof reports one row per function name, every line of every location
+// (inlined functions included) counted, as Pyroscope v2.2.1 makes frames.
+// Pyroscope differs from pprof only in how it names Go generic functions: it
+// removes each generic shape section, so "slices.Sort[go.shape.[]int,go.shape.int]"
+// is shown as "slices.Sort" and "main.Map[go.shape.string].func1" as
+// "main.Map.func1" (checked on a real Pyroscope v2.2.1 server). This package
+// maps pprof's names to Pyroscope's by that documented rule, written here
+// (see [PyroscopeName]) and not taken from the code under test:
+//
+//   - the report's " (inline)" / " (partial-inline)" marks are dropped;
+//   - every section that starts with "[go.shape." is removed up to its
+//     matching "]" (brackets inside it, as in "go.shape.[]int", are matched);
+//   - other brackets stay: runtime/pprof names generic functions of the
+//     recording process "slices.Sort[...]", and Pyroscope keeps that name.
+//
+// When several pprof functions get one Pyroscope name (cmp.Less[go.shape.int]
+// and cmp.Less[go.shape.string] are both cmp.Less), their flat values add up,
+// and the cum of the merged name is asked of pprof again, with -focus on all
+// of the pprof names: the value of the samples whose stacks hold any of them.
+package pproforacle
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// Func is one function's numbers as pprof reports them.
+type Func struct {
+	// Flat is the value of the samples whose leaf frame is this function.
+	Flat int64
+	// Cum is the value of the samples with this function anywhere in the
+	// stack, each sample counted once (recursion included).
+	Cum int64
+}
+
+// Report is what pprof says about one sample type of a profile.
+type Report struct {
+	// Total is the value of all samples kept by the filters.
+	Total int64
+	// Funcs holds every function, by its Pyroscope name.
+	Funcs map[string]Func
+	// PprofNames maps each Pyroscope name to the pprof names it stands for.
+	PprofNames map[string][]string
+}
+
+// Flat returns the flat value of every function with a non-zero one.
+func (r Report) Flat() map[string]int64 {
+	out := make(map[string]int64, len(r.Funcs))
+	for n, f := range r.Funcs {
+		if f.Flat != 0 {
+			out[n] = f.Flat
+		}
+	}
+	return out
+}
+
+// Cum returns the cum value of every function.
+func (r Report) Cum() map[string]int64 {
+	out := make(map[string]int64, len(r.Funcs))
+	for n, f := range r.Funcs {
+		out[n] = f.Cum
+	}
+	return out
+}
+
+// Options select what pprof reports on.
+type Options struct {
+	// SampleType is the sample type to report ("cpu", "inuse_space", ...);
+	// "" is pprof's default, the last one.
+	SampleType string
+	// Labels keeps only the samples whose pprof label key has exactly the
+	// given value; the value "" keeps the samples without the label.
+	Labels map[string]string
+	// PprofNames keeps pprof's own function names (generic shape sections
+	// included), for code that does not rename frames as Pyroscope does.
+	PprofNames bool
+}
+
+// Top runs google/pprof on the profile file at path and returns its report,
+// failing tb when pprof fails or its output cannot be read.
+func Top(tb testing.TB, path string, o Options) Report {
+	tb.Helper()
+	r, err := top(path, o)
+	if err != nil {
+		tb.Fatalf("pproforacle: %s: %v", path, err)
+	}
+	return r
+}
+
+// TopOfBytes writes a profile's bytes to a temporary file and runs [Top] on it.
+func TopOfBytes(tb testing.TB, data []byte, o Options) Report {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "profile.pb.gz")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		tb.Fatalf("pproforacle: %v", err)
+	}
+	return Top(tb, path, o)
+}
+
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]Report{}
+)
+
+func top(path string, o Options) (Report, error) {
+	args, err := filterArgs(path, o)
+	if err != nil {
+		return Report{}, err
+	}
+	key := fmt.Sprint(append([]string{path}, args...), o.PprofNames)
+	cacheMu.Lock()
+	r, ok := cache[key]
+	cacheMu.Unlock()
+	if ok {
+		return r, nil
+	}
+	rows, total, err := runTop(path, args)
+	if err != nil {
+		return Report{}, err
+	}
+	rename := PyroscopeName
+	if o.PprofNames {
+		rename = func(s string) string { return s }
+	}
+	r = Report{Total: total, Funcs: map[string]Func{}, PprofNames: map[string][]string{}}
+	var flatSum int64
+	for _, row := range rows {
+		flatSum += row.flat
+		name := rename(row.name)
+		f := r.Funcs[name]
+		f.Flat += row.flat
+		f.Cum = row.cum
+		r.Funcs[name] = f
+		r.PprofNames[name] = append(r.PprofNames[name], row.name)
+	}
+	if flatSum != total {
+		return Report{}, fmt.Errorf("pprof's flat values sum to %d, its total is %d", flatSum, total)
+	}
+	for name, pprofNames := range r.PprofNames {
+		if len(pprofNames) < 2 {
+			continue
+		}
+		alts := make([]string, len(pprofNames))
+		for i, n := range pprofNames {
+			alts[i] = regexp.QuoteMeta(n)
+		}
+		focused, _, err := runTop(path, append(args, "-focus=^(?:"+strings.Join(alts, "|")+")$"))
+		if err != nil {
+			return Report{}, err
+		}
+		var cum int64
+		for _, row := range focused {
+			cum += row.flat
+		}
+		f := r.Funcs[name]
+		f.Cum = cum
+		r.Funcs[name] = f
+	}
+	cacheMu.Lock()
+	cache[key] = r
+	cacheMu.Unlock()
+	return r, nil
+}
+
+// filterArgs turns o into pprof flags. The unit flag makes pprof print
+// exact integers in the profile's own unit.
+func filterArgs(path string, o Options) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.SampleType) == 0 {
+		return nil, fmt.Errorf("profile has no sample types")
+	}
+	st := p.SampleType[len(p.SampleType)-1]
+	if o.SampleType != "" {
+		found := false
+		for _, s := range p.SampleType {
+			if s.Type == o.SampleType {
+				st, found = s, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("profile has no sample type %q", o.SampleType)
+		}
+	}
+	args := []string{"-sample_index=" + st.Type}
+	switch st.Unit {
+	case "nanoseconds":
+		args = append(args, "-unit=ns")
+	case "bytes":
+		args = append(args, "-unit=B")
+	}
+	keys := make([]string, 0, len(o.Labels))
+	for k := range o.Labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := o.Labels[k]
+		if strings.ContainsAny(k, "=,") || strings.Contains(v, ",") {
+			return nil, fmt.Errorf("pprof's tag filters cannot express label %q=%q", k, v)
+		}
+		if v == "" {
+			args = append(args, "-tagignore="+k+"=.")
+		} else {
+			args = append(args, "-tagfocus="+k+"=^"+regexp.QuoteMeta(v)+"$")
+		}
+	}
+	return args, nil
+}
+
+type row struct {
+	name      string
+	flat, cum int64
+}
+
+var totalLine = regexp.MustCompile(`^Showing nodes accounting for (\S+), [0-9.]+% of (\S+) total`)
+
+// runTop runs pprof -top and parses its rows: "flat flat% sum% cum cum% name".
+func runTop(path string, args []string) ([]row, int64, error) {
+	full := append([]string{"tool", "pprof", "-top", "-nodecount=0", "-nodefraction=0", "-edgefraction=0"}, args...)
+	full = append(full, path)
+	cmd := exec.Command("go", full...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, 0, fmt.Errorf("go %s: %v: %s", strings.Join(full, " "), err, stderr.String())
+	}
+	var (
+		rows    []row
+		total   int64
+		inTable bool
+		sawHead bool
+	)
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if m := totalLine.FindStringSubmatch(line); m != nil {
+			v, err := value(m[1]) // "accounting for" what the filters kept
+			if err != nil {
+				return nil, 0, fmt.Errorf("total in %q: %v", line, err)
+			}
+			total, sawHead = v, true
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "flat  flat%") {
+			inTable = true
+			continue
+		}
+		if !inTable || strings.TrimSpace(line) == "" {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) < 6 {
+			return nil, 0, fmt.Errorf("unreadable pprof row %q", line)
+		}
+		flat, err1 := value(fields[0])
+		cum, err2 := value(fields[3])
+		if err1 != nil || err2 != nil {
+			return nil, 0, fmt.Errorf("unreadable pprof row %q", line)
+		}
+		// The name is everything after the fifth column; it may hold spaces
+		// ("struct { ... }") and ends with pprof's inline mark, if any.
+		rest := line
+		for i := 0; i < 5; i++ {
+			rest = strings.TrimLeft(rest, " ")
+			rest = rest[strings.IndexByte(rest, ' ')+1:]
+		}
+		rows = append(rows, row{name: withoutInlineMark(strings.TrimLeft(rest, " ")), flat: flat, cum: cum})
+	}
+	if !sawHead {
+		if strings.Contains(stdout.String(), "no samples") || len(rows) == 0 {
+			return nil, 0, nil // every sample filtered out
+		}
+		return nil, 0, fmt.Errorf("no total line in pprof's output:\n%s", stdout.String())
+	}
+	return rows, total, nil
+}
+
+// value parses a pprof value printed with an explicit unit: "330000000ns",
+// "4194304B", "33".
+func value(s string) (int64, error) {
+	num := strings.TrimRightFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) {
+		return 0, fmt.Errorf("value %s is not a whole number of the unit", s)
+	}
+	return int64(f), nil
+}
+
+// withoutInlineMark drops the mark pprof's report puts after an inlined function.
+func withoutInlineMark(name string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(name, " (inline)"), " (partial-inline)")
+}
+
+// PyroscopeName is the name Pyroscope v2.2.1 shows for a row of pprof's
+// report: the inline mark dropped and every "[go.shape." section removed
+// (the package comment gives the rule and where it comes from).
+func PyroscopeName(pprofName string) string {
+	name := withoutInlineMark(pprofName)
+	const marker = "[go.shape."
+	var b strings.Builder
+	for {
+		i := strings.Index(name, marker)
+		if i < 0 {
+			b.WriteString(name)
+			return b.String()
+		}
+		b.WriteString(name[:i])
+		depth, j := 0, i
+		for ; j < len(name); j++ {
+			if name[j] == '[' {
+				depth++
+			} else if name[j] == ']' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if j >= len(name) { // unbalanced: keep the rest as it is
+			b.WriteString(name[i:])
+			return b.String()
+		}
+		name = name[j+1:]
+	}
+}

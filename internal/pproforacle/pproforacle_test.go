@@ -1,0 +1,149 @@
+package pproforacle
+
+import (
+	"os"
+	"testing"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/emberscope/emberscope/internal/testdata"
+)
+
+// walk computes flat and cum per Pyroscope name straight from the samples
+// (google/pprof's parser, every line of every location a frame), to check
+// that this package reads pprof's report right.
+func walk(t *testing.T, path, sampleType string, keep func(*profile.Sample) bool) (map[string]Func, int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := len(p.SampleType) - 1
+	for i, st := range p.SampleType {
+		if st.Type == sampleType {
+			idx = i
+		}
+	}
+	out := map[string]Func{}
+	var total int64
+	for _, s := range p.Sample {
+		if !keep(s) {
+			continue
+		}
+		v := s.Value[idx]
+		total += v
+		seen := map[string]bool{}
+		for li, loc := range s.Location {
+			for ln := range loc.Line {
+				name := PyroscopeName(loc.Line[ln].Function.Name)
+				fn := out[name]
+				if li == 0 && ln == 0 {
+					fn.Flat += v
+				}
+				if !seen[name] {
+					seen[name] = true
+					fn.Cum += v
+				}
+				out[name] = fn
+			}
+		}
+	}
+	for n, fn := range out {
+		if fn.Flat == 0 && fn.Cum == 0 {
+			delete(out, n)
+		}
+	}
+	return out, total
+}
+
+func TestTopReadsPprofsReport(t *testing.T) {
+	cases := []struct{ file, sampleType string }{
+		{"parca/pushed-profiles/labeled.cpu.redated.pb.gz", "cpu"},
+		{"parca/pushed-profiles/labeled.cpu.redated.pb.gz", "samples"},
+		{"parca/pushed-profiles/bench-sort.cpu.redated.pb.gz", "cpu"},
+		{"pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz", "alloc_space"},
+		{"pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz", "inuse_objects"},
+	}
+	for _, c := range cases {
+		t.Run(c.file+"/"+c.sampleType, func(t *testing.T) {
+			path := testdata.Path(t, c.file)
+			got := Top(t, path, Options{SampleType: c.sampleType})
+			want, total := walk(t, path, c.sampleType, func(*profile.Sample) bool { return true })
+			if got.Total != total {
+				t.Errorf("total %d, samples sum to %d", got.Total, total)
+			}
+			for name, w := range want {
+				if got.Funcs[name] != w {
+					t.Errorf("%s: pprof says %+v, the samples %+v", name, got.Funcs[name], w)
+				}
+			}
+			for name := range got.Funcs {
+				if _, ok := want[name]; !ok {
+					t.Errorf("pprof reports %s, which no sample holds", name)
+				}
+			}
+		})
+	}
+}
+
+func TestTopFiltersByLabel(t *testing.T) {
+	path := testdata.Path(t, "parca/pushed-profiles/labeled.cpu.redated.pb.gz")
+	all := Top(t, path, Options{SampleType: "cpu"})
+	var sum int64
+	for _, v := range []string{"authentication", "observability :: metrics", "observability :: tracing", ""} {
+		r := Top(t, path, Options{SampleType: "cpu", Labels: map[string]string{"category": v}})
+		want, total := walk(t, path, "cpu", func(s *profile.Sample) bool {
+			got := ""
+			if vs := s.Label["category"]; len(vs) > 0 {
+				got = vs[0]
+			}
+			return got == v
+		})
+		if r.Total != total || total == 0 {
+			t.Errorf("category %q: pprof total %d, samples %d", v, r.Total, total)
+		}
+		for name, w := range want {
+			if r.Funcs[name] != w {
+				t.Errorf("category %q, %s: pprof %+v, samples %+v", v, name, r.Funcs[name], w)
+			}
+		}
+		sum += r.Total
+	}
+	if sum != all.Total {
+		t.Errorf("the categories sum to %d, the profile to %d", sum, all.Total)
+	}
+}
+
+func TestGenericNamesMerge(t *testing.T) {
+	path := testdata.Path(t, "parca/pushed-profiles/bench-sort.cpu.redated.pb.gz")
+	r := Top(t, path, Options{SampleType: "cpu"})
+	if got := r.PprofNames["cmp.Less"]; len(got) < 2 {
+		t.Fatalf("cmp.Less stands for %v; want cmp.Less[go.shape.int] and [go.shape.string]", got)
+	}
+	for name := range r.Funcs {
+		if PyroscopeName(name) != name {
+			t.Errorf("%s still holds a shape section", name)
+		}
+	}
+}
+
+func TestPyroscopeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"slices.Sort[go.shape.[]int,go.shape.int]":                                              "slices.Sort",
+		"cmp.Less[go.shape.int] (inline)":                                                       "cmp.Less",
+		"main.Map[go.shape.string,go.shape.int].func1 (partial-inline)":                         "main.Map.func1",
+		"slices.SortFunc[go.shape.[]encoding/json.reflectWithString,go.shape.struct { a int }]": "slices.SortFunc",
+		"slices.Sort[...]":   "slices.Sort[...]",
+		"main.(*T[...]).Get": "main.(*T[...]).Get",
+		"runtime.main":       "runtime.main",
+	} {
+		if got := PyroscopeName(in); got != want {
+			t.Errorf("PyroscopeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
