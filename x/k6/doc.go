@@ -7,8 +7,8 @@
 //
 //	baggage: k6.test_run_id=1700000000,k6.scenario=checkout,k6.name=https%3A%2F%2Fshop.local%2Fcart%2F42
 //
-// The HTTP middleware [LabelsFromBaggageHandler] and the gRPC interceptors
-// [UnaryServerInterceptor] and [StreamServerInterceptor] read it and, for the
+// The HTTP middleware [LabelsFromBaggageHandler] (and the gRPC interceptors of
+// the module `github.com/emberscope/emberscope/x/k6/grpc`) read it and, for the
 // duration of the request, add runtime/pprof labels named after the members
 // (`k6.test_run_id` becomes `k6_test_run_id`, and so on). Labels that are
 // already on the request's context — set by a tracing integration or by the
@@ -21,6 +21,6 @@
 // (`https://shop.local/cart/42?x=1` becomes `/cart/:id`); see [WithRawValues],
 // [WithDropped] and [WithMaxValueLength].
 //
-// The package depends only on the standard library, the OpenTelemetry baggage
-// parser and gRPC.
+// The module depends only on the standard library and the OpenTelemetry
+// baggage parser, and says `go 1.25.0` (pyroscope-go v1.5.0's floor).
 package k6

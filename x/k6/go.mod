@@ -1,17 +1,5 @@
 module github.com/emberscope/emberscope/x/k6
 
-go 1.26.0
+go 1.25.0
 
-require (
-	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
-	go.opentelemetry.io/otel v1.47.0
-	google.golang.org/grpc v1.85.0
-)
-
-require (
-	golang.org/x/net v0.60.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/text v0.42.0 // indirect
-	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
-)
+require go.opentelemetry.io/otel v1.46.0

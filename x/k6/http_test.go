@@ -6,17 +6,47 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime/pprof"
+	"sync"
 	"testing"
+
+	"github.com/emberscope/emberscope/x/k6/internal/goroutinelabels"
 )
 
-// burnHandler burns CPU inside its own pprof.Do, as an instrumented
-// application would, and reports the k6 label it sees on its context.
-func burnHandler(w http.ResponseWriter, r *http.Request) {
-	pprof.Do(r.Context(), pprof.Labels("route", "/burn"), func(ctx context.Context) {
-		burnCPU()
+// labelRecorder is an application handler that, inside its own pprof.Do as
+// an instrumented application would, records the labels the runtime holds for
+// its goroutine (what a CPU profile would attribute its samples to) and
+// answers with the k6_scenario label it sees on its context.
+type labelRecorder struct {
+	mu     sync.Mutex
+	labels map[string]string
+	err    error
+}
+
+func (rec *labelRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	pprof.Do(r.Context(), pprof.Labels("route", "/work"), func(ctx context.Context) {
+		labels, err := goroutinelabels.Current()
+		rec.mu.Lock()
+		rec.labels, rec.err = labels, err
+		rec.mu.Unlock()
 		scenario, _ := pprof.Label(ctx, "k6_scenario")
 		_, _ = io.WriteString(w, scenario)
 	})
+}
+
+// requireLabels fails unless the last request's goroutine carried exactly
+// the wanted label values (a value of "" means the label must be absent).
+func (rec *labelRecorder) requireLabels(t *testing.T, want map[string]string) {
+	t.Helper()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.err != nil {
+		t.Fatalf("reading the handler goroutine's labels: %v", rec.err)
+	}
+	for k, v := range want {
+		if got := rec.labels[k]; got != v {
+			t.Fatalf("the handler's goroutine has label %s=%q, want %q (all labels: %v)", k, got, v, rec.labels)
+		}
+	}
 }
 
 // appLabels plays a tracing integration that put a span id (and, here, its
@@ -50,58 +80,50 @@ func get(t *testing.T, url, baggage string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-func TestHTTPHandlerLabelsCPUSamples(t *testing.T) {
-	srv := httptest.NewServer(LabelsFromBaggageHandler(http.HandlerFunc(burnHandler)))
+func TestHTTPHandlerLabelsTheServingGoroutine(t *testing.T) {
+	rec := &labelRecorder{}
+	srv := httptest.NewServer(LabelsFromBaggageHandler(rec))
 	defer srv.Close()
 
-	var status int
-	var body string
-	p := captureCPUProfile(t, func() {
-		status, body = get(t, srv.URL+"/burn",
-			"k6.test_run_id=run-1,k6.scenario=checkout,k6.name=https%3A%2F%2Fshop.local%2Fcart%2F42%3Fq%3D1,user=bob")
-	})
+	status, body := get(t, srv.URL+"/work",
+		"k6.test_run_id=run-1,k6.scenario=checkout,k6.name=https%3A%2F%2Fshop.local%2Fcart%2F42%3Fq%3D1,user=bob")
 	if status != http.StatusOK || body != "checkout" {
 		t.Fatalf("got %d %q, want 200 %q", status, body, "checkout")
 	}
-	requireLabels(t, p, map[string]string{
+	rec.requireLabels(t, map[string]string{
 		"k6_test_run_id": "run-1",
 		"k6_scenario":    "checkout",
 		"k6_name":        "/cart/:id",
-		"route":          "/burn", // the handler's own pprof.Do nests inside
+		"route":          "/work", // the handler's own pprof.Do nests inside
 		"user":           "",      // non-k6 members are not labels
 	})
 }
 
 func TestHTTPHandlerKeepsExistingLabels(t *testing.T) {
-	srv := httptest.NewServer(appLabels(LabelsFromBaggageHandler(http.HandlerFunc(burnHandler))))
+	rec := &labelRecorder{}
+	srv := httptest.NewServer(appLabels(LabelsFromBaggageHandler(rec)))
 	defer srv.Close()
 
-	var body string
-	p := captureCPUProfile(t, func() {
-		_, body = get(t, srv.URL, "k6.scenario=browse,k6.test_run_id=run-2")
-	})
-	if body != "from-app" {
+	if _, body := get(t, srv.URL, "k6.scenario=browse,k6.test_run_id=run-2"); body != "from-app" {
 		t.Fatalf("handler saw k6_scenario=%q, want the app's %q", body, "from-app")
 	}
-	requireLabels(t, p, map[string]string{
+	rec.requireLabels(t, map[string]string{
 		"span_id":        "abc123",
 		"k6_scenario":    "from-app",
 		"k6_test_run_id": "run-2",
-		"route":          "/burn",
+		"route":          "/work",
 	})
 }
 
 func TestHTTPHandlerIgnoresBadBaggage(t *testing.T) {
-	srv := httptest.NewServer(LabelsFromBaggageHandler(http.HandlerFunc(burnHandler)))
+	rec := &labelRecorder{}
+	srv := httptest.NewServer(LabelsFromBaggageHandler(rec))
 	defer srv.Close()
 
-	p := captureCPUProfile(t, func() {
-		status, _ := get(t, srv.URL, `k6.scenario="quoted",,;=;k6.name=%zz`)
-		if status != http.StatusOK {
-			t.Errorf("bad baggage: status %d, want 200", status)
-		}
-	})
-	requireLabels(t, p, map[string]string{"route": "/burn", "k6_scenario": "", "k6_name": ""})
+	if status, _ := get(t, srv.URL, `k6.scenario="quoted",,;=;k6.name=%zz`); status != http.StatusOK {
+		t.Errorf("bad baggage: status %d, want 200", status)
+	}
+	rec.requireLabels(t, map[string]string{"route": "/work", "k6_scenario": "", "k6_name": ""})
 
 	status, body := get(t, srv.URL, "")
 	if status != http.StatusOK || body != "" {
@@ -113,15 +135,14 @@ func TestHTTPHandlerRestoresGoroutineLabels(t *testing.T) {
 	// net/http serves a keep-alive connection's requests on one goroutine:
 	// after a request with baggage, the next one without must not be
 	// profiled under the previous request's labels.
-	srv := httptest.NewServer(LabelsFromBaggageHandler(http.HandlerFunc(burnHandler)))
+	rec := &labelRecorder{}
+	srv := httptest.NewServer(LabelsFromBaggageHandler(rec))
 	defer srv.Close()
 	if _, body := get(t, srv.URL, "k6.scenario=one"); body != "one" {
 		t.Fatalf("first request saw k6_scenario=%q, want %q", body, "one")
 	}
-	p := captureCPUProfile(t, func() {
-		if _, body := get(t, srv.URL, ""); body != "" {
-			t.Errorf("second request saw k6_scenario=%q, want none", body)
-		}
-	})
-	requireLabels(t, p, map[string]string{"route": "/burn", "k6_scenario": ""})
+	if _, body := get(t, srv.URL, ""); body != "" {
+		t.Errorf("second request saw k6_scenario=%q, want none", body)
+	}
+	rec.requireLabels(t, map[string]string{"route": "/work", "k6_scenario": ""})
 }
