@@ -30,9 +30,6 @@ type Options struct {
 	// MaxAge refuses profiles older than this at ingest; 0 (the default)
 	// accepts any time.
 	MaxAge time.Duration
-	// StaleAfter forgets the cumulative memory state of series silent for
-	// this long; 0 means one hour.
-	StaleAfter time.Duration
 	// MaxBodyBytes bounds an ingest request body; 0 means 64 MiB.
 	MaxBodyBytes int64
 }
@@ -53,7 +50,7 @@ func Open(opts Options) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := storage.Open(storage.Options{Dir: opts.Dir, Logger: logger, StaleAfter: opts.StaleAfter})
+	db, err := storage.Open(storage.Options{Dir: opts.Dir, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

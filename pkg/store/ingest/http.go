@@ -58,9 +58,12 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	labels = append(labels, storage.Label{Name: LabelServiceName, Value: service})
-	if spy := q.Get("spyName"); spy != "" {
-		labels = append(labels, storage.Label{Name: LabelSpy, Value: spy})
+	// Pyroscope files profiles sent without a spyName under pyroscope_spy="unknown".
+	spy := q.Get("spyName")
+	if spy == "" {
+		spy = "unknown"
 	}
+	labels = append(labels, storage.Label{Name: LabelSpy, Value: spy})
 	labels.Sort()
 	var from time.Time
 	if s := q.Get("from"); s != "" {
@@ -104,11 +107,11 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 		}
 		inp.Profile = p
 		if config != nil {
+			// The display names name the profiles; the cumulative flag is
+			// ignored, as Pyroscope ignores it: values are stored as sent.
 			inp.Naming.Hints = make(map[string]string)
-			inp.DeltaByClient = make(map[string]bool)
 			for st, c := range config {
 				inp.Naming.Hints[st] = c.DisplayName
-				inp.DeltaByClient[st] = !c.Cumulative
 			}
 		}
 	case "folded", "collapsed":

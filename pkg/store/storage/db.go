@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -16,26 +15,18 @@ type Options struct {
 	Dir string
 	// Logger receives Pebble's messages; nil discards them.
 	Logger *slog.Logger
-	// StaleAfter forgets the cumulative state of a series that sent no
-	// profile for this long (wall clock), and treats a profile more than
-	// this far after the previous one of its series as the first. Default 1h.
-	StaleAfter time.Duration
 }
 
 // DB is the profile database. It is safe for concurrent use; appends are
 // serialised.
 type DB struct {
-	pdb        *pebble.DB
-	staleAfter time.Duration
+	pdb *pebble.DB
 
 	mu sync.RWMutex // guards t
 	t  *tables
 
-	wmu       sync.Mutex // serialises Append; guards what follows
-	seq       uint64
-	cum       map[string]*cumState
-	lastSweep time.Time
-	now       func() time.Time
+	wmu sync.Mutex // serialises Append; guards seq
+	seq uint64
 }
 
 // Open opens (or creates) the database in opts.Dir and loads its indexes.
@@ -43,15 +34,12 @@ func Open(opts Options) (*DB, error) {
 	if opts.Dir == "" {
 		return nil, fmt.Errorf("storage: no directory given")
 	}
-	if opts.StaleAfter <= 0 {
-		opts.StaleAfter = time.Hour
-	}
 	po := &pebble.Options{Logger: pebbleLogger{opts.Logger}}
 	pdb, err := pebble.Open(opts.Dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", opts.Dir, err)
 	}
-	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
+	db := &DB{pdb: pdb, t: newTables()}
 	if err := db.load(); err != nil {
 		_ = pdb.Close()
 		return nil, fmt.Errorf("storage: load %s: %w", opts.Dir, err)
@@ -145,17 +133,6 @@ func (db *DB) load() error {
 		return err
 	}
 	if err := db.loadSeriesBounds(); err != nil {
-		return err
-	}
-	if err := db.scanTable(tableCumulative, func(k, v []byte) error {
-		st, err := decodeCumState(v)
-		if err != nil {
-			return fmt.Errorf("cumulative state %x: %w", k, err)
-		}
-		st.lastSeen = db.now()
-		db.cum[string(k[1:])] = st
-		return nil
-	}); err != nil {
 		return err
 	}
 	v, closer, err := db.pdb.Get(metaProfileSeq)
