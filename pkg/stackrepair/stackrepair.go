@@ -38,6 +38,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/google/pprof/profile"
@@ -160,11 +161,13 @@ func repair(p *profile.Profile) bool {
 		}
 		return bytes.Compare(a.outer(suffixLen, 0), b.outer(suffixLen, 0))
 	})
-	first := 0
-	for first < len(stacks) && stacks[first].len() < suffixLen {
-		first++
-	}
-	long := stacks[first:]
+	// The comparison above is not a strict order among short stacks, so
+	// the sort may leave long stacks among the short ones. Like Pyroscope,
+	// look for the first long stack by bisection and take the stacks from
+	// there: the long stacks left before it are neither repaired nor lend
+	// frames (this is what Pyroscope's answers show).
+	first := sort.Search(len(stacks), func(i int) bool { return stacks[i].len() >= suffixLen })
+	long := slices.DeleteFunc(stacks[first:], func(st *stack) bool { return st.len() < suffixLen })
 	// groups[i] is the index in long of group i's first stack.
 	var groups []int
 	for i := range long {

@@ -35,17 +35,19 @@ func (in *Ingester) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := in.handleIngest(w, r); err != nil {
 		reason := ReasonOf(err)
 		in.m.IngestErrors.WithLabelValues(reason).Inc()
-		status := http.StatusBadRequest
+		status, code := http.StatusBadRequest, "invalid_argument"
 		switch reason {
 		case ReasonStorage, "internal":
-			status = http.StatusInternalServerError
+			status, code = http.StatusInternalServerError, "internal"
 			in.log.Error("ingest failed", "err", err)
 		case ReasonTooLarge:
-			status = http.StatusRequestEntityTooLarge
-		case ReasonTooOld:
-			status = http.StatusUnprocessableEntity
+			status, code = http.StatusRequestEntityTooLarge, "resource_exhausted"
+		case ReasonBadProfile, ReasonTooOld:
+			// Pyroscope answers a profile it cannot parse with 422 and
+			// code "unknown" (recording 38).
+			status, code = http.StatusUnprocessableEntity, "unknown"
 		}
-		http.Error(w, err.Error(), status)
+		writeError(w, status, code, err)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
@@ -212,4 +214,15 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// writeError answers with a connect-style JSON error, as Pyroscope's
+// /ingest does: {"code": "...", "message": "..."}.
+func writeError(w http.ResponseWriter, status int, code string, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}{code, err.Error()})
 }

@@ -7,16 +7,8 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 )
 
-// GetProfileStats tells whether any profile was stored and the times (unix
-// milliseconds) of the oldest and newest.
+// GetProfileStats answers an empty message, as Pyroscope v2 does
+// (recording 31): it keeps no such statistics.
 func (q *Querier) GetProfileStats(ctx context.Context, req *connect.Request[typesv1.GetProfileStatsRequest]) (*connect.Response[typesv1.GetProfileStatsResponse], error) {
-	oldest, newest, ok := q.db.TimeBounds()
-	if !ok {
-		return connect.NewResponse(&typesv1.GetProfileStatsResponse{}), nil
-	}
-	return connect.NewResponse(&typesv1.GetProfileStatsResponse{
-		DataIngested:      true,
-		OldestProfileTime: oldest / 1e6,
-		NewestProfileTime: newest / 1e6,
-	}), nil
+	return connect.NewResponse(&typesv1.GetProfileStatsResponse{}), nil
 }
