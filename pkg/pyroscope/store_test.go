@@ -21,7 +21,7 @@ const cpuType = "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 func TestClientAgainstStore(t *testing.T) {
 	url := plugintest.Store(t)
 	raw := plugintest.CPUProfile(t, 100*time.Millisecond)
-	plugintest.Ingest(t, url, "shop{env=\"ci\"}", raw)
+	plugintest.Ingest(t, url, "shop{env=ci}", raw)
 	p := plugintest.Parse(t, raw)
 	idx := plugintest.SampleIndex(t, p, "cpu")
 	total, flat := plugintest.Totals(p, idx)
