@@ -54,12 +54,12 @@ func novelFixture(t *testing.T) noveltyFixture {
 		batch := noveltytest.Record(t, noveltytest.Batch, d, time.Time{})
 		for i := range noveltyWindowsWithData {
 			at := base.Add(time.Duration(i)*time.Minute + 30*time.Second)
-			plugintest.Ingest(t, url, `novelty{pod="a"}`, noveltytest.At(t, serve[i], at))
+			plugintest.Ingest(t, url, `novelty{pod=a}`, noveltytest.At(t, serve[i], at))
 			b := serve[(i+1)%len(serve)] // not the very profile pod a has
 			if i == noveltyWindowsWithData-1 {
 				b = batch
 			}
-			plugintest.Ingest(t, url, `novelty{pod="b"}`, noveltytest.At(t, b, at.Add(time.Second)))
+			plugintest.Ingest(t, url, `novelty{pod=b}`, noveltytest.At(t, b, at.Add(time.Second)))
 		}
 		noveltyShared = noveltyFixture{url: url, base: base}
 	})

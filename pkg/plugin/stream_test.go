@@ -121,7 +121,7 @@ const liveQuery = `{"profileTypeId":"` + cpuType + `","labelSelector":"{service_
 func TestLiveQueryStreamsNewProfiles(t *testing.T) {
 	url := plugintest.Store(t)
 	first := plugintest.CPUProfile(t)
-	plugintest.Ingest(t, url, `live{env="test"}`, first)
+	plugintest.Ingest(t, url, `live{env=test}`, first)
 	firstTotal := cpuTotal(t, plugintest.CPUFile)
 	require.Positive(t, firstTotal)
 	d := newDS(t, url)
@@ -173,7 +173,7 @@ func TestLiveQueryStreamsNewProfiles(t *testing.T) {
 
 	// A second profile arrives: both channels send the new total.
 	second := plugintest.SecondCPUProfile(t)
-	plugintest.Ingest(t, url, `live{env="test"}`, second)
+	plugintest.Ingest(t, url, `live{env=test}`, second)
 	secondTotal := cpuTotal(t, plugintest.SecondCPUFile)
 	require.Positive(t, secondTotal)
 	assert.Equal(t, firstTotal+secondTotal, rootTotal(t, untilSent(t, flame)), "flamegraph root total includes the new profile")

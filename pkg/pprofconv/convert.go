@@ -28,8 +28,6 @@ type Series struct {
 	Type ProfileType
 	// SampleIndex is the index of the sample type in the source profile.
 	SampleIndex int
-	// Cumulative is set for sample types counted since the process started.
-	Cumulative bool
 	// Labels are the pprof string sample labels, sorted by name.
 	Labels []Label
 	// Samples has one entry per distinct stack, in first-seen order, no zero values.
@@ -51,8 +49,6 @@ type Result struct {
 // Options tune Convert.
 type Options struct {
 	Naming Naming
-	// DeltaByClient lists sample types the client already sent as deltas.
-	DeltaByClient map[string]bool
 }
 
 // Convert turns p into per-type, per-label-set series of deduplicated stacks.
@@ -65,10 +61,8 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 		locs:     make(map[uint64][]int32, len(p.Location)),
 	}
 	types := make([]ProfileType, len(p.SampleType))
-	cumulative := make([]bool, len(p.SampleType))
 	for i := range p.SampleType {
 		types[i] = opts.Naming.TypeOf(p, i)
-		cumulative[i] = IsCumulative(p, i, opts.DeltaByClient)
 	}
 	type seriesKey struct {
 		typ    int
@@ -98,7 +92,7 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 				sidx = len(c.res.Series)
 				index[k] = sidx
 				c.res.Series = append(c.res.Series, Series{
-					Type: types[ti], SampleIndex: ti, Cumulative: cumulative[ti], Labels: labels,
+					Type: types[ti], SampleIndex: ti, Labels: labels,
 				})
 			}
 			ser := &c.res.Series[sidx]

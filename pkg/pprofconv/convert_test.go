@@ -158,7 +158,7 @@ func TestConvertDropsZeroAndNamesTypes(t *testing.T) {
 	require.Len(t, res.Series, 2)
 	require.Equal(t, "memory:alloc_objects:count:space:bytes", res.Series[0].Type.ID())
 	require.Equal(t, "memory:alloc_space:bytes:space:bytes", res.Series[1].Type.ID())
-	require.True(t, res.Series[0].Cumulative)
+	require.Equal(t, int64(10), res.Series[1].Total, "cumulative alloc_space is kept as sent")
 	require.Equal(t, []pprofconv.Label{{Name: "otel_scope", Value: "x"}}, res.Series[0].Labels)
 	require.Equal(t, []string{"main.main", "slices.Sort"}, []string{res.Names[res.Stacks[0][0]], res.Names[res.Stacks[0][1]]})
 

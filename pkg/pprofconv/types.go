@@ -90,20 +90,3 @@ func (n Naming) inferName(t ProfileType) string {
 	}
 	return "unknown"
 }
-
-// IsCumulative reports whether sample type i of p counts from the start of
-// the process (alloc_* of a Go heap profile) rather than over the profile's
-// duration. hints may mark a sample type as already made a delta by the client
-// (pyroscope-go's godeltaprof sends cumulative=false).
-func IsCumulative(p *profile.Profile, i int, deltaByClient map[string]bool) bool {
-	st := p.SampleType[i].Type
-	if !strings.HasPrefix(st, "alloc_") || deltaByClient[st] {
-		return false
-	}
-	for _, other := range p.SampleType {
-		if strings.HasPrefix(other.Type, "inuse_") {
-			return true
-		}
-	}
-	return false
-}

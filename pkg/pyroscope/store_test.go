@@ -24,7 +24,7 @@ const cpuType = "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 func TestClientAgainstStore(t *testing.T) {
 	url := plugintest.Store(t)
 	raw := plugintest.CPUProfile(t)
-	plugintest.Ingest(t, url, "shop{env=\"ci\"}", raw)
+	plugintest.Ingest(t, url, "shop{env=ci}", raw)
 	want := plugintest.Pprof(t, plugintest.CPUFile, "cpu")
 	total, flat := want.Total, want.Flat()
 

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -29,9 +30,10 @@ func heapOracle(t *testing.T, file, sampleType string) pproforacle.Report {
 	return pproforacle.Top(t, testdata.ProfilePath(t, file), pproforacle.Options{SampleType: sampleType})
 }
 
-// TestHeapProfilesAndAllocDeltas checks the stored heap values of every
-// function against google/pprof's flat (the oracle: go tool pprof -top).
-func TestHeapProfilesAndAllocDeltas(t *testing.T) {
+// TestHeapProfilesStoredAsSent checks that heap profiles are stored as
+// sent, cumulative alloc_* included, as Pyroscope v2 stores them: no
+// baseline, no server-side delta (recordings 20 and 21).
+func TestHeapProfilesStoredAsSent(t *testing.T) {
 	s := newServer(t, t.TempDir())
 	first := testdata.Profile(t, "heap-1.pb.gz")
 	second := testdata.Profile(t, "heap-2.pb.gz")
@@ -40,10 +42,10 @@ func TestHeapProfilesAndAllocDeltas(t *testing.T) {
 
 	status, text := s.ingest(ingestParams("heap"), "", first)
 	require.Equal(t, 200, status, text)
-	// The first cumulative profile only sets the baseline.
-	require.Zero(t, s.flame("memory:alloc_space:bytes:space:bytes", "{}", 0).total)
-	inuse1 := heapOracle(t, "heap-1.pb.gz", "inuse_space").Total
-	require.Equal(t, inuse1, s.flame("memory:inuse_space:bytes:space:bytes", "{}", 0).total)
+	alloc1 := heapOracle(t, "heap-1.pb.gz", "alloc_space").Total
+	require.NotZero(t, alloc1)
+	require.Equal(t, alloc1, s.flame("memory:alloc_space:bytes:space:bytes", "{}", 0).total,
+		"a single heap profile has its alloc_space as sent")
 
 	status, text = s.ingest(ingestParams("heap"), "", second)
 	require.Equal(t, 200, status, text)
@@ -51,25 +53,12 @@ func TestHeapProfilesAndAllocDeltas(t *testing.T) {
 		typeID := "memory:" + sampleType + ":" + map[bool]string{true: "bytes", false: "count"}[strings.HasSuffix(sampleType, "_space")] + ":space:bytes"
 		got := s.flame(typeID, `{service_name="heap"}`, 1<<20)
 		f1, f2 := heapOracle(t, "heap-1.pb.gz", sampleType), heapOracle(t, "heap-2.pb.gz", sampleType)
+		// Stored as sent: the two profiles' values add up, alloc_* included.
 		want := f2.Flat()
-		wantTotal := f2.Total
-		if strings.HasPrefix(sampleType, "alloc_") {
-			// alloc_* are stored as deltas of the second against the first.
-			// Both come from one process, whose cumulative values only grow
-			// per stack, so a function's delta is its flat in the second less
-			// its flat in the first.
-			for name, v := range f1.Flat() {
-				want[name] -= v
-			}
-			wantTotal -= f1.Total
-			require.NotZero(t, wantTotal)
-		} else {
-			for name, v := range f1.Flat() {
-				want[name] += v
-			}
-			wantTotal += f1.Total
+		for name, v := range f1.Flat() {
+			want[name] += v
 		}
-		require.Equal(t, wantTotal, got.total, typeID)
+		require.Equal(t, f1.Total+f2.Total, got.total, typeID)
 		require.Equal(t, withoutZero(want), got.self, typeID)
 	}
 	// The allocating functions appear with their own names.
@@ -99,10 +88,16 @@ func TestBadInputIsRefusedAndNothingStored(t *testing.T) {
 		{"bad time", url.Values{"name": {"app"}, "from": {"yesterday"}}, data, `invalid time "yesterday"`},
 		{"bad folded", url.Values{"name": {"app"}, "format": {"folded"}}, []byte("a;b 1\na;b x\n"), "line 2"},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		status, text := s.ingest(c.params, "", c.body)
-		require.Equal(t, 400, status, c.name)
-		require.Contains(t, text, c.want, c.name)
+		want := 400
+		if i < 4 || c.name == "bad folded" {
+			want = 422 // a profile that cannot be parsed, as Pyroscope answers it
+		}
+		require.Equal(t, want, status, c.name)
+		var e struct{ Code, Message string }
+		require.NoError(t, json.Unmarshal([]byte(text), &e), "%s: a JSON error as Pyroscope's: %s", c.name, text)
+		require.Contains(t, e.Message, c.want, c.name)
 	}
 	// A push whose second profile is corrupt stores nothing, not even the first.
 	_, err := s.pusher.Push(context.Background(), connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{{

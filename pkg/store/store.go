@@ -38,9 +38,6 @@ type Options struct {
 	// MaxAge refuses profiles older than this at ingest; 0 (the default)
 	// accepts any time.
 	MaxAge time.Duration
-	// StaleAfter forgets the cumulative memory state of series silent for
-	// this long; 0 means one hour.
-	StaleAfter time.Duration
 	// MaxBodyBytes bounds a request body; 0 means Limits.MaxBodyBytes.
 	MaxBodyBytes int64
 	// Limits bound requests, profiles, series and queries; nil means
@@ -102,7 +99,7 @@ func Open(opts Options) (*Store, error) {
 	if opts.MaxAge > 0 {
 		lim.RejectOlderThan = opts.MaxAge
 	}
-	sopts := storage.Options{Dir: opts.Dir, Logger: logger, StaleAfter: opts.StaleAfter, FS: opts.FS, WaitOnDiskFull: opts.WaitOnDiskFull}
+	sopts := storage.Options{Dir: opts.Dir, Logger: logger, FS: opts.FS, WaitOnDiskFull: opts.WaitOnDiskFull}
 	if opts.Salvage {
 		if err := storage.Salvage(sopts); err != nil {
 			return nil, err

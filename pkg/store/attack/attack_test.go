@@ -218,7 +218,7 @@ func TestHostileIngest(t *testing.T) {
 		{"from NaN", "name=bad&format=folded&from=NaN", nil, []byte("main;x 1\n"), 400, "invalid time"},
 		{"from negative", "name=bad&format=folded&from=-100", nil, []byte("main;x 1\n"), 400, "out of range"},
 		{"from a day ago", "name=bad&format=folded&from=" + strconv.FormatInt(time.Now().Add(-24*time.Hour).Unix(), 10), nil, []byte("main;x 1\n"), 422, "-reject-older-than"},
-		{"frame not UTF-8", "name=bad&format=folded&from=" + nowS, nil, []byte("main;x\xff 1\n"), 400, "not valid UTF-8"},
+		{"frame not UTF-8", "name=bad&format=folded&from=" + nowS, nil, []byte("main;x\xff 1\n"), 422, "not valid UTF-8"},
 		{"label not UTF-8", "name=" + url.QueryEscape("bad{env=\xff}") + "&format=folded&from=" + nowS, nil, []byte("main;x 1\n"), 400, "not valid UTF-8"},
 		{"body over the limit", "name=bad&format=folded&from=" + nowS, nil, bytes.Repeat([]byte("main;x 1\n"), 10000), 413, "-max-body-bytes"},
 		{"gzip over the decompressed limit, not cut", "name=bad&format=folded&from=" + nowS, http.Header{"Content-Encoding": {"gzip"}}, gzipOf(bytes.Repeat([]byte("main;x 1\n"), 40000)), 413, "-max-decompressed-bytes"},

@@ -285,7 +285,7 @@ func (p *proc) everyQueryAnswers(t testing.TB) {
 	require.NoError(t, err, "SelectMergeProfile")
 	_, err = q.SelectSeries(ctx, connect.NewRequest(&querierv1.SelectSeriesRequest{ProfileTypeID: cpuType, LabelSelector: "{}", Start: from, End: now, Step: 60, GroupBy: []string{"service_name"}}))
 	require.NoError(t, err, "SelectSeries")
-	_, err = q.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{ProfileTypeID: cpuType, LabelSelector: "{}", Start: from, End: now, Step: 60}))
+	_, err = q.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{ProfileTypeID: cpuType, LabelSelector: "{}", Start: from, End: now, Step: 60, QueryType: querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_INDIVIDUAL}))
 	require.NoError(t, err, "SelectHeatmap")
 	side := &querierv1.SelectMergeStacktracesRequest{ProfileTypeID: cpuType, LabelSelector: "{}", Start: from, End: now}
 	_, err = q.Diff(ctx, connect.NewRequest(&querierv1.DiffRequest{Left: side, Right: side}))

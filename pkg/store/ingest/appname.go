@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
@@ -10,9 +8,12 @@ import (
 )
 
 // ParseAppName parses the ingest name "service{k=v,...}" into the service
-// name and its labels (values bare or double quoted: k="v, with comma") (dots in label names become underscores). The service
-// name may hold letters, digits and - . / _; label names may not start with
-// "__", which is reserved, except SessionIDLabel, which is dropped.
+// name and its labels. As in Pyroscope, a value is taken literally: it is
+// everything between '=' and the next ',' or the closing '}' (spaces around
+// it trimmed), so env="demo" has the value "demo" with its quotes and a
+// value cannot hold a comma. Dots in label names become underscores. The
+// service name may hold letters, digits and - . / _; label names may not
+// start with "__", which is reserved, except SessionIDLabel, which is dropped.
 func ParseAppName(s string) (string, storage.Labels, error) {
 	name, rest, hasLabels := strings.Cut(s, "{")
 	name = strings.TrimSpace(name)
@@ -39,10 +40,8 @@ func ParseAppName(s string) (string, storage.Labels, error) {
 			return "", nil, errorf(ReasonBadName, "invalid name %q: label %q has no '='", s, strings.TrimSpace(rest))
 		}
 		k = strings.TrimSpace(k)
-		v, next, err := labelValue(after)
-		if err != nil {
-			return "", nil, errorf(ReasonBadName, "invalid name %q: label %q: %v", s, k, err)
-		}
+		v, next, _ := strings.Cut(after, ",")
+		v = strings.TrimSpace(v)
 		rest = next
 		if k == SessionIDLabel {
 			// pyroscope-go tags every upload with a per-process session id;
@@ -68,35 +67,3 @@ func ParseAppName(s string) (string, storage.Labels, error) {
 
 // SessionIDLabel is the label the pyroscope-go SDK adds to every upload's name.
 const SessionIDLabel = "__session_id__"
-
-// labelValue reads one label value, bare (up to the next comma) or double
-// quoted with Go escapes, and returns it with what follows its comma.
-func labelValue(s string) (value, rest string, err error) {
-	s = strings.TrimLeft(s, " ")
-	if !strings.HasPrefix(s, `"`) {
-		v, rest, _ := strings.Cut(s, ",")
-		return strings.TrimSpace(v), rest, nil
-	}
-	end := 1
-	for ; end < len(s); end++ {
-		if s[end] == '\\' {
-			end++
-			continue
-		}
-		if s[end] == '"' {
-			break
-		}
-	}
-	if end >= len(s) {
-		return "", "", fmt.Errorf("unterminated quoted value")
-	}
-	v, err := strconv.Unquote(s[:end+1])
-	if err != nil {
-		return "", "", fmt.Errorf("invalid quoted value %s: %v", s[:end+1], err)
-	}
-	after := strings.TrimSpace(s[end+1:])
-	if after != "" && !strings.HasPrefix(after, ",") {
-		return "", "", fmt.Errorf("unexpected %q after the quoted value", after)
-	}
-	return v, strings.TrimPrefix(after, ","), nil
-}

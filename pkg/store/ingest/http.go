@@ -36,21 +36,23 @@ func (in *Ingester) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := in.handleIngest(w, r); err != nil {
 		reason := ReasonOf(err)
 		in.m.IngestErrors.WithLabelValues(reason).Inc()
-		status := http.StatusBadRequest
 		if st, ok := ingestStatus(err); ok {
-			http.Error(w, err.Error(), st)
+			writeError(w, st, statusCode(st), err)
 			return
 		}
+		status, code := http.StatusBadRequest, "invalid_argument"
 		switch reason {
 		case ReasonStorage, "internal":
-			status = http.StatusInternalServerError
+			status, code = http.StatusInternalServerError, "internal"
 			in.log.Error("ingest failed", "err", err)
 		case ReasonTooLarge:
-			status = http.StatusRequestEntityTooLarge
-		case ReasonTooOld:
-			status = http.StatusUnprocessableEntity
+			status, code = http.StatusRequestEntityTooLarge, "resource_exhausted"
+		case ReasonBadProfile, ReasonTooOld:
+			// Pyroscope answers a profile it cannot parse with 422 and
+			// code "unknown" (recording 38).
+			status, code = http.StatusUnprocessableEntity, "unknown"
 		}
-		http.Error(w, err.Error(), status)
+		writeError(w, status, code, err)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
@@ -63,9 +65,12 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	labels = append(labels, storage.Label{Name: LabelServiceName, Value: service})
-	if spy := q.Get("spyName"); spy != "" {
-		labels = append(labels, storage.Label{Name: LabelSpy, Value: spy})
+	// Pyroscope files profiles sent without a spyName under pyroscope_spy="unknown".
+	spy := q.Get("spyName")
+	if spy == "" {
+		spy = "unknown"
 	}
+	labels = append(labels, storage.Label{Name: LabelSpy, Value: spy})
 	labels.Sort()
 	var from time.Time
 	if s := q.Get("from"); s != "" {
@@ -109,11 +114,11 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 		}
 		inp.Profile = p
 		if config != nil {
+			// The display names name the profiles; the cumulative flag is
+			// ignored, as Pyroscope ignores it: values are stored as sent.
 			inp.Naming.Hints = make(map[string]string)
-			inp.DeltaByClient = make(map[string]bool)
 			for st, c := range config {
 				inp.Naming.Hints[st] = c.DisplayName
-				inp.DeltaByClient[st] = !c.Cumulative
 			}
 		}
 	case "folded", "collapsed":
@@ -221,4 +226,32 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// writeError answers with a connect-style JSON error, as Pyroscope's
+// /ingest does: {"code": "...", "message": "..."}.
+func writeError(w http.ResponseWriter, status int, code string, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}{code, err.Error()})
+}
+
+// statusCode is the connect-style error code written beside an HTTP status.
+func statusCode(status int) string {
+	switch status {
+	case http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusTooManyRequests:
+		return "resource_exhausted"
+	case http.StatusServiceUnavailable:
+		return "unavailable"
+	case http.StatusUnprocessableEntity:
+		return "unknown"
+	case http.StatusUnauthorized:
+		return "unauthenticated"
+	case http.StatusForbidden:
+		return "permission_denied"
+	}
+	return "invalid_argument"
 }

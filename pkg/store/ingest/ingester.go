@@ -14,6 +14,7 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/limits"
+	"github.com/emberscope/emberscope/pkg/stackrepair"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
@@ -28,8 +29,8 @@ const (
 	LabelPeriodType  = "__period_type__"
 	LabelPeriodUnit  = "__period_unit__"
 	LabelSpy         = "pyroscope_spy"
-	// LabelDelta="false" on a pushed series says the client already sent deltas.
-	LabelDelta = "__delta__"
+	// LabelServiceNameCopy repeats service_name on every series, as Pyroscope v2 does.
+	LabelServiceNameCopy = "__service_name__"
 )
 
 // Options configure an Ingester.
@@ -81,9 +82,8 @@ func New(o Options) *Ingester {
 type Input struct {
 	Profile *profile.Profile
 	// Labels are the request's series labels (service_name included).
-	Labels        storage.Labels
-	Naming        pprofconv.Naming
-	DeltaByClient map[string]bool
+	Labels storage.Labels
+	Naming pprofconv.Naming
 	// DefaultTime places the profile when it carries no time of its own.
 	DefaultTime time.Time
 	// Where names the input in error messages ("series 2 sample 0").
@@ -134,7 +134,10 @@ func (in *Ingester) writes(inp Input) ([]storage.Write, error) {
 	if err := in.checkTime(inp.Where, ts); err != nil {
 		return nil, err
 	}
-	res, err := pprofconv.Convert(p, pprofconv.Options{Naming: inp.Naming, DeltaByClient: inp.DeltaByClient})
+	if stackrepair.IsGo(p) {
+		stackrepair.Repair(p)
+	}
+	res, err := pprofconv.Convert(p, pprofconv.Options{Naming: inp.Naming})
 	if err != nil {
 		return nil, errorf(ReasonBadLabels, "%sinvalid profile (%s): %v", prefix(inp.Where), describe(p), err)
 	}
@@ -177,6 +180,7 @@ func seriesLabels(base storage.Labels, s *pprofconv.Series) storage.Labels {
 	}
 	t := s.Type
 	ls = append(ls,
+		storage.Label{Name: LabelServiceNameCopy, Value: ls.Get(LabelServiceName)},
 		storage.Label{Name: LabelName, Value: t.Name},
 		storage.Label{Name: LabelProfileType, Value: t.ID()},
 		storage.Label{Name: LabelType, Value: t.SampleType},

@@ -48,18 +48,12 @@ func (p *Pusher) push(ctx context.Context, msg *pushv1.PushRequest) error {
 		where := fmt.Sprintf("series %d", si)
 		var labels storage.Labels
 		naming := pprofconv.Naming{}
-		var deltaByClient map[string]bool
 		seen := make(map[string]bool)
 		for _, l := range series.GetLabels() {
 			name := l.GetName()
 			switch {
 			case name == LabelName:
 				naming.Name = l.GetValue()
-				continue
-			case name == LabelDelta:
-				if l.GetValue() == "false" {
-					deltaByClient = map[string]bool{"alloc_objects": true, "alloc_space": true}
-				}
 				continue
 			case isReserved(name):
 				continue
@@ -99,7 +93,7 @@ func (p *Pusher) push(ctx context.Context, msg *pushv1.PushRequest) error {
 				return err
 			}
 			inputs = append(inputs, Input{
-				Profile: prof, Labels: labels, Naming: naming, DeltaByClient: deltaByClient,
+				Profile: prof, Labels: labels, Naming: naming,
 				Where: fmt.Sprintf("%s sample %d", where, i),
 			})
 		}

@@ -8,6 +8,9 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame"
 )
 
+// The layouts below follow Pyroscope v2.2.1's answers; the replay suite in
+// pkg/store checks them against the recorded ones node for node.
+
 func TestFlameGraphLayout(t *testing.T) {
 	tr := flame.New()
 	tr.InsertStackNames(5, "main", "b")
@@ -15,14 +18,15 @@ func TestFlameGraphLayout(t *testing.T) {
 	tr.InsertStackNames(2, "main")
 	tr.InsertStackNames(1, "z")
 	fg := FlameGraph(tr, 100)
-	require.Equal(t, []string{"total", "main", "a", "b", "z"}, fg.Names)
+	// Names in the order a depth-first walk taking the last child first meets them.
+	require.Equal(t, []string{"total", "z", "main", "b", "a"}, fg.Names)
 	require.Equal(t, int64(11), fg.Total)
 	require.Equal(t, int64(5), fg.MaxSelf)
-	// [x_delta, total, self, name]; children sorted by name, left aligned,
-	// x relative to the end of the previous node of the level.
+	// [x_delta, total, self, name]; children by name, after their parent's
+	// self; x relative to the end of the previous node of the level.
 	require.Equal(t, []int64{0, 11, 0, 0}, fg.Levels[0].Values)
-	require.Equal(t, []int64{0, 10, 2, 1, 0, 1, 1, 4}, fg.Levels[1].Values)
-	require.Equal(t, []int64{0, 3, 3, 2, 0, 5, 5, 3}, fg.Levels[2].Values)
+	require.Equal(t, []int64{0, 10, 2, 2, 0, 1, 1, 1}, fg.Levels[1].Values)
+	require.Equal(t, []int64{2, 3, 3, 4, 0, 5, 5, 3}, fg.Levels[2].Values)
 }
 
 func TestFlameGraphFoldsIntoOther(t *testing.T) {
@@ -33,11 +37,23 @@ func TestFlameGraphFoldsIntoOther(t *testing.T) {
 	tr.InsertStackNames(1, "tiny")
 	fg := FlameGraph(tr, 2) // keeps main and big
 	require.Equal(t, []int64{0, 14, 0, 0}, fg.Levels[0].Values)
-	require.Equal(t, []string{"total", "main", "big", "other"}, fg.Names)
+	require.Equal(t, []string{"total", "other", "main", "big"}, fg.Names)
 	// main, then other (tiny) after it.
-	require.Equal(t, []int64{0, 13, 0, 1, 0, 1, 1, 3}, fg.Levels[1].Values)
+	require.Equal(t, []int64{0, 13, 0, 2, 0, 1, 1, 1}, fg.Levels[1].Values)
 	// big, then other (small1 + small2) right after it.
-	require.Equal(t, []int64{0, 10, 10, 2, 0, 3, 3, 3}, fg.Levels[2].Values)
+	require.Equal(t, []int64{0, 10, 10, 3, 0, 3, 3, 1}, fg.Levels[2].Values)
+}
+
+func TestTreeBytes(t *testing.T) {
+	tr := flame.New()
+	tr.InsertStackNames(5, "main", "b")
+	tr.InsertStackNames(3, "main", "a")
+	tr.InsertStackNames(2, "main")
+	tr.InsertStackNames(1, "z")
+	// Depth first, last child first: name length, name, self, children.
+	want := []byte{0, 0, 2, 1, 'z', 1, 0, 4, 'm', 'a', 'i', 'n', 2, 2, 1, 'b', 5, 0, 1, 'a', 3, 0}
+	require.Equal(t, want, TreeBytes(tr, 100))
+	require.Empty(t, TreeBytes(flame.New(), 100), "an empty tree is no bytes")
 }
 
 func TestDiffFlameGraphLayout(t *testing.T) {
@@ -50,16 +66,6 @@ func TestDiffFlameGraphLayout(t *testing.T) {
 	require.Equal(t, int64(7), fg.RightTicks)
 	require.Equal(t, []int64{0, 4, 0, 0, 7, 0, 0}, fg.Levels[0].Values)
 	require.Equal(t, []int64{0, 4, 0, 0, 7, 0, 1}, fg.Levels[1].Values)
-	a, b := int64(2), int64(3)
-	require.Equal(t, []string{"total", "main", "a", "b"}, fg.Names)
-	require.Equal(t, []int64{0, 4, 4, 0, 1, 1, a, 0, 0, 0, 0, 6, 6, b}, fg.Levels[2].Values)
-}
-
-func TestKeptNodesTiesAreStable(t *testing.T) {
-	tr := flame.New()
-	for _, n := range []string{"d", "c", "b", "a"} {
-		tr.InsertStackNames(1, n)
-	}
-	keep := keptNodes(tr.Len(), tr.NodeTotal, 2)
-	require.Equal(t, []bool{true, true, true, false, false}, keep, "equal totals: first inserted kept")
+	require.Equal(t, []string{"total", "main", "b", "a"}, fg.Names)
+	require.Equal(t, []int64{0, 4, 4, 0, 1, 1, 3, 0, 0, 0, 0, 6, 6, 2}, fg.Levels[2].Values)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"time"
 
 	"connectrpc.com/connect"
 	"github.com/google/pprof/profile"
@@ -53,10 +54,14 @@ func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint
 		return nil, scanError(err)
 	}
 	out := &profile.Profile{
-		SampleType:    []*profile.ValueType{{Type: pt.SampleType, Unit: pt.SampleUnit}},
-		PeriodType:    &profile.ValueType{Type: pt.PeriodType, Unit: pt.PeriodUnit},
-		TimeNanos:     from,
-		DurationNanos: to - from + 1,
+		SampleType: []*profile.ValueType{{Type: pt.SampleType, Unit: pt.SampleUnit}},
+		PeriodType: &profile.ValueType{Type: pt.PeriodType, Unit: pt.PeriodUnit},
+		// As Pyroscope v2 answers (recording 27): the profile is dated at
+		// the end of the range, with no duration, a period of 1e9 and its
+		// one sample type as the default.
+		TimeNanos:         to - to%int64(time.Millisecond),
+		Period:            1e9,
+		DefaultSampleType: pt.SampleType,
 	}
 	view := snap.View()
 	locs := make(map[uint32]*profile.Location) // by frame string id

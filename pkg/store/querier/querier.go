@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"connectrpc.com/connect"
@@ -169,6 +170,7 @@ func (q *Querier) Series(ctx context.Context, req *connect.Request[querierv1.Ser
 		seen[key] = true
 		out = append(out, &typesv1.Labels{Labels: pairs})
 	}
+	sort.Slice(out, func(a, b int) bool { return compareLabelPairs(out[a].Labels, out[b].Labels) < 0 })
 	return connect.NewResponse(&querierv1.SeriesResponse{LabelsSet: out}), nil
 }
 
@@ -196,9 +198,10 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 		return nil, err
 	}
 	switch m.Format {
-	case querierv1.ProfileFormat_PROFILE_FORMAT_UNSPECIFIED, querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH, querierv1.ProfileFormat_PROFILE_FORMAT_PPROF:
+	case querierv1.ProfileFormat_PROFILE_FORMAT_UNSPECIFIED, querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH,
+		querierv1.ProfileFormat_PROFILE_FORMAT_TREE, querierv1.ProfileFormat_PROFILE_FORMAT_PPROF:
 	default:
-		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unsupported format %s: this store answers PROFILE_FORMAT_FLAMEGRAPH and PROFILE_FORMAT_PPROF", m.Format))
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unsupported format %s: want PROFILE_FORMAT_FLAMEGRAPH, PROFILE_FORMAT_TREE or PROFILE_FORMAT_PPROF", m.Format))
 	}
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
@@ -214,6 +217,9 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 	t, err := q.mergeTree(ctx, series, from, to)
 	if err != nil {
 		return nil, err
+	}
+	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_TREE {
+		return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Tree: TreeBytes(t, limit)}), nil
 	}
 	return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Flamegraph: FlameGraph(t, limit)}), nil
 }
@@ -258,4 +264,18 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// compareLabelPairs orders label sets pair by pair, name then value, as
+// Pyroscope lists them.
+func compareLabelPairs(a, b []*typesv1.LabelPair) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := strings.Compare(a[i].Name, b[i].Name); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a[i].Value, b[i].Value); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
 }

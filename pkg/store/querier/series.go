@@ -11,6 +11,7 @@ import (
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
+	"github.com/emberscope/emberscope/pkg/store/ingest"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
@@ -25,7 +26,16 @@ type group struct {
 	buckets map[int64]*bucket
 	// totals per bucket per profile, for heatmaps
 	values map[int64][]int64
-	total  int64
+	// the ingested profile each value belongs to
+	profiles map[int64][]profileKey
+	total    int64
+}
+
+// profileKey names one ingested profile: the store files the sample-label
+// series of a profile apart, Pyroscope's heatmap counts the profile once.
+type profileKey struct {
+	time    int64
+	service string
 }
 
 // grouped scans the selection's profile totals into groups by the group_by
@@ -45,14 +55,20 @@ func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, 
 		}
 		g := groups[key.String()]
 		if g == nil {
-			g = &group{labels: pairs, key: key.String(), buckets: make(map[int64]*bucket), values: make(map[int64][]int64)}
+			g = &group{labels: pairs, key: key.String(), buckets: make(map[int64]*bucket), values: make(map[int64][]int64), profiles: make(map[int64][]profileKey)}
 			groups[g.key] = g
 		}
 		bySeries[id] = g
 	}
 	err := q.db.ScanContext(ctx, series, from, to, true, func(p *storage.Profile) error {
 		g := bySeries[p.Series]
-		k := (p.Time - from) / stepNs
+		// As Pyroscope: the point at from+k*step sums the profiles in
+		// (from+(k-1)*step, from+k*step]; profiles after the last step
+		// that fits in the range make no point.
+		k := (p.Time - from + stepNs - 1) / stepNs
+		if from+k*stepNs > to {
+			return nil
+		}
 		b := g.buckets[k]
 		if b == nil {
 			b = &bucket{}
@@ -63,6 +79,7 @@ func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, 
 		g.total = storage.SaturatingAdd(g.total, p.Total)
 		if keepValues {
 			g.values[k] = append(g.values[k], p.Total)
+			g.profiles[k] = append(g.profiles[k], profileKey{time: p.Time, service: q.db.SeriesLabels(p.Series).Get(ingest.LabelServiceName)})
 		}
 		return nil
 	})
@@ -78,24 +95,24 @@ func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, 
 	return out, nil
 }
 
-// limitGroups keeps the limit groups with the largest totals, then sorts by labels.
+// limitGroups orders the groups by their total, largest first (then by
+// labels), as Pyroscope answers, and keeps the first limit of them.
 func limitGroups(gs []*group, limit *int64) []*group {
+	sort.Slice(gs, func(a, b int) bool {
+		if gs[a].total != gs[b].total {
+			return gs[a].total > gs[b].total
+		}
+		return gs[a].key < gs[b].key
+	})
 	if limit != nil && *limit > 0 && int64(len(gs)) > *limit {
-		sort.Slice(gs, func(a, b int) bool {
-			if gs[a].total != gs[b].total {
-				return gs[a].total > gs[b].total
-			}
-			return gs[a].key < gs[b].key
-		})
 		gs = gs[:*limit]
 	}
-	sort.Slice(gs, func(a, b int) bool { return gs[a].key < gs[b].key })
 	return gs
 }
 
 func stepNanos(step float64) (int64, error) {
-	if !(step > 0) || math.IsInf(step, 0) || step*1e9 > math.MaxInt64/2 {
-		return 0, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("invalid step %v: a positive number of seconds is required", step))
+	if !(step >= 0.001) || math.IsInf(step, 0) || step*1e9 > math.MaxInt64/2 {
+		return 0, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("step must be >= 1ms (got %v s)", step))
 	}
 	return max(int64(step*1e9), 1), nil
 }
@@ -146,11 +163,19 @@ func (q *Querier) SelectSeries(ctx context.Context, req *connect.Request[querier
 const heatmapRows = 20
 
 // SelectHeatmap counts, per step, how many profiles have a total in each of
-// heatmapRows equal value ranges spanning the selection's smallest to largest total.
+// heatmapRows equal value ranges from the selection's smallest to its
+// largest profile total (HEATMAP_QUERY_TYPE_INDIVIDUAL, the only type this
+// store keeps what it needs for). A profile filed as several sample-label
+// series counts once, with its whole total.
 func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querierv1.SelectHeatmapRequest]) (*connect.Response[querierv1.SelectHeatmapResponse], error) {
 	m := req.Msg
-	if m.QueryType == querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_SPAN {
+	switch m.QueryType {
+	case querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_INDIVIDUAL:
+	case querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_SPAN:
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("span heatmaps are not supported: this store keeps no span ids"))
+	default:
+		// Pyroscope answers 500 unknown here (recording 29).
+		return nil, connect.NewError(connect.CodeUnknown, fmt.Errorf("valid heatmap query type must be specified (queryType: HEATMAP_QUERY_TYPE_INDIVIDUAL)"))
 	}
 	stepNs, err := stepNanos(m.Step)
 	if err != nil {
@@ -164,16 +189,30 @@ func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querie
 	if err != nil {
 		return nil, err
 	}
+	// One total per ingested profile.
+	perProfile := make(map[*group]map[int64][]int64)
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, g := range gs {
-		for _, vs := range g.values {
-			for _, v := range vs {
-				lo, hi = min(lo, v), max(hi, v)
+		byStep := make(map[int64][]int64)
+		for k, vs := range g.values {
+			sums := make(map[profileKey]int64)
+			var order []profileKey
+			for i, v := range vs {
+				pk := g.profiles[k][i]
+				if _, ok := sums[pk]; !ok {
+					order = append(order, pk)
+				}
+				sums[pk] = storage.SaturatingAdd(sums[pk], v)
+			}
+			for _, pk := range order {
+				byStep[k] = append(byStep[k], sums[pk])
+				lo, hi = min(lo, sums[pk]), max(hi, sums[pk])
 			}
 		}
+		perProfile[g] = byStep
 	}
 	// In float64: hi-lo overflows int64 when totals span its whole range.
-	width := (float64(hi) - float64(lo) + 1) / heatmapRows
+	width := (float64(hi) - float64(lo)) / heatmapRows
 	yMin := make([]float64, heatmapRows)
 	for i := range yMin {
 		yMin[i] = float64(lo) + float64(i)*width
@@ -183,8 +222,11 @@ func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querie
 		hs := &typesv1.HeatmapSeries{Labels: g.labels}
 		for _, k := range sortedBuckets(g.buckets) {
 			counts := make([]int32, heatmapRows)
-			for _, v := range g.values[k] {
-				row := min(max(int((float64(v)-float64(lo))/width), 0), heatmapRows-1)
+			for _, v := range perProfile[g][k] {
+				row := heatmapRows - 1
+				if width > 0 {
+					row = min(max(int((float64(v)-float64(lo))/width), 0), heatmapRows-1)
+				}
 				counts[row]++
 			}
 			hs.Slots = append(hs.Slots, &typesv1.HeatmapSlot{Timestamp: (from + k*stepNs) / 1e6, YMin: yMin, Counts: counts})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -18,10 +17,6 @@ type Options struct {
 	Dir string
 	// Logger receives Pebble's messages; nil discards them.
 	Logger *slog.Logger
-	// StaleAfter forgets the cumulative state of a series that sent no
-	// profile for this long (wall clock), and treats a profile more than
-	// this far after the previous one of its series as the first. Default 1h.
-	StaleAfter time.Duration
 	// FS is the file system (tests inject faults); nil is the OS.
 	FS vfs.FS
 	// WaitOnDiskFull, when set, makes Open wait while the disk is full,
@@ -32,28 +27,21 @@ type Options struct {
 // DB is the profile database. It is safe for concurrent use; appends are
 // serialised.
 type DB struct {
-	pdb        *pebble.DB
-	staleAfter time.Duration
-	log        *slog.Logger
-	faults     faults
+	pdb    *pebble.DB
+	log    *slog.Logger
+	faults faults
 
 	mu sync.RWMutex // guards t
 	t  *tables
 
-	wmu       sync.Mutex // serialises Append; guards what follows
-	seq       uint64
-	cum       map[string]*cumState
-	lastSweep time.Time
-	now       func() time.Time
+	wmu sync.Mutex // serialises Append; guards seq
+	seq uint64
 }
 
 // Open opens (or creates) the database in opts.Dir and loads its indexes.
 func Open(opts Options) (*DB, error) {
 	if opts.Dir == "" {
 		return nil, fmt.Errorf("storage: no directory given")
-	}
-	if opts.StaleAfter <= 0 {
-		opts.StaleAfter = time.Hour
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -63,7 +51,7 @@ func Open(opts Options) (*DB, error) {
 	if err != nil {
 		return nil, openError(opts.Dir, "open", err)
 	}
-	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, log: opts.Logger, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
+	db := &DB{pdb: pdb, log: opts.Logger, t: newTables()}
 	if err := db.load(); err != nil {
 		_ = pdb.Close()
 		return nil, openError(opts.Dir, "load", err)
@@ -157,17 +145,6 @@ func (db *DB) load() error {
 		return err
 	}
 	if err := db.loadSeriesBounds(); err != nil {
-		return err
-	}
-	if err := db.scanTable(tableCumulative, func(k, v []byte) error {
-		st, err := decodeCumState(v)
-		if err != nil {
-			return fmt.Errorf("cumulative state %x: %w", k, err)
-		}
-		st.lastSeen = db.now()
-		db.cum[string(k[1:])] = st
-		return nil
-	}); err != nil {
 		return err
 	}
 	v, closer, err := db.pdb.Get(metaProfileSeq)

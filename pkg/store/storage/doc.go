@@ -11,7 +11,6 @@
 //	'L' series id (u32)                     → label count, then (name id, value id) pairs (uvarints), sorted by name
 //	'P' series id (u32) time (u64) seq (u64) → profile: total (varint), sample count, then (stack id delta,
 //	                                          value) pairs sorted by stack id, then the novelty vector
-//	'C' series key                          → last cumulative profile of a series: time, (stack id, value) pairs
 //	'M' name                                → metadata (the profile sequence counter)
 //
 // Times are unix nanoseconds with the sign bit flipped so that they sort.
@@ -22,14 +21,9 @@
 // the lock an Append holds while it commits and publishes, so a query never
 // reads a profile whose stacks it does not know.
 //
-// Cumulative profiles (alloc_* of Go heap profiles, which count from the
-// start of the process) are stored as deltas per series: the first profile of
-// a series only sets the baseline and is not stored (it would show everything
-// allocated since the process started as one spike); each later one is stored
-// as its per-stack difference with the previous one, a value lower than
-// before counting as a restarted process. A profile older than the baseline
-// is ignored. The baseline of a series silent for StaleAfter is forgotten,
-// and a profile arriving more than StaleAfter after the baseline starts anew.
+// Values are stored as sent, as Grafana Pyroscope v2 does: cumulative heap
+// values (alloc_* of a Go heap profile) are not turned into deltas; clients
+// that want deltas (pyroscope-go's godeltaprof, Grafana Alloy) send them.
 //
 // Every Append is one Pebble batch committed with Sync: what Append
 // acknowledged is in the write-ahead log and survives a kill -9, and a

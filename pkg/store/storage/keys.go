@@ -3,12 +3,11 @@ package storage
 import "encoding/binary"
 
 const (
-	tableString     byte = 'S'
-	tableStack      byte = 'K'
-	tableSeries     byte = 'L'
-	tableProfile    byte = 'P'
-	tableCumulative byte = 'C'
-	tableMeta       byte = 'M'
+	tableString  byte = 'S'
+	tableStack   byte = 'K'
+	tableSeries  byte = 'L'
+	tableProfile byte = 'P'
+	tableMeta    byte = 'M'
 )
 
 var metaProfileSeq = append([]byte{tableMeta}, "profile_seq"...)

@@ -122,35 +122,27 @@ func TestLabelledSamplesShareStacks(t *testing.T) {
 	require.Equal(t, int64(8+108+208+308), got)
 }
 
-func TestCumulativeStateGoesStale(t *testing.T) {
-	db, err := Open(Options{Dir: t.TempDir(), StaleAfter: time.Hour})
+func TestCumulativeValuesStoredAsSent(t *testing.T) {
+	db, err := Open(Options{Dir: t.TempDir()})
 	require.NoError(t, err)
 	defer db.Close()
-	now := time.Unix(1e9, 0)
-	db.now = func() time.Time { return now }
 	alloc := labels.MustNewMatcher(labels.MatchEqual, "__profile_type__", "memory:alloc_objects:count:cpu:nanoseconds")
 	p := synthetic(10, 2, 0, "alloc_objects")
+	want := int64(0)
+	for _, s := range p.Sample {
+		want += s.Value[0]
+	}
+	now := time.Unix(1e9, 0)
 	_, err = db.Append(writesOf(t, p, now.UnixNano(), "app"))
 	require.NoError(t, err)
 	got, _ := total(t, db, alloc)
-	require.Zero(t, got, "the first cumulative profile is the baseline")
+	require.Equal(t, want, got, "the first cumulative profile is stored as sent, as Pyroscope v2 does")
 
 	for _, s := range p.Sample {
 		s.Value[0] += 5
 	}
-	now = now.Add(time.Minute)
-	_, err = db.Append(writesOf(t, p, now.UnixNano(), "app"))
+	_, err = db.Append(writesOf(t, p, now.Add(time.Minute).UnixNano(), "app"))
 	require.NoError(t, err)
 	got, _ = total(t, db, alloc)
-	require.Equal(t, int64(50), got, "10 stacks grew by 5 each")
-
-	// Two hours of silence: the state is forgotten, the next profile is a new baseline.
-	now = now.Add(2 * time.Hour)
-	_, err = db.Append(writesOf(t, synthetic(1, 1, 0, "cpu"), now.UnixNano(), "other"))
-	require.NoError(t, err)
-	require.Empty(t, db.cum, "stale cumulative state swept")
-	_, err = db.Append(writesOf(t, p, now.UnixNano(), "app"))
-	require.NoError(t, err)
-	got, _ = total(t, db, alloc)
-	require.Equal(t, int64(50), got)
+	require.Equal(t, 2*want+50, got, "the second is stored as sent too: no server-side delta")
 }
