@@ -13,8 +13,8 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
-	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/stackrepair"
+	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )

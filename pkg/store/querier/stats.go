@@ -5,7 +5,6 @@ import (
 
 	"connectrpc.com/connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
-
 )
 
 // GetProfileStats answers an empty message, as Pyroscope v2 does
