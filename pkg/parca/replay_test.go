@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/parca"
 	"github.com/emberscope/emberscope/pkg/parca/parcatest"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -57,7 +58,7 @@ func TestProfileTypes(t *testing.T) {
 	require.Len(t, types, 6)
 	ids := make([]string, len(types))
 	for i, pt := range types {
-		ids[i] = pt.ID
+		ids[i] = pt.String()
 	}
 	assert.Equal(t, []string{
 		"memory:alloc_objects:count:space:bytes",
@@ -67,8 +68,8 @@ func TestProfileTypes(t *testing.T) {
 		cpuType,
 		"process_cpu:samples:count:cpu:nanoseconds",
 	}, ids)
-	assert.Equal(t, source.ProfileType{
-		ID: cpuType, Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds",
+	assert.Equal(t, model.ProfileType{
+		Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds",
 		PeriodType: "cpu", PeriodUnit: "nanoseconds",
 	}, types[4])
 
@@ -235,7 +236,7 @@ func TestSeriesErrors(t *testing.T) {
 	_, err = c.Series(ctx, source.SeriesRequest{
 		Selection: source.Selection{ProfileTypeID: "process_cpu", Range: recorded}, Step: time.Minute,
 	})
-	require.ErrorContains(t, err, `profile type "process_cpu" is not of the form name:sample_type:sample_unit:period_type:period_unit`)
+	require.ErrorContains(t, err, `parca: profile type "process_cpu" has 1 part; expected name:sample_type:sample_unit:period_type:period_unit`)
 	_, err = c.Series(ctx, source.SeriesRequest{
 		Selection: source.Selection{ProfileTypeID: cpuType, Range: source.TimeRange{From: recorded.To, To: recorded.From}},
 	})

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -54,8 +54,8 @@ func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*pro
 		return nil, fmt.Errorf("parca: the merged pprof of %s does not parse: %w", r.ProfileTypeID, err)
 	}
 	if p.PeriodType == nil {
-		if parts := strings.Split(r.ProfileTypeID, ":"); len(parts) >= 5 {
-			p.PeriodType = &profile.ValueType{Type: parts[3], Unit: parts[4]}
+		if t, err := model.ParseProfileType(r.ProfileTypeID); err == nil {
+			p.PeriodType = &profile.ValueType{Type: t.PeriodType, Unit: t.PeriodUnit}
 		}
 	}
 	return p, nil
@@ -85,10 +85,9 @@ func (c *Client) merge(ctx context.Context, sel source.Selection, report string)
 // emptyProfile is a profile of the given type without samples.
 func emptyProfile(typeID string) *profile.Profile {
 	p := &profile.Profile{}
-	parts := strings.Split(typeID, ":")
-	if len(parts) >= 5 {
-		p.SampleType = []*profile.ValueType{{Type: parts[1], Unit: parts[2]}}
-		p.PeriodType = &profile.ValueType{Type: parts[3], Unit: parts[4]}
+	if t, err := model.ParseProfileType(typeID); err == nil {
+		p.SampleType = []*profile.ValueType{{Type: t.SampleType, Unit: t.SampleUnit}}
+		p.PeriodType = &profile.ValueType{Type: t.PeriodType, Unit: t.PeriodUnit}
 	}
 	return p
 }

@@ -36,7 +36,7 @@ func (d *Datasource) CheckHealth(ctx context.Context, _ *backend.CheckHealthRequ
 	}
 	ids := make([]string, 0, len(types))
 	for _, t := range types {
-		ids = append(ids, t.ID)
+		ids = append(ids, t.String())
 	}
 	return &backend.CheckHealthResult{
 		Status:  backend.HealthStatusOk,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/detect"
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/models"
 	"github.com/emberscope/emberscope/pkg/parca"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
@@ -77,7 +78,7 @@ func (d *detectingSource) get(ctx context.Context) (source.Source, error) {
 	return d.src, nil
 }
 
-func (d *detectingSource) ProfileTypes(ctx context.Context, r source.TimeRange) ([]source.ProfileType, error) {
+func (d *detectingSource) ProfileTypes(ctx context.Context, r source.TimeRange) ([]model.ProfileType, error) {
 	s, err := d.get(ctx)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -37,9 +38,9 @@ func TestClientAgainstStore(t *testing.T) {
 	require.NoError(t, err)
 	var ids []string
 	for _, pt := range types {
-		ids = append(ids, pt.ID)
-		if pt.ID == cpuType {
-			require.Equal(t, source.ProfileType{ID: cpuType, Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}, pt)
+		ids = append(ids, pt.String())
+		if pt.String() == cpuType {
+			require.Equal(t, model.ProfileType{Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}, pt)
 		}
 	}
 	require.Contains(t, ids, cpuType)

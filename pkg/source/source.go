@@ -11,18 +11,8 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 )
-
-// ProfileType is one kind of profile a server holds, with its Pyroscope ID
-// "name:sample_type:sample_unit:period_type:period_unit".
-type ProfileType struct {
-	ID         string
-	Name       string
-	SampleType string
-	SampleUnit string
-	PeriodType string
-	PeriodUnit string
-}
 
 // TimeRange is a closed time range.
 type TimeRange struct {
@@ -82,7 +72,7 @@ type Series struct {
 
 // Source is a profile server seen through our types.
 type Source interface {
-	ProfileTypes(ctx context.Context, r TimeRange) ([]ProfileType, error)
+	ProfileTypes(ctx context.Context, r TimeRange) ([]model.ProfileType, error)
 	LabelNames(ctx context.Context, r LabelsRequest) ([]string, error)
 	LabelValues(ctx context.Context, name string, r LabelsRequest) ([]string, error)
 	MergeStacks(ctx context.Context, r StacksRequest) (*flame.Tree, error)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
 )
@@ -138,8 +139,8 @@ func (s *testSource) scoped(r source.LabelsRequest) ([]testSeries, error) {
 	return out, nil
 }
 
-func (s *testSource) ProfileTypes(context.Context, source.TimeRange) ([]source.ProfileType, error) {
-	return []source.ProfileType{{ID: cpuType, Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}}, nil
+func (s *testSource) ProfileTypes(context.Context, source.TimeRange) ([]model.ProfileType, error) {
+	return []model.ProfileType{{Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}}, nil
 }
 
 func (s *testSource) LabelNames(_ context.Context, r source.LabelsRequest) ([]string, error) {
