@@ -105,3 +105,17 @@ func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
+
+// CompareLabels orders label sets label by label, by name then value; a set
+// that is a prefix of the other comes first.
+func CompareLabels(a, b Labels) int {
+	for i := range min(len(a), len(b)) {
+		if c := strings.Compare(a[i].Name, b[i].Name); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a[i].Value, b[i].Value); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
+}

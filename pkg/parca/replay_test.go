@@ -173,10 +173,10 @@ func TestSeriesGroupBy(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Len(t, series, 2)
-	assert.Equal(t, []source.Label{{Name: "job", Value: "demo-labeled"}}, series[0].Labels)
+	assert.Equal(t, model.Labels{{Name: "job", Value: "demo-labeled"}}, series[0].Labels)
 	assert.Equal(t, []source.Point{{Time: time.Date(2026, 11, 29, 8, 35, 0, 0, time.UTC), Value: 3770000000}},
 		series[0].Points)
-	assert.Equal(t, []source.Label{{Name: "job", Value: "demo-sort"}}, series[1].Labels)
+	assert.Equal(t, model.Labels{{Name: "job", Value: "demo-sort"}}, series[1].Labels)
 	assert.Equal(t, []source.Point{{Time: time.Date(2026, 11, 29, 8, 37, 0, 0, time.UTC), Value: 23520000000}},
 		series[1].Points)
 

@@ -7,9 +7,9 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -76,14 +76,14 @@ func defaultStep(r source.TimeRange) time.Duration {
 // by their labels.
 func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
 	type acc struct {
-		labels []source.Label
+		labels model.Labels
 		byTime map[time.Time]float64
 		total  float64
 	}
 	groups := map[string]*acc{}
 	for _, ws := range in {
 		ls := project(ws.Labelset.Labels, groupBy)
-		key := labelsKey(ls)
+		key := ls.Key()
 		a := groups[key]
 		if a == nil {
 			a = &acc{labels: ls, byTime: map[time.Time]float64{}}
@@ -99,7 +99,7 @@ func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
 	for k := range groups {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	slices.SortFunc(keys, func(a, b string) int { return model.CompareLabels(groups[a].labels, groups[b].labels) })
 	if limit > 0 && int64(len(keys)) > limit {
 		byTotal := slices.Clone(keys)
 		slices.SortStableFunc(byTotal, func(a, b string) int { return cmp.Compare(groups[b].total, groups[a].total) })
@@ -123,27 +123,15 @@ func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
 }
 
 // project keeps the labels named in groupBy, in groupBy's order.
-func project(ls []wireLabel, groupBy []string) []source.Label {
-	var out []source.Label
+func project(ls []wireLabel, groupBy []string) model.Labels {
+	var out model.Labels
 	for _, g := range groupBy {
 		for _, l := range ls {
 			if l.Name == g && l.Value != "" {
-				out = append(out, source.Label{Name: g, Value: l.Value})
+				out = append(out, model.Label{Name: g, Value: l.Value})
 				break
 			}
 		}
 	}
 	return out
-}
-
-// labelsKey is a map key for a label set.
-func labelsKey(ls []source.Label) string {
-	var b strings.Builder
-	for _, l := range ls {
-		b.WriteString(strconv.Quote(l.Name))
-		b.WriteByte('=')
-		b.WriteString(strconv.Quote(l.Value))
-		b.WriteByte(',')
-	}
-	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"connectrpc.com/connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -36,11 +37,11 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 	out := make([]source.Series, 0, len(resp.Msg.Series))
 	for _, s := range resp.Msg.Series {
 		ser := source.Series{
-			Labels: make([]source.Label, 0, len(s.Labels)),
+			Labels: make(model.Labels, 0, len(s.Labels)),
 			Points: make([]source.Point, 0, len(s.Points)),
 		}
 		for _, l := range s.Labels {
-			ser.Labels = append(ser.Labels, source.Label{Name: l.Name, Value: l.Value})
+			ser.Labels = append(ser.Labels, model.Label{Name: l.Name, Value: l.Value})
 		}
 		for _, p := range s.Points {
 			ser.Points = append(ser.Points, source.Point{Time: time.UnixMilli(p.Timestamp).UTC(), Value: p.Value})

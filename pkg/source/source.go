@@ -52,11 +52,11 @@ type SeriesRequest struct {
 	Limit int64
 }
 
-// Label is one name=value pair of a series.
-type Label struct {
-	Name  string
-	Value string
-}
+// Label is model.Label, kept for the novelty handler until it moves to
+// pkg/novelty.
+//
+// Deprecated: use model.Label.
+type Label = model.Label
 
 // Point is one value of a series.
 type Point struct {
@@ -66,7 +66,7 @@ type Point struct {
 
 // Series is the values over time of one label set.
 type Series struct {
-	Labels []Label
+	Labels model.Labels
 	Points []Point
 }
 

@@ -210,12 +210,12 @@ func (s *testSource) Series(_ context.Context, r source.SeriesRequest) ([]source
 		return nil, err
 	}
 	totals := map[string]float64{}
-	groups := map[string][]source.Label{}
+	groups := map[string]model.Labels{}
 	for _, x := range ser {
-		var ls []source.Label
+		var ls model.Labels
 		for _, g := range r.GroupBy {
 			if v := x.labels[g]; v != "" {
-				ls = append(ls, source.Label{Name: g, Value: v})
+				ls = append(ls, model.Label{Name: g, Value: v})
 			}
 		}
 		k := fmt.Sprint(ls)
