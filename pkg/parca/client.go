@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -73,7 +74,7 @@ func New(opts Options) (*Client, error) {
 func (c *Client) URL() string { return c.base.Redacted() }
 
 // get sends GET path?query and decodes a 200 JSON answer into out. Any
-// other status becomes an *APIError.
+// other status becomes a *model.Error caused by an *APIError.
 func (c *Client) get(ctx context.Context, path string, query url.Values, out any) error {
 	u := *c.base
 	u.Path += path
@@ -90,13 +91,13 @@ func (c *Client) get(ctx context.Context, path string, query url.Values, out any
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
-		return fmt.Errorf("parca: reading the answer of GET %s: %w", path, err)
+		return &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("parca: reading the answer of GET %s: %v", path, err), Err: err}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return newAPIError(http.MethodGet, path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 	if len(body) > maxBody {
-		return fmt.Errorf("parca: the answer of GET %s is larger than %d MiB", path, maxBody>>20)
+		return &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("parca: the answer of GET %s is larger than %d MiB", path, maxBody>>20)}
 	}
 	return decodeJSON("GET "+path, body, out)
 }

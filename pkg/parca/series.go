@@ -3,7 +3,6 @@ package parca
 import (
 	"cmp"
 	"context"
-	"errors"
 	"net/url"
 	"slices"
 	"strconv"
@@ -43,7 +42,7 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 	}
 	var resp queryRangeResponse
 	err = c.get(ctx, "/api/profiles/query_range", q, &resp)
-	if errors.Is(err, ErrNotFound) {
+	if isNotFound(err) {
 		return []source.Series{}, nil
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package parca
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 
@@ -25,7 +24,7 @@ const (
 // (Parca's empty answer or its 404) gives an empty tree.
 func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flame.Tree, error) {
 	resp, err := c.merge(ctx, r.Selection, reportFlamegraphTable)
-	if errors.Is(err, ErrNotFound) {
+	if isNotFound(err) {
 		return flame.New(), nil
 	}
 	if err != nil {
@@ -40,7 +39,7 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 // from the profile type ID. No data gives a profile without samples.
 func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*profile.Profile, error) {
 	resp, err := c.merge(ctx, r.Selection, reportPprof)
-	if errors.Is(err, ErrNotFound) {
+	if isNotFound(err) {
 		return emptyProfile(r.ProfileTypeID), nil
 	}
 	if err != nil {

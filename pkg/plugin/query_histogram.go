@@ -9,6 +9,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
 	"github.com/emberscope/emberscope/pkg/frames"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
 	"github.com/emberscope/emberscope/pkg/source"
 )
@@ -56,7 +57,6 @@ var errNoHeatmap = errors.New("the profile server has no heatmap API")
 func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.ProfileTotal, bool, error) {
 	if hm, ok := d.src.(heatmapper); ok {
 		slots, err := hm.Heatmap(ctx, r.selection(), r.Step)
-		var pe *pyroscope.Error
 		switch {
 		case err == nil:
 			var points []frames.ProfileTotal
@@ -71,7 +71,7 @@ func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.
 				}
 			}
 			return points, true, nil
-		case errors.Is(err, errNoHeatmap), errors.As(err, &pe) && pe.Kind == pyroscope.KindNotFound:
+		case errors.Is(err, errNoHeatmap), model.KindOf(err) == model.KindNotFound, model.KindOf(err) == model.KindUnimplemented:
 			// No heatmap API on this server: fall back to the series.
 		default:
 			return nil, false, err

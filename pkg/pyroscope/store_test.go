@@ -102,9 +102,9 @@ func TestServerRejection(t *testing.T) {
 		ProfileTypeID: cpuType, LabelSelector: `{service_name=}`, Range: source.TimeRange{From: now.Add(-time.Hour), To: now},
 	}})
 	require.Error(t, err)
-	var pe *pyroscope.Error
+	var pe *model.Error
 	require.ErrorAs(t, err, &pe)
-	require.Equal(t, pyroscope.KindBadRequest, pe.Kind)
+	require.Equal(t, model.KindBadRequest, pe.Kind)
 	require.Equal(t, 400, pe.HTTPStatus())
 	require.NotContains(t, err.Error(), "invalid_argument", "the server's message, without the code")
 	t.Logf("server message: %v", err)
