@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/emberscope/emberscope/pkg/model"
@@ -42,25 +41,10 @@ var _ source.Source = (*Client)(nil)
 // New returns a client of the Parca server at opts.URL. It sends nothing:
 // a wrong URL shows at the first call.
 func New(opts Options) (*Client, error) {
-	raw := strings.TrimSpace(opts.URL)
-	if raw == "" {
-		return nil, fmt.Errorf("parca: the server URL is empty")
-	}
-	u, err := url.Parse(raw)
+	u, err := model.ParseServerURL(opts.URL)
 	if err != nil {
-		return nil, fmt.Errorf("parca: server URL %q: %w", raw, err)
+		return nil, fmt.Errorf("parca: %w", err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("parca: server URL %q: scheme must be http or https, got %q", raw, u.Scheme)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("parca: server URL %q has no host", raw)
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("parca: server URL %q must not have a query or fragment", raw)
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: DefaultTimeout}

@@ -311,7 +311,7 @@ func TestMergeProfile(t *testing.T) {
 func TestNewRejectsBadURLs(t *testing.T) {
 	for raw, want := range map[string]string{
 		"":                       "URL is empty",
-		"parca:7070":             "scheme must be http or https",
+		"parca:7070":             "must start with http:// or https://",
 		"http://":                "has no host",
 		"http://parca:7070/?a=b": "must not have a query",
 	} {

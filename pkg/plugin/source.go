@@ -29,10 +29,10 @@ func newSource(settings *models.Settings, opts httpclient.Options) (source.Sourc
 		return nil, nil, fmt.Errorf("create the HTTP client for %s: %w", settings.URL, err)
 	}
 	switch settings.ServerKind {
-	case models.ServerParca:
+	case model.ServerParca:
 		c, err := parca.New(parca.Options{URL: settings.URL, HTTPClient: hc})
 		return c, hc, err
-	case models.ServerAuto:
+	case model.ServerAuto:
 		return &detectingSource{url: settings.URL, hc: hc}, hc, nil
 	default:
 		return pyroscope.NewWithHTTPClient(settings.URL, hc), hc, nil
@@ -65,7 +65,7 @@ func (d *detectingSource) get(ctx context.Context) (source.Source, error) {
 		return pyroscope.NewWithHTTPClient(d.url, d.hc), nil
 	}
 	switch kind {
-	case detect.Parca:
+	case model.ServerParca:
 		c, err := parca.New(parca.Options{URL: d.url, HTTPClient: d.hc})
 		if err != nil {
 			return nil, err
