@@ -179,17 +179,6 @@ func TestSeriesGroupBy(t *testing.T) {
 	assert.Equal(t, model.Labels{{Name: "job", Value: "demo-sort"}}, series[1].Labels)
 	assert.Equal(t, []source.Point{{Time: time.Date(2026, 11, 29, 8, 37, 0, 0, time.UTC), Value: 23520000000}},
 		series[1].Points)
-
-	// Limit keeps the largest series.
-	series, err = c.Series(context.Background(), source.SeriesRequest{
-		Selection: source.Selection{ProfileTypeID: cpuType, LabelSelector: "{}", Range: recorded},
-		GroupBy:   []string{"job"},
-		Step:      time.Minute,
-		Limit:     1,
-	})
-	require.NoError(t, err)
-	require.Len(t, series, 1)
-	assert.Equal(t, "demo-sort", series[0].Labels[0].Value)
 }
 
 // A non-delta type comes back per label set even without sumBy; without a

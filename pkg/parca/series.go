@@ -1,7 +1,6 @@
 package parca
 
 import (
-	"cmp"
 	"context"
 	"net/url"
 	"slices"
@@ -48,7 +47,7 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 	if err != nil {
 		return nil, err
 	}
-	return sumSeries(resp.Series, r.GroupBy, r.Limit), nil
+	return sumSeries(resp.Series, r.GroupBy), nil
 }
 
 // formatStep writes a step as a duration Parca parses: whole hours in
@@ -71,13 +70,11 @@ func defaultStep(r source.TimeRange) time.Duration {
 
 // sumSeries projects each series' labels onto groupBy (in its order,
 // absent labels left out), sums the values of equal label sets at equal
-// times, and keeps the limit largest series (all when limit is 0), ordered
-// by their labels.
-func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
+// times, and orders the series by their labels.
+func sumSeries(in []wireSeries, groupBy []string) []source.Series {
 	type acc struct {
 		labels model.Labels
 		byTime map[time.Time]float64
-		total  float64
 	}
 	groups := map[string]*acc{}
 	for _, ws := range in {
@@ -89,9 +86,7 @@ func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
 			groups[key] = a
 		}
 		for _, s := range ws.Samples {
-			v := float64(s.Value)
-			a.byTime[s.Timestamp.UTC()] += v
-			a.total += v
+			a.byTime[s.Timestamp.UTC()] += float64(s.Value)
 		}
 	}
 	keys := make([]string, 0, len(groups))
@@ -99,15 +94,6 @@ func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b string) int { return model.CompareLabels(groups[a].labels, groups[b].labels) })
-	if limit > 0 && int64(len(keys)) > limit {
-		byTotal := slices.Clone(keys)
-		slices.SortStableFunc(byTotal, func(a, b string) int { return cmp.Compare(groups[b].total, groups[a].total) })
-		keep := map[string]bool{}
-		for _, k := range byTotal[:limit] {
-			keep[k] = true
-		}
-		keys = slices.DeleteFunc(keys, func(k string) bool { return !keep[k] })
-	}
 	out := make([]source.Series, 0, len(keys))
 	for _, k := range keys {
 		a := groups[k]

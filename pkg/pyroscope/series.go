@@ -27,9 +27,6 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 		GroupBy:       r.GroupBy,
 		Step:          step.Seconds(),
 	}
-	if r.Limit > 0 {
-		req.Limit = &r.Limit
-	}
 	resp, err := c.querier.SelectSeries(ctx, connect.NewRequest(req))
 	if err != nil {
 		return nil, c.wrap("select series", err)

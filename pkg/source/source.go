@@ -48,8 +48,6 @@ type SeriesRequest struct {
 	Selection
 	GroupBy []string
 	Step    time.Duration
-	// Limit keeps the largest series; 0 keeps all.
-	Limit int64
 }
 
 // Label is model.Label, kept for the novelty handler until it moves to

@@ -227,9 +227,6 @@ func (s *testSource) Series(_ context.Context, r source.SeriesRequest) ([]source
 		out = append(out, source.Series{Labels: groups[k], Points: []source.Point{{Time: r.Range.From, Value: totals[k]}}})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Points[0].Value > out[j].Points[0].Value })
-	if r.Limit > 0 && int64(len(out)) > r.Limit {
-		out = out[:r.Limit]
-	}
 	return out, nil
 }
 
