@@ -126,15 +126,12 @@ func (d *detectingSource) MergeProfile(ctx context.Context, r source.StacksReque
 	return s.MergeProfile(ctx, r)
 }
 
-// Heatmap forwards to the detected client when it has a heatmap API.
-func (d *detectingSource) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]pyroscope.HeatmapSlot, error) {
+// Heatmap forwards to the detected client; it answers source.ErrNoHeatmap
+// when that client has no heatmap API.
+func (d *detectingSource) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]source.HeatmapSlot, error) {
 	s, err := d.get(ctx)
 	if err != nil {
 		return nil, err
 	}
-	hm, ok := s.(heatmapper)
-	if !ok {
-		return nil, errNoHeatmap
-	}
-	return hm.Heatmap(ctx, sel, step)
+	return source.Heatmap(ctx, s, sel, step)
 }

@@ -6,6 +6,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/google/pprof/profile"
@@ -76,4 +77,32 @@ type Source interface {
 	MergeStacks(ctx context.Context, r StacksRequest) (*flame.Tree, error)
 	Series(ctx context.Context, r SeriesRequest) ([]Series, error)
 	MergeProfile(ctx context.Context, r StacksRequest) (*profile.Profile, error)
+}
+
+// HeatmapSlot is one step of a heatmap: how many profiles had a total in each
+// value range, the i-th range starting at YMin[i].
+type HeatmapSlot struct {
+	Time   time.Time
+	YMin   []float64
+	Counts []int32
+}
+
+// Heatmapper is the optional capability of a Source whose server can tell how
+// the totals of the selection's individual profiles are distributed, per
+// step (Pyroscope and the embedded store can; Parca cannot).
+type Heatmapper interface {
+	Heatmap(ctx context.Context, sel Selection, step time.Duration) ([]HeatmapSlot, error)
+}
+
+// ErrNoHeatmap is the error of Heatmap for a Source without the capability.
+var ErrNoHeatmap = errors.New("the profile server has no heatmap API")
+
+// Heatmap asks src for the heatmap of sel when it is a Heatmapper, and
+// returns ErrNoHeatmap when it is not.
+func Heatmap(ctx context.Context, src Source, sel Selection, step time.Duration) ([]HeatmapSlot, error) {
+	hm, ok := src.(Heatmapper)
+	if !ok {
+		return nil, ErrNoHeatmap
+	}
+	return hm.Heatmap(ctx, sel, step)
 }
