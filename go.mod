@@ -9,13 +9,12 @@ require (
 	github.com/grafana/grafana-plugin-sdk-go v0.299.0
 	github.com/grafana/pyroscope-go v1.5.0
 	github.com/grafana/pyroscope/api v1.6.0
+	github.com/maypok86/otter/v2 v2.4.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/prometheus v0.316.0
 	github.com/stretchr/testify v1.12.1
 	go.opentelemetry.io/otel v1.47.0
 )
-
-require github.com/patrickmn/go-cache v2.1.0+incompatible
 
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
@@ -84,6 +83,7 @@ require (
 	github.com/olekukonko/ll v0.1.9 // indirect
 	github.com/olekukonko/tablewriter v1.1.5 // indirect
 	github.com/pandatix/go-abnf v0.5.5 // indirect
+	github.com/patrickmn/go-cache v2.1.0+incompatible // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/planetscale/vtprotobuf v0.6.1-0.20250313105119-ba97887b0a25 // indirect

@@ -1,4 +1,5 @@
-// Package detect tells which kind of profile server answers at a URL:
+// Package detect tells which kind of profile server (model.ServerPyroscope
+// or model.ServerParca) answers at a URL:
 // Grafana Pyroscope (or anything else speaking its querier.v1 connect API,
 // such as the embedded store) or Parca (its REST API), by probing one cheap
 // read-only endpoint of each.
@@ -9,35 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
-)
 
-// Kind is the kind of a profile server.
-type Kind string
-
-const (
-	// Pyroscope is a server speaking Pyroscope's querier.v1 connect API.
-	Pyroscope Kind = "pyroscope"
-	// Parca is a Parca server's REST API.
-	Parca Kind = "parca"
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // ProbeTimeout bounds detection when ctx has no earlier deadline.
 const ProbeTimeout = 5 * time.Second
-
-// ParseKind reads a kind from settings: "pyroscope" or "parca", and "" or
-// "auto" for "detect it" (Kind "").
-func ParseKind(s string) (Kind, error) {
-	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
-	case "", "auto":
-		return "", nil
-	case Pyroscope, Parca:
-		return k, nil
-	}
-	return "", fmt.Errorf("detect: unknown server kind %q: want pyroscope, parca or auto", s)
-}
 
 // Detect probes the server at baseURL with client (which carries the
 // datasource's authentication) and tells its kind. Both probes run at once
@@ -49,10 +29,10 @@ func ParseKind(s string) (Kind, error) {
 //     holding "types".
 //
 // When neither does, the error tells what each probe got back.
-func Detect(ctx context.Context, baseURL string, client *http.Client) (Kind, error) {
-	base, err := parseBase(baseURL)
+func Detect(ctx context.Context, baseURL string, client *http.Client) (model.ServerKind, error) {
+	base, err := model.ParseServerURL(baseURL)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("detect: %w", err)
 	}
 	if client == nil {
 		client = http.DefaultClient
@@ -74,27 +54,6 @@ func Detect(ctx context.Context, baseURL string, client *http.Client) (Kind, err
 		failures = append(failures, r)
 	}
 	return "", detectError(baseURL, failures)
-}
-
-// parseBase checks a server URL and drops a trailing slash.
-func parseBase(raw string) (*url.URL, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return nil, errors.New("detect: the server URL is empty")
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("detect: server URL %q: %w", raw, err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("detect: server URL %q: scheme must be http or https, got %q", raw, u.Scheme)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("detect: server URL %q has no host", raw)
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath, u.RawQuery, u.Fragment = "", "", ""
-	return u, nil
 }
 
 // detectError explains why no probe recognised the server.

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // maxProbeBody bounds how much of a probe's answer is read.
@@ -17,7 +19,7 @@ const maxProbeBody = 4 << 20
 
 // probe is one request that recognises one kind of server.
 type probe struct {
-	kind   Kind
+	kind   model.ServerKind
 	method string
 	url    string
 	body   string
@@ -28,7 +30,7 @@ type probe struct {
 
 // probeResult is a probe's outcome: err is nil when it recognised its server.
 type probeResult struct {
-	kind Kind
+	kind model.ServerKind
 	call string
 	err  error
 }
@@ -50,7 +52,7 @@ func (e *statusError) Error() string {
 // empty server answers {}.
 func pyroscopeProbe(base *url.URL) probe {
 	return probe{
-		kind:   Pyroscope,
+		kind:   model.ServerPyroscope,
 		method: http.MethodPost,
 		url:    base.String() + "/querier.v1.QuerierService/ProfileTypes",
 		body:   "{}",
@@ -70,7 +72,7 @@ func pyroscopeProbe(base *url.URL) probe {
 // writes the "types" list, empty or not.
 func parcaProbe(base *url.URL) probe {
 	return probe{
-		kind:   Parca,
+		kind:   model.ServerParca,
 		method: http.MethodGet,
 		url:    base.String() + "/api/profiles/types",
 		header: http.Header{"Accept": {"application/json"}},

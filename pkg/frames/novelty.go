@@ -8,7 +8,7 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // NoveltyPoint is the novelty score of one window of a series.
@@ -21,7 +21,7 @@ type NoveltyPoint struct {
 
 // NoveltySeries is the scores over time of one series.
 type NoveltySeries struct {
-	Labels []source.Label
+	Labels model.Labels
 	Points []NoveltyPoint
 }
 
@@ -36,7 +36,7 @@ type NoveltyChange struct {
 // NovelWindow is a window whose profile was novel for its series.
 type NovelWindow struct {
 	From, To  time.Time
-	Labels    []source.Label
+	Labels    model.Labels
 	Score     float64
 	Threshold float64
 	// Changes are the frames whose self share grew most, largest first.
@@ -138,9 +138,9 @@ func percent(share float64) string { return fmt.Sprintf("%.1f%%", 100*share) }
 
 // noveltyTags is "novelty" and name=value per label; commas inside values are
 // replaced by spaces, since Grafana splits tags on commas.
-func noveltyTags(labels []source.Label) string {
+func noveltyTags(labels model.Labels) string {
 	sorted := slices.Clone(labels)
-	slices.SortFunc(sorted, func(a, b source.Label) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(sorted, func(a, b model.Label) int { return strings.Compare(a.Name, b.Name) })
 	tags := []string{"novelty"}
 	for _, l := range sorted {
 		tags = append(tags, strings.ReplaceAll(l.Name+"="+l.Value, ",", " "))
@@ -149,7 +149,7 @@ func noveltyTags(labels []source.Label) string {
 }
 
 // noveltyFieldLabels turns series labels into field labels (nil when there are none).
-func noveltyFieldLabels(ls []source.Label) data.Labels {
+func noveltyFieldLabels(ls model.Labels) data.Labels {
 	if len(ls) == 0 {
 		return nil
 	}

@@ -8,13 +8,13 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 func TestNoveltyScoresOneFramePerSeries(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	fs := NoveltyScores([]NoveltySeries{
-		{Labels: []source.Label{{Name: "route", Value: "/a"}}, Points: []NoveltyPoint{{t0, 0}, {t0.Add(time.Minute), 0.75}}},
+		{Labels: model.Labels{{Name: "route", Value: "/a"}}, Points: []NoveltyPoint{{t0, 0}, {t0.Add(time.Minute), 0.75}}},
 		{Points: []NoveltyPoint{{t0, 0.1}}},
 	})
 	require.Len(t, fs, 2)
@@ -37,7 +37,7 @@ func TestNoveltyAnnotationsFrame(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	w := NovelWindow{
 		From: t0.Add(time.Minute), To: t0.Add(2 * time.Minute),
-		Labels: []source.Label{{Name: "route", Value: "/a,b"}, {Name: "env", Value: "prod"}},
+		Labels: model.Labels{{Name: "route", Value: "/a,b"}, {Name: "env", Value: "prod"}},
 		Score:  0.8123, Threshold: 0.1,
 		Changes: []NoveltyChange{{Name: "pkg.batchCompress", From: 0, To: 0.5}, {Name: "pkg.checksum", From: 0.1, To: 0.25}},
 	}

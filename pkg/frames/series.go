@@ -8,6 +8,7 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -51,17 +52,12 @@ func Series(series []source.Series, profileTypeID, unit string) []*data.Frame {
 
 // displayName renders labels as {a="x", b="y"} sorted by name, or fallback
 // when there are none.
-func displayName(labels []source.Label, fallback string) string {
+func displayName(labels model.Labels, fallback string) string {
 	if len(labels) == 0 {
 		return fallback
 	}
 	sorted := slices.Clone(labels)
-	slices.SortFunc(sorted, func(a, b source.Label) int {
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Value, b.Value)
-	})
+	sorted.Sort()
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, l := range sorted {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -17,7 +18,7 @@ func TestSeries(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 	in := []source.Series{
 		{
-			Labels: []source.Label{{Name: "service_name", Value: "api"}, {Name: "region", Value: "eu"}},
+			Labels: model.Labels{{Name: "service_name", Value: "api"}, {Name: "region", Value: "eu"}},
 			Points: []source.Point{{Time: t0, Value: 1.5e9}, {Time: t0.Add(15 * time.Second), Value: 2e9}},
 		},
 		{Points: []source.Point{{Time: t0, Value: 3}}},

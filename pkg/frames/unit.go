@@ -1,6 +1,10 @@
 package frames
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/emberscope/emberscope/pkg/model"
+)
 
 // UnitFor maps a profile type's sample unit (the third part of
 // "name:sample_type:sample_unit:period_type:period_unit") to a Grafana unit id:
@@ -30,13 +34,12 @@ func UnitFor(sampleUnit string) string {
 	}
 }
 
-// UnitOfProfileType returns the Grafana unit of a profile type ID
-// "name:sample_type:sample_unit:period_type:period_unit" (its third part), or
-// "" when the ID has fewer than three parts.
+// UnitOfProfileType returns the Grafana unit of a profile type ID (of its
+// sample unit), or "" when the ID does not parse.
 func UnitOfProfileType(profileTypeID string) string {
-	parts := strings.Split(profileTypeID, ":")
-	if len(parts) < 3 {
+	t, err := model.ParseProfileType(profileTypeID)
+	if err != nil {
 		return ""
 	}
-	return UnitFor(parts[2])
+	return UnitFor(t.SampleUnit)
 }

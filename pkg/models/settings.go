@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,8 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/gtime"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // DefaultMinStep is the smallest step of a series when minStep is not set.
@@ -42,18 +43,12 @@ type Settings struct {
 	BasicAuthUser string
 	// TLSSkipVerify accepts any server certificate.
 	TLSSkipVerify bool
-	// ServerKind is the API the server speaks: ServerPyroscope, ServerParca,
-	// or ServerAuto (the default) to detect it at the first call.
-	ServerKind string
+	// ServerKind is the API the server speaks: model.ServerPyroscope,
+	// model.ServerParca, or model.ServerAuto (the default) to detect it at
+	// the first call.
+	ServerKind model.ServerKind
 	Secrets    Secrets
 }
-
-// Server kinds of jsonData.serverKind.
-const (
-	ServerPyroscope = "pyroscope"
-	ServerParca     = "parca"
-	ServerAuto      = "auto"
-)
 
 // Authentication methods of jsonData.authMethod, as the config editor writes them.
 const (
@@ -116,10 +111,11 @@ func Load(s backend.DataSourceInstanceSettings) (*Settings, error) {
 	if out.URL == "" && raw.URL != nil {
 		out.URL = strings.TrimSpace(*raw.URL)
 	}
-	if err := checkURL(out.URL); err != nil {
-		return nil, err
+	u, err := model.ParseServerURL(out.URL)
+	if err != nil {
+		return nil, fieldErr("url", "%v", err)
 	}
-	out.URL = strings.TrimRight(out.URL, "/")
+	out.URL = u.String()
 	if raw.TenantID != nil {
 		out.TenantID = strings.TrimSpace(*raw.TenantID)
 	}
@@ -187,34 +183,15 @@ func (s *Settings) applyAuthMethod(method *string) error {
 }
 
 func (s *Settings) setServerKind(kind *string) error {
-	s.ServerKind = ServerAuto
+	s.ServerKind = model.ServerAuto
 	if kind == nil {
 		return nil
 	}
-	switch k := strings.ToLower(strings.TrimSpace(*kind)); k {
-	case "", ServerAuto:
-	case ServerParca, ServerPyroscope:
-		s.ServerKind = k
-	default:
-		return fieldErr("jsonData.serverKind", "%q is not one of pyroscope, parca, auto", *kind)
-	}
-	return nil
-}
-
-func checkURL(raw string) error {
-	if raw == "" {
-		return fieldErr("url", "required: the profile server's address, e.g. http://localhost:4040")
-	}
-	u, err := url.Parse(raw)
+	k, err := model.ParseServerKind(*kind)
 	if err != nil {
-		return fieldErr("url", "%q is not a URL: %v", raw, err)
+		return fieldErr("jsonData.serverKind", "%v", err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fieldErr("url", "%q must start with http:// or https://", raw)
-	}
-	if u.Host == "" {
-		return fieldErr("url", "%q has no host", raw)
-	}
+	s.ServerKind = k
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 func TestLoadFull(t *testing.T) {
@@ -53,7 +55,7 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		secure          map[string]string
 		want            string
 	}{
-		{"no url", "", `{}`, nil, "settings: url: required"},
+		{"no url", "", `{}`, nil, "settings: url: the server URL is empty"},
 		{"bad scheme", "pyro:4040", `{}`, nil, "settings: url: \"pyro:4040\" must start with http:// or https://"},
 		{"no host", "http://", `{}`, nil, "settings: url: \"http://\" has no host"},
 		{"bad json", "http://h", `{"timeout":`, nil, "settings: jsonData: not valid JSON"},
@@ -85,7 +87,7 @@ func TestAuthMethodWins(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, s.BasicAuth, "authMethod bearer turns basic authentication off")
 	require.Equal(t, "tok", s.Secrets.BearerToken)
-	require.Equal(t, ServerParca, s.ServerKind)
+	require.Equal(t, model.ServerParca, s.ServerKind)
 
 	s, err = Load(backend.DataSourceInstanceSettings{
 		URL: "http://h", JSONData: []byte(`{"authMethod":"none"}`),
@@ -93,5 +95,5 @@ func TestAuthMethodWins(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Empty(t, s.Secrets.BearerToken)
-	require.Equal(t, ServerAuto, s.ServerKind, "the server's kind is detected unless set")
+	require.Equal(t, model.ServerAuto, s.ServerKind, "the server's kind is detected unless set")
 }

@@ -6,12 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
-
-	"github.com/emberscope/emberscope/pkg/redact"
 )
 
 // Options configure a Client.
@@ -43,25 +41,10 @@ var _ source.Source = (*Client)(nil)
 // New returns a client of the Parca server at opts.URL. It sends nothing:
 // a wrong URL shows at the first call.
 func New(opts Options) (*Client, error) {
-	raw := strings.TrimSpace(opts.URL)
-	if raw == "" {
-		return nil, fmt.Errorf("parca: the server URL is empty")
-	}
-	u, err := url.Parse(raw)
+	u, err := model.ParseServerURL(opts.URL)
 	if err != nil {
-		return nil, fmt.Errorf("parca: server URL %s: %w", redact.URL(raw), err)
+		return nil, fmt.Errorf("parca: %w", err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("parca: server URL %s: scheme must be http or https, got %q", redact.URL(raw), u.Scheme)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("parca: server URL %s has no host", redact.URL(raw))
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("parca: server URL %s must not have a query or fragment", redact.URL(raw))
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: DefaultTimeout}
@@ -75,7 +58,7 @@ func New(opts Options) (*Client, error) {
 func (c *Client) URL() string { return c.base.Redacted() }
 
 // get sends GET path?query and decodes a 200 JSON answer into out. Any
-// other status becomes an *APIError.
+// other status becomes a *model.Error caused by an *APIError.
 func (c *Client) get(ctx context.Context, path string, query url.Values, out any) error {
 	u := *c.base
 	u.Path += path
@@ -92,13 +75,13 @@ func (c *Client) get(ctx context.Context, path string, query url.Values, out any
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
-		return fmt.Errorf("parca: reading the answer of GET %s: %w", path, err)
+		return &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("parca: reading the answer of GET %s: %v", path, err), Err: err}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return newAPIError(http.MethodGet, path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 	if len(body) > maxBody {
-		return fmt.Errorf("parca: the answer of GET %s is larger than %d MiB", path, maxBody>>20)
+		return &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("parca: the answer of GET %s is larger than %d MiB", path, maxBody>>20)}
 	}
 	return decodeJSON("GET "+path, body, out)
 }

@@ -11,18 +11,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/grafana/grafana-plugin-sdk-go/backend"
+	"github.com/emberscope/emberscope/pkg/model"
 )
-
-// ErrNotFound matches (errors.Is) a 404 from Parca. Parca answers 404 with a
-// text/plain body both for "no data" (an unknown profile type, a selector
-// that matches nothing, an empty time range) and for a path it does not
-// serve, so the two cannot be told apart.
-var ErrNotFound = errors.New("parca: not found")
-
-// ErrUnimplemented matches (errors.Is) a 501 from Parca: the server does not
-// implement the method (gRPC code 12).
-var ErrUnimplemented = errors.New("parca: not implemented by this server")
 
 // gRPC codes that appear in Parca's error bodies.
 const (
@@ -31,7 +21,8 @@ const (
 	grpcUnimplemented   = 12
 )
 
-// APIError is a non-200 answer of Parca's REST API.
+// APIError is a non-200 answer of Parca's REST API: the cause of the
+// *model.Error the client returns for it.
 type APIError struct {
 	// Method and Path name the call, without the query string.
 	Method string
@@ -67,34 +58,31 @@ func (e *APIError) Error() string {
 	}
 }
 
-// Is lets errors.Is match ErrNotFound and ErrUnimplemented, and makes
-// backend.IsDownstreamError report true: the problem lies with the server
-// or the request, not with the plugin.
-func (e *APIError) Is(target error) bool {
-	switch target {
-	case ErrNotFound:
-		return e.StatusCode == http.StatusNotFound || e.Code == grpcNotFound
-	case ErrUnimplemented:
-		return e.StatusCode == http.StatusNotImplemented || e.Code == grpcUnimplemented
+// kind classifies the answer: Parca's 404 (no data, or no such endpoint:
+// Parca does not tell them apart) is model.KindNotFound.
+func (e *APIError) kind() model.ErrorKind {
+	switch {
+	case e.StatusCode == http.StatusBadRequest || e.Code == grpcInvalidArgument:
+		return model.KindBadRequest
+	case e.StatusCode == http.StatusNotFound || e.Code == grpcNotFound:
+		return model.KindNotFound
+	case e.StatusCode == http.StatusNotImplemented || e.Code == grpcUnimplemented:
+		return model.KindUnimplemented
+	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
+		return model.KindAuth
+	case e.StatusCode == http.StatusGatewayTimeout:
+		return model.KindTimeout
+	case e.StatusCode == http.StatusServiceUnavailable || e.StatusCode == http.StatusBadGateway:
+		return model.KindUnreachable
 	}
-	t, ok := target.(backend.ErrorWithSource)
-	return ok && t.ErrorSource() == backend.ErrorSourceDownstream
+	return model.KindServer
 }
 
-// ErrorSource marks every APIError as downstream.
-func (e *APIError) ErrorSource() backend.ErrorSource { return backend.ErrorSourceDownstream }
-
-// HTTPStatus is the status Grafana shows for the failed query.
-func (e *APIError) HTTPStatus() int {
-	switch e.StatusCode {
-	case http.StatusBadRequest, http.StatusNotFound, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotImplemented:
-		return e.StatusCode
-	}
-	return http.StatusBadGateway
-}
+// isNotFound reports a *model.Error of kind KindNotFound: for Parca, no data.
+func isNotFound(err error) bool { return model.KindOf(err) == model.KindNotFound }
 
 // transportError explains a request that got no answer. Cancellation by
-// the caller is returned as is; everything else is a downstream error.
+// the caller is returned as is.
 func transportError(base, method, path string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
@@ -106,17 +94,23 @@ func transportError(base, method, path string, err error) error {
 	}
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
-		return backend.DownstreamError(fmt.Errorf("parca server at %s did not answer in time (%s %s): %w", base, method, path, err))
+		return &model.Error{Kind: model.KindTimeout, Msg: fmt.Sprintf("parca server at %s did not answer in time (%s %s): %v", base, method, path, err), Err: err}
 	}
-	return backend.DownstreamError(fmt.Errorf("cannot reach the parca server at %s (%s %s): %w", base, method, path, err))
+	return &model.Error{Kind: model.KindUnreachable, Msg: fmt.Sprintf("cannot reach the parca server at %s (%s %s): %v", base, method, path, err), Err: err}
 }
 
 // maxErrorText bounds how much of a non-JSON error body goes into a message.
 const maxErrorText = 200
 
 // newAPIError reads a non-200 answer: a JSON {"code","message"} body when
-// the Content-Type says JSON, otherwise the start of the text.
-func newAPIError(method, path string, status int, contentType string, body []byte) *APIError {
+// the Content-Type says JSON, otherwise the start of the text. The
+// *model.Error it returns has the *APIError as its cause.
+func newAPIError(method, path string, status int, contentType string, body []byte) *model.Error {
+	e := readAPIError(method, path, status, contentType, body)
+	return &model.Error{Kind: e.kind(), Msg: e.Error(), Err: e}
+}
+
+func readAPIError(method, path string, status int, contentType string, body []byte) *APIError {
 	e := &APIError{Method: method, Path: path, StatusCode: status, Code: -1}
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "application/json" {
 		var eb errorBody

@@ -2,17 +2,15 @@ package parca
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
 
-	"github.com/grafana/grafana-plugin-sdk-go/backend"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/parca/parcatest"
 	"github.com/emberscope/emberscope/pkg/source"
 )
@@ -42,13 +40,13 @@ func TestAPIErrors(t *testing.T) {
 		query  url.Values
 		status int
 		code   int
-		is     error
+		kind   model.ErrorKind
 		msg    string
 	}{
 		{
 			name: "series is not implemented", path: "/api/profiles/series",
 			query:  url.Values{"match": {cpuQuery}, "start": {"2026-11-29T07:50:00Z"}, "end": {"2026-11-29T08:50:00Z"}},
-			status: 501, code: 12, is: ErrUnimplemented,
+			status: 501, code: 12, kind: model.KindUnimplemented,
 			msg: "parca does not implement GET /api/profiles/series (HTTP 501: method Series not implemented)",
 		},
 		{
@@ -57,19 +55,19 @@ func TestAPIErrors(t *testing.T) {
 				"mode": {"MODE_SINGLE_UNSPECIFIED"}, "single.query": {cpuQuery},
 				"single.time": {"2026-11-29T08:35:01Z"}, "reportType": {"REPORT_TYPE_PPROF"},
 			},
-			status: 404, code: -1, is: ErrNotFound,
+			status: 404, code: -1, kind: model.KindNotFound,
 			msg: "parca answered 404 Not Found (GET /api/profiles/query): no data matches",
 		},
 		{
 			name: "bad report type", path: "/api/profiles/query",
 			query:  with(merge, "reportType", "REPORT_TYPE_NOPE"),
-			status: 400, code: 3,
+			status: 400, code: 3, kind: model.KindBadRequest,
 			msg: `parca rejected the request (GET /api/profiles/query): parsing field "report_type": "REPORT_TYPE_NOPE" is not a valid value`,
 		},
 		{
 			name: "server failure keeps code and message", path: "/api/profiles/query",
 			query:  with(merge, "reportType", "REPORT_TYPE_FLAMECHART"),
-			status: 500, code: 13,
+			status: 500, code: 13, kind: model.KindServer,
 			msg: "HTTP 500, gRPC code 13: failed to generate arrow flamegraph",
 		},
 	}
@@ -82,9 +80,7 @@ func TestAPIErrors(t *testing.T) {
 			assert.Equal(t, tt.status, apiErr.StatusCode)
 			assert.Equal(t, tt.code, apiErr.Code)
 			assert.Contains(t, err.Error(), tt.msg)
-			if tt.is != nil {
-				assert.True(t, errors.Is(err, tt.is), "errors.Is(%v)", tt.is)
-			}
+			assert.Equal(t, tt.kind, model.KindOf(err))
 		})
 	}
 	assert.Empty(t, srv.Unmatched())
@@ -108,7 +104,7 @@ func TestFrameName(t *testing.T) {
 	}
 }
 
-func TestErrorsAreDownstream(t *testing.T) {
+func TestErrorsHaveKinds(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
 	c, err := New(Options{URL: closed.URL})
@@ -117,15 +113,14 @@ func TestErrorsAreDownstream(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "cannot reach the parca server at "+closed.URL+" (GET /api/profiles/types)")
 	assert.Contains(t, err.Error(), "connection refused")
-	assert.True(t, backend.IsDownstreamError(err))
+	assert.Equal(t, model.KindUnreachable, model.KindOf(err))
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = c.ProfileTypes(ctx, source.TimeRange{})
 	assert.ErrorIs(t, err, context.Canceled)
 
-	apiErr := &APIError{Method: "GET", Path: "/api/profiles/query", StatusCode: 400, Code: 3, Message: "failed to parse query"}
-	assert.True(t, backend.IsDownstreamError(apiErr))
-	assert.Equal(t, http.StatusBadRequest, apiErr.HTTPStatus())
-	assert.Equal(t, http.StatusBadGateway, (&APIError{StatusCode: 500, Code: 13}).HTTPStatus())
+	e := newAPIError("GET", "/api/profiles/query", 400, "application/json", []byte(`{"code":3,"message":"failed to parse query"}`))
+	assert.Equal(t, http.StatusBadRequest, e.HTTPStatus())
+	assert.Equal(t, http.StatusBadGateway, newAPIError("GET", "/", 500, "application/json", []byte(`{"code":13}`)).HTTPStatus())
 }

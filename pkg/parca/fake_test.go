@@ -88,7 +88,7 @@ func TestResolveProfileType(t *testing.T) {
 	assert.Equal(t, "x:y:z:w:v:delta", got)
 
 	_, err = c.types.resolve(ctx, "process_cpu:cpu")
-	require.ErrorContains(t, err, `profile type "process_cpu:cpu" is not of the form`)
+	require.ErrorContains(t, err, `profile type "process_cpu:cpu" has 2 parts`)
 }
 
 // Matchers on other labels are applied through query_range grouped by the

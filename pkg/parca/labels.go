@@ -2,7 +2,6 @@ package parca
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"slices"
 
@@ -93,7 +92,7 @@ func (c *Client) valuesBySeries(ctx context.Context, name string, scope labelSco
 		q.Add("sumBy", name)
 		var resp queryRangeResponse
 		err = c.get(ctx, "/api/profiles/query_range", q, &resp)
-		if errors.Is(err, ErrNotFound) {
+		if isNotFound(err) {
 			continue
 		}
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/parca"
 	"github.com/emberscope/emberscope/pkg/parca/parcatest"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -57,7 +58,7 @@ func TestProfileTypes(t *testing.T) {
 	require.Len(t, types, 6)
 	ids := make([]string, len(types))
 	for i, pt := range types {
-		ids[i] = pt.ID
+		ids[i] = pt.String()
 	}
 	assert.Equal(t, []string{
 		"memory:alloc_objects:count:space:bytes",
@@ -67,8 +68,8 @@ func TestProfileTypes(t *testing.T) {
 		cpuType,
 		"process_cpu:samples:count:cpu:nanoseconds",
 	}, ids)
-	assert.Equal(t, source.ProfileType{
-		ID: cpuType, Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds",
+	assert.Equal(t, model.ProfileType{
+		Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds",
 		PeriodType: "cpu", PeriodUnit: "nanoseconds",
 	}, types[4])
 
@@ -172,23 +173,12 @@ func TestSeriesGroupBy(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Len(t, series, 2)
-	assert.Equal(t, []source.Label{{Name: "job", Value: "demo-labeled"}}, series[0].Labels)
+	assert.Equal(t, model.Labels{{Name: "job", Value: "demo-labeled"}}, series[0].Labels)
 	assert.Equal(t, []source.Point{{Time: time.Date(2026, 11, 29, 8, 35, 0, 0, time.UTC), Value: 3770000000}},
 		series[0].Points)
-	assert.Equal(t, []source.Label{{Name: "job", Value: "demo-sort"}}, series[1].Labels)
+	assert.Equal(t, model.Labels{{Name: "job", Value: "demo-sort"}}, series[1].Labels)
 	assert.Equal(t, []source.Point{{Time: time.Date(2026, 11, 29, 8, 37, 0, 0, time.UTC), Value: 23520000000}},
 		series[1].Points)
-
-	// Limit keeps the largest series.
-	series, err = c.Series(context.Background(), source.SeriesRequest{
-		Selection: source.Selection{ProfileTypeID: cpuType, LabelSelector: "{}", Range: recorded},
-		GroupBy:   []string{"job"},
-		Step:      time.Minute,
-		Limit:     1,
-	})
-	require.NoError(t, err)
-	require.Len(t, series, 1)
-	assert.Equal(t, "demo-sort", series[0].Labels[0].Value)
 }
 
 // A non-delta type comes back per label set even without sumBy; without a
@@ -235,7 +225,7 @@ func TestSeriesErrors(t *testing.T) {
 	_, err = c.Series(ctx, source.SeriesRequest{
 		Selection: source.Selection{ProfileTypeID: "process_cpu", Range: recorded}, Step: time.Minute,
 	})
-	require.ErrorContains(t, err, `profile type "process_cpu" is not of the form name:sample_type:sample_unit:period_type:period_unit`)
+	require.ErrorContains(t, err, `parca: profile type "process_cpu" has 1 part; expected name:sample_type:sample_unit:period_type:period_unit`)
 	_, err = c.Series(ctx, source.SeriesRequest{
 		Selection: source.Selection{ProfileTypeID: cpuType, Range: source.TimeRange{From: recorded.To, To: recorded.From}},
 	})
@@ -310,7 +300,7 @@ func TestMergeProfile(t *testing.T) {
 func TestNewRejectsBadURLs(t *testing.T) {
 	for raw, want := range map[string]string{
 		"":                       "URL is empty",
-		"parca:7070":             "scheme must be http or https",
+		"parca:7070":             "must start with http:// or https://",
 		"http://":                "has no host",
 		"http://parca:7070/?a=b": "must not have a query",
 	} {

@@ -8,15 +8,9 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
-
-// profileTypeLabel names the profile type inside a Pyroscope-style selector.
-const profileTypeLabel = "__profile_type__"
-
-// metricNameLabel is Prometheus' name label; Parca has no such label (its
-// profile name is the first part of the type), so matchers on it are dropped.
-const metricNameLabel = "__name__"
 
 // query returns Parca's query string for a selection: the Parca type ID
 // followed by the label selector, unchanged ("" means {}).
@@ -65,14 +59,16 @@ func parseScope(matchers []string) (labelScope, error) {
 		typed := false
 		for _, m := range ms {
 			switch m.Name {
-			case profileTypeLabel:
+			case model.LabelNameProfileType:
 				if m.Type != labels.MatchEqual {
 					return labelScope{}, fmt.Errorf("parca: matcher %d %q: %s must be matched with =, got %s",
-						i+1, raw, profileTypeLabel, m.Type)
+						i+1, raw, model.LabelNameProfileType, m.Type)
 				}
 				types[m.Value] = true
 				typed = true
-			case metricNameLabel:
+			case model.LabelNameProfileName:
+				// Parca has no such label (its profile name is the first
+				// part of the type), so matchers on it are dropped.
 			default:
 				kept = append(kept, m)
 			}

@@ -1,15 +1,13 @@
 package parca
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -43,13 +41,13 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 	}
 	var resp queryRangeResponse
 	err = c.get(ctx, "/api/profiles/query_range", q, &resp)
-	if errors.Is(err, ErrNotFound) {
+	if isNotFound(err) {
 		return []source.Series{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return sumSeries(resp.Series, r.GroupBy, r.Limit), nil
+	return sumSeries(resp.Series, r.GroupBy), nil
 }
 
 // formatStep writes a step as a duration Parca parses: whole hours in
@@ -72,43 +70,30 @@ func defaultStep(r source.TimeRange) time.Duration {
 
 // sumSeries projects each series' labels onto groupBy (in its order,
 // absent labels left out), sums the values of equal label sets at equal
-// times, and keeps the limit largest series (all when limit is 0), ordered
-// by their labels.
-func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
+// times, and orders the series by their labels.
+func sumSeries(in []wireSeries, groupBy []string) []source.Series {
 	type acc struct {
-		labels []source.Label
+		labels model.Labels
 		byTime map[time.Time]float64
-		total  float64
 	}
 	groups := map[string]*acc{}
 	for _, ws := range in {
 		ls := project(ws.Labelset.Labels, groupBy)
-		key := labelsKey(ls)
+		key := ls.Key()
 		a := groups[key]
 		if a == nil {
 			a = &acc{labels: ls, byTime: map[time.Time]float64{}}
 			groups[key] = a
 		}
 		for _, s := range ws.Samples {
-			v := float64(s.Value)
-			a.byTime[s.Timestamp.UTC()] += v
-			a.total += v
+			a.byTime[s.Timestamp.UTC()] += float64(s.Value)
 		}
 	}
 	keys := make([]string, 0, len(groups))
 	for k := range groups {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
-	if limit > 0 && int64(len(keys)) > limit {
-		byTotal := slices.Clone(keys)
-		slices.SortStableFunc(byTotal, func(a, b string) int { return cmp.Compare(groups[b].total, groups[a].total) })
-		keep := map[string]bool{}
-		for _, k := range byTotal[:limit] {
-			keep[k] = true
-		}
-		keys = slices.DeleteFunc(keys, func(k string) bool { return !keep[k] })
-	}
+	slices.SortFunc(keys, func(a, b string) int { return model.CompareLabels(groups[a].labels, groups[b].labels) })
 	out := make([]source.Series, 0, len(keys))
 	for _, k := range keys {
 		a := groups[k]
@@ -123,27 +108,15 @@ func sumSeries(in []wireSeries, groupBy []string, limit int64) []source.Series {
 }
 
 // project keeps the labels named in groupBy, in groupBy's order.
-func project(ls []wireLabel, groupBy []string) []source.Label {
-	var out []source.Label
+func project(ls []wireLabel, groupBy []string) model.Labels {
+	var out model.Labels
 	for _, g := range groupBy {
 		for _, l := range ls {
 			if l.Name == g && l.Value != "" {
-				out = append(out, source.Label{Name: g, Value: l.Value})
+				out = append(out, model.Label{Name: g, Value: l.Value})
 				break
 			}
 		}
 	}
 	return out
-}
-
-// labelsKey is a map key for a label set.
-func labelsKey(ls []source.Label) string {
-	var b strings.Builder
-	for _, l := range ls {
-		b.WriteString(strconv.Quote(l.Name))
-		b.WriteByte('=')
-		b.WriteString(strconv.Quote(l.Value))
-		b.WriteByte(',')
-	}
-	return b.String()
 }

@@ -2,14 +2,13 @@ package parca
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -25,7 +24,7 @@ const (
 // (Parca's empty answer or its 404) gives an empty tree.
 func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flame.Tree, error) {
 	resp, err := c.merge(ctx, r.Selection, reportFlamegraphTable)
-	if errors.Is(err, ErrNotFound) {
+	if isNotFound(err) {
 		return flame.New(), nil
 	}
 	if err != nil {
@@ -40,7 +39,7 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 // from the profile type ID. No data gives a profile without samples.
 func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*profile.Profile, error) {
 	resp, err := c.merge(ctx, r.Selection, reportPprof)
-	if errors.Is(err, ErrNotFound) {
+	if isNotFound(err) {
 		return emptyProfile(r.ProfileTypeID), nil
 	}
 	if err != nil {
@@ -54,8 +53,8 @@ func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*pro
 		return nil, fmt.Errorf("parca: the merged pprof of %s does not parse: %w", r.ProfileTypeID, err)
 	}
 	if p.PeriodType == nil {
-		if parts := strings.Split(r.ProfileTypeID, ":"); len(parts) >= 5 {
-			p.PeriodType = &profile.ValueType{Type: parts[3], Unit: parts[4]}
+		if t, err := model.ParseProfileType(r.ProfileTypeID); err == nil {
+			p.PeriodType = &profile.ValueType{Type: t.PeriodType, Unit: t.PeriodUnit}
 		}
 	}
 	return p, nil
@@ -85,10 +84,9 @@ func (c *Client) merge(ctx context.Context, sel source.Selection, report string)
 // emptyProfile is a profile of the given type without samples.
 func emptyProfile(typeID string) *profile.Profile {
 	p := &profile.Profile{}
-	parts := strings.Split(typeID, ":")
-	if len(parts) >= 5 {
-		p.SampleType = []*profile.ValueType{{Type: parts[1], Unit: parts[2]}}
-		p.PeriodType = &profile.ValueType{Type: parts[3], Unit: parts[4]}
+	if t, err := model.ParseProfileType(typeID); err == nil {
+		p.SampleType = []*profile.ValueType{{Type: t.SampleType, Unit: t.SampleUnit}}
+		p.PeriodType = &profile.ValueType{Type: t.PeriodType, Unit: t.PeriodUnit}
 	}
 	return p
 }

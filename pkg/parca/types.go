@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -22,14 +23,14 @@ const refetchEvery = 10 * time.Second
 // ProfileTypes lists the profile types with data in r (all of them when r
 // is zero), with Pyroscope-style IDs. The order is stable (by ID); Parca's
 // own order varies between calls.
-func (c *Client) ProfileTypes(ctx context.Context, r source.TimeRange) ([]source.ProfileType, error) {
+func (c *Client) ProfileTypes(ctx context.Context, r source.TimeRange) ([]model.ProfileType, error) {
 	q := url.Values{}
 	addRange(q, "", r)
 	wire, err := c.getTypes(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]source.ProfileType, 0, len(wire))
+	out := make([]model.ProfileType, 0, len(wire))
 	for _, w := range wire {
 		out = append(out, toProfileType(w))
 	}
@@ -57,21 +58,19 @@ func (c *Client) fetchTypes(ctx context.Context) ([]wireProfileType, error) {
 }
 
 // toProfileType converts a Parca type into ours.
-func toProfileType(w wireProfileType) source.ProfileType {
-	t := source.ProfileType{
+func toProfileType(w wireProfileType) model.ProfileType {
+	return model.ProfileType{
 		Name:       w.Name,
 		SampleType: w.SampleType,
 		SampleUnit: w.SampleUnit,
 		PeriodType: w.PeriodType,
 		PeriodUnit: w.PeriodUnit,
 	}
-	t.ID = strings.Join([]string{t.Name, t.SampleType, t.SampleUnit, t.PeriodType, t.PeriodUnit}, ":")
-	return t
 }
 
 // sortTypes orders types by ID.
-func sortTypes(ts []source.ProfileType) {
-	slices.SortFunc(ts, func(a, b source.ProfileType) int { return strings.Compare(a.ID, b.ID) })
+func sortTypes(ts []model.ProfileType) {
+	slices.SortFunc(ts, func(a, b model.ProfileType) int { return strings.Compare(a.String(), b.String()) })
 }
 
 // typeIndex maps our profile type IDs to Parca's, learning from every
@@ -92,7 +91,7 @@ func (x *typeIndex) learn(ws []wireProfileType) {
 		x.parcaID = make(map[string]string, len(ws))
 	}
 	for _, w := range ws {
-		id := toProfileType(w).ID
+		id := toProfileType(w).String()
 		if w.Delta {
 			x.parcaID[id] = id + deltaSuffix
 		} else {
@@ -141,16 +140,11 @@ func (x *typeIndex) resolve(ctx context.Context, id string) (string, error) {
 	return id, nil
 }
 
-// checkTypeID reports an ID that is not name:sample_type:sample_unit:period_type:period_unit
-// (optionally followed by :delta).
+// checkTypeID reports an ID that is not a profile type ID, optionally
+// followed by Parca's ":delta".
 func checkTypeID(id string) error {
-	parts := strings.Split(id, ":")
-	if len(parts) == 6 && parts[5] == "delta" {
-		parts = parts[:5]
-	}
-	if len(parts) != 5 || parts[0] == "" || parts[1] == "" {
-		return fmt.Errorf("parca: profile type %q is not of the form "+
-			"name:sample_type:sample_unit:period_type:period_unit", id)
+	if _, err := model.ParseProfileType(strings.TrimSuffix(id, deltaSuffix)); err != nil {
+		return fmt.Errorf("parca: %w", err)
 	}
 	return nil
 }

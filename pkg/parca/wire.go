@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // The JSON shapes of Parca's REST answers (grpc-gateway over parca's
@@ -140,7 +142,7 @@ type errorBody struct {
 // decodeJSON decodes b into out, naming what was being decoded on failure.
 func decodeJSON(what string, b []byte, out any) error {
 	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("parca: decoding the answer of %s: %w", what, err)
+		return &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("parca: decoding the answer of %s: %v", what, err), Err: err}
 	}
 	return nil
 }

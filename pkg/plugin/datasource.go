@@ -16,7 +16,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend/datasource"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/instancemgmt"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/log"
-	gocache "github.com/patrickmn/go-cache"
+	"github.com/maypok86/otter/v2"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/emberscope/emberscope/pkg/models"
@@ -45,7 +45,7 @@ type Datasource struct {
 	// liveRuns keeps each one's latest run for the streams of its parts,
 	// and liveGroup makes them wait for one run rather than start several.
 	streams   *streamRegistry
-	liveRuns  *gocache.Cache
+	liveRuns  *otter.Cache[string, *liveRun]
 	liveGroup singleflight.Group
 	// streamTicked, when set (by tests), is called after every run of a
 	// live stream with whether it sent frames.
@@ -92,7 +92,10 @@ func New(settings *models.Settings, src source.Source) *Datasource {
 		serverURL: redact.URL(settings.URL),
 		logger:    backend.Logger.With("url", settings.URL),
 		streams:   newStreamRegistry(),
-		liveRuns:  gocache.New(DefaultLiveInterval, time.Minute),
+		// A run is fresh for half its live interval.
+		liveRuns: otter.Must(&otter.Options[string, *liveRun]{
+			ExpiryCalculator: otter.ExpiryWritingFunc(func(e otter.Entry[string, *liveRun]) time.Duration { return e.Value.interval / 2 }),
+		}),
 	}
 	d.mux = d.queryMux()
 	d.resources = d.resourceHandler()
@@ -102,6 +105,8 @@ func New(settings *models.Settings, src source.Source) *Datasource {
 // Dispose is called when the instance's settings change: it closes the idle
 // connections of the old instance's HTTP client.
 func (d *Datasource) Dispose() {
+	d.streams.close()
+	d.liveRuns.StopAllGoroutines()
 	if d.httpClient != nil {
 		d.httpClient.CloseIdleConnections()
 	}

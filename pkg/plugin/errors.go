@@ -7,6 +7,7 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/query"
 )
 
@@ -19,26 +20,21 @@ func userErrorf(format string, args ...any) error {
 	return &userError{msg: fmt.Sprintf(format, args...)}
 }
 
-// statusError is implemented by client errors that know their HTTP status
-// (pyroscope.Error, and any other client's errors that choose to).
-type statusError interface {
-	error
-	HTTPStatus() int
-}
-
 // errorResponse turns the error of one query into the response Grafana shows
-// under its refId: the message, a status and who is to blame.
+// under its refId: the message, a status and who is to blame. A profile
+// server's *model.Error (from either client) is reported as the SDK's
+// downstream error, with the status of its kind.
 func errorResponse(err error) backend.DataResponse {
 	var (
 		ue *userError
 		qe *query.Error
-		se statusError
+		me *model.Error
 	)
 	switch {
 	case errors.As(err, &ue), errors.As(err, &qe):
 		return backend.DataResponse{Error: err, Status: backend.StatusBadRequest, ErrorSource: backend.ErrorSourceDownstream}
-	case errors.As(err, &se):
-		return backend.DataResponse{Error: err, Status: backend.Status(se.HTTPStatus()), ErrorSource: backend.ErrorSourceDownstream}
+	case errors.As(err, &me):
+		return backend.DataResponse{Error: backend.DownstreamError(err), Status: backend.Status(me.HTTPStatus()), ErrorSource: backend.ErrorSourceDownstream}
 	case errors.Is(err, context.Canceled):
 		return backend.DataResponse{Error: err, Status: backend.Status(499), ErrorSource: backend.ErrorSourceDownstream}
 	case errors.Is(err, context.DeadlineExceeded):

@@ -9,6 +9,7 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -21,9 +22,9 @@ func (d *Datasource) CheckHealth(ctx context.Context, _ *backend.CheckHealthRequ
 	now := time.Now()
 	types, err := d.src.ProfileTypes(ctx, source.TimeRange{From: now.Add(-healthLookback), To: now})
 	if err != nil {
-		var se statusError
+		var me *model.Error
 		msg := err.Error()
-		if !errors.As(err, &se) {
+		if !errors.As(err, &me) {
 			msg = fmt.Sprintf("profile server at %s: %v", d.serverURL, err)
 		}
 		return &backend.CheckHealthResult{Status: backend.HealthStatusError, Message: msg}, nil
@@ -36,7 +37,7 @@ func (d *Datasource) CheckHealth(ctx context.Context, _ *backend.CheckHealthRequ
 	}
 	ids := make([]string, 0, len(types))
 	for _, t := range types {
-		ids = append(ids, t.ID)
+		ids = append(ids, t.String())
 	}
 	return &backend.CheckHealthResult{
 		Status:  backend.HealthStatusOk,

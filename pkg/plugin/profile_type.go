@@ -25,10 +25,10 @@ func (d *Datasource) checkProfileType(ctx context.Context, r *request) error {
 	}
 	ids := make([]string, 0, len(types))
 	for _, t := range types {
-		if t.ID == id {
+		if t.String() == id {
 			return nil
 		}
-		ids = append(ids, t.ID)
+		ids = append(ids, t.String())
 	}
 	if len(ids) == 0 {
 		// Nothing at all around this range: an empty range, not a typo.

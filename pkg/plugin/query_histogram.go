@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
 	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -44,38 +43,27 @@ func (d *Datasource) queryHistogram(ctx context.Context, r *request) (data.Frame
 	return data.Frames{f}, nil
 }
 
-// heatmapper is a client that can tell how per-profile totals are distributed.
-type heatmapper interface {
-	Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]pyroscope.HeatmapSlot, error)
-}
-
-// errNoHeatmap says the server has no heatmap API.
-var errNoHeatmap = errors.New("the profile server has no heatmap API")
-
 // histogramPoints returns the values to bucket and whether each is one profile.
 func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.ProfileTotal, bool, error) {
-	if hm, ok := d.src.(heatmapper); ok {
-		slots, err := hm.Heatmap(ctx, r.selection(), r.Step)
-		var pe *pyroscope.Error
-		switch {
-		case err == nil:
-			var points []frames.ProfileTotal
-			for _, s := range slots {
-				for i, c := range s.Counts {
-					if i >= len(s.YMin) {
-						return nil, false, fmt.Errorf("heatmap slot at %s has %d counts for %d ranges", s.Time, len(s.Counts), len(s.YMin))
-					}
-					for range c {
-						points = append(points, frames.ProfileTotal{Time: s.Time, Total: int64(s.YMin[i])})
-					}
+	slots, err := source.Heatmap(ctx, d.src, r.selection(), r.Step)
+	switch {
+	case err == nil:
+		var points []frames.ProfileTotal
+		for _, s := range slots {
+			for i, c := range s.Counts {
+				if i >= len(s.YMin) {
+					return nil, false, fmt.Errorf("heatmap slot at %s has %d counts for %d ranges", s.Time, len(s.Counts), len(s.YMin))
+				}
+				for range c {
+					points = append(points, frames.ProfileTotal{Time: s.Time, Total: int64(s.YMin[i])})
 				}
 			}
-			return points, true, nil
-		case errors.Is(err, errNoHeatmap), errors.As(err, &pe) && pe.Kind == pyroscope.KindNotFound:
-			// No heatmap API on this server: fall back to the series.
-		default:
-			return nil, false, err
 		}
+		return points, true, nil
+	case errors.Is(err, source.ErrNoHeatmap), model.KindOf(err) == model.KindNotFound, model.KindOf(err) == model.KindUnimplemented:
+		// No heatmap API on this server: fall back to the series.
+	default:
+		return nil, false, err
 	}
 	series, err := d.src.Series(ctx, source.SeriesRequest{Selection: r.selection(), GroupBy: r.Query.GroupBy, Step: r.Step})
 	if err != nil {

@@ -6,13 +6,12 @@ import (
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
-// profileTypeLabel is the series label that holds a series' profile type.
-const profileTypeLabel = "__profile_type__"
-
 func profileTypeMatcher(id string) *labels.Matcher {
-	return labels.MustNewMatcher(labels.MatchEqual, profileTypeLabel, id)
+	return labels.MustNewMatcher(labels.MatchEqual, model.LabelNameProfileType, id)
 }
 
 // labelValues answers GET labelValues?label=&matchers=&profileTypeId=&start=&end=

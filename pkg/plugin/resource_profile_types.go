@@ -35,7 +35,7 @@ func (d *Datasource) profileTypes(r *http.Request) (any, error) {
 	out := make([]profileTypeJSON, 0, len(types))
 	for _, t := range types {
 		out = append(out, profileTypeJSON{
-			ID: t.ID, Label: t.Name + " - " + t.SampleType,
+			ID: t.String(), Label: t.Name + " - " + t.SampleType,
 			Name: t.Name, SampleType: t.SampleType, SampleUnit: t.SampleUnit,
 			PeriodType: t.PeriodType, PeriodUnit: t.PeriodUnit,
 		})

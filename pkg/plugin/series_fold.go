@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -23,11 +24,10 @@ func foldSeries(series []source.Series, limit int, groupBy []string) ([]source.S
 	type ranked struct {
 		s   source.Series
 		sum float64
-		key string
 	}
 	rs := make([]ranked, len(series))
 	for i, s := range series {
-		rs[i] = ranked{s: s, key: labelKey(s.Labels)}
+		rs[i] = ranked{s: s}
 		for _, p := range s.Points {
 			rs[i].sum += p.Value
 		}
@@ -36,7 +36,7 @@ func foldSeries(series []source.Series, limit int, groupBy []string) ([]source.S
 		if c := cmp.Compare(b.sum, a.sum); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.key, b.key)
+		return model.CompareLabels(a.s.Labels, b.s.Labels)
 	})
 	out := make([]source.Series, 0, limit+1)
 	for _, r := range rs[:limit] {
@@ -50,7 +50,7 @@ func foldSeries(series []source.Series, limit int, groupBy []string) ([]source.S
 	}
 	other := source.Series{}
 	for _, name := range groupBy {
-		other.Labels = append(other.Labels, source.Label{Name: name, Value: otherName})
+		other.Labels = append(other.Labels, model.Label{Name: name, Value: otherName})
 	}
 	for t, v := range sums {
 		other.Points = append(other.Points, source.Point{Time: t, Value: v})
@@ -59,13 +59,5 @@ func foldSeries(series []source.Series, limit int, groupBy []string) ([]source.S
 	return append(out, other), len(series) - limit
 }
 
-func labelKey(ls []source.Label) string {
-	var b []byte
-	for _, l := range ls {
-		b = append(b, l.Name...)
-		b = append(b, 0)
-		b = append(b, l.Value...)
-		b = append(b, 0)
-	}
-	return string(b)
-}
+// labelKey is the map key of a label set.
+func labelKey(ls model.Labels) string { return ls.Key() }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -13,7 +14,7 @@ func TestFoldSeriesKeepsLargestAndSumsTheRest(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	mk := func(v string, a, b float64) source.Series {
 		return source.Series{
-			Labels: []source.Label{{Name: "route", Value: v}},
+			Labels: model.Labels{{Name: "route", Value: v}},
 			Points: []source.Point{{Time: t0, Value: a}, {Time: t0.Add(time.Minute), Value: b}},
 		}
 	}
@@ -24,7 +25,7 @@ func TestFoldSeriesKeepsLargestAndSumsTheRest(t *testing.T) {
 	require.Equal(t, "b", kept[0].Labels[0].Value)
 	require.Equal(t, "d", kept[1].Labels[0].Value)
 	other := kept[2]
-	require.Equal(t, []source.Label{{Name: "route", Value: "other"}}, other.Labels)
+	require.Equal(t, model.Labels{{Name: "route", Value: "other"}}, other.Labels)
 	require.Equal(t, []source.Point{{Time: t0, Value: 6}, {Time: t0.Add(time.Minute), Value: 3}}, other.Points)
 
 	var sumIn, sumOut float64

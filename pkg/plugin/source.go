@@ -13,6 +13,7 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/detect"
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/models"
 	"github.com/emberscope/emberscope/pkg/parca"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
@@ -30,10 +31,10 @@ func newSource(settings *models.Settings, opts httpclient.Options) (source.Sourc
 		return nil, nil, fmt.Errorf("create the HTTP client for %s: %w", redact.URL(settings.URL), err)
 	}
 	switch settings.ServerKind {
-	case models.ServerParca:
+	case model.ServerParca:
 		c, err := parca.New(parca.Options{URL: settings.URL, HTTPClient: hc})
 		return c, hc, err
-	case models.ServerAuto:
+	case model.ServerAuto:
 		return &detectingSource{url: settings.URL, hc: hc}, hc, nil
 	default:
 		return pyroscope.NewWithHTTPClient(settings.URL, hc), hc, nil
@@ -66,7 +67,7 @@ func (d *detectingSource) get(ctx context.Context) (source.Source, error) {
 		return pyroscope.NewWithHTTPClient(d.url, d.hc), nil
 	}
 	switch kind {
-	case detect.Parca:
+	case model.ServerParca:
 		c, err := parca.New(parca.Options{URL: d.url, HTTPClient: d.hc})
 		if err != nil {
 			return nil, err
@@ -79,7 +80,7 @@ func (d *detectingSource) get(ctx context.Context) (source.Source, error) {
 	return d.src, nil
 }
 
-func (d *detectingSource) ProfileTypes(ctx context.Context, r source.TimeRange) ([]source.ProfileType, error) {
+func (d *detectingSource) ProfileTypes(ctx context.Context, r source.TimeRange) ([]model.ProfileType, error) {
 	s, err := d.get(ctx)
 	if err != nil {
 		return nil, err
@@ -127,15 +128,12 @@ func (d *detectingSource) MergeProfile(ctx context.Context, r source.StacksReque
 	return s.MergeProfile(ctx, r)
 }
 
-// Heatmap forwards to the detected client when it has a heatmap API.
-func (d *detectingSource) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]pyroscope.HeatmapSlot, error) {
+// Heatmap forwards to the detected client; it answers source.ErrNoHeatmap
+// when that client has no heatmap API.
+func (d *detectingSource) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]source.HeatmapSlot, error) {
 	s, err := d.get(ctx)
 	if err != nil {
 		return nil, err
 	}
-	hm, ok := s.(heatmapper)
-	if !ok {
-		return nil, errNoHeatmap
-	}
-	return hm.Heatmap(ctx, sel, step)
+	return source.Heatmap(ctx, s, sel, step)
 }

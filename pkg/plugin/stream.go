@@ -134,8 +134,7 @@ func untilNextTick(now time.Time, interval time.Duration) time.Duration {
 // share one run. Concurrent callers wait for the same run, which is not
 // cancelled when the first of them leaves.
 func (d *Datasource) liveFrames(ctx context.Context, key string, spec *streamSpec, fn queryFunc) (data.Frames, time.Duration, error) {
-	if v, ok := d.liveRuns.Get(key); ok {
-		r := v.(*liveRun)
+	if r, ok := d.liveRuns.GetIfPresent(key); ok {
 		return r.frames, r.interval, nil
 	}
 	ch := d.liveGroup.DoChan(key, func() (any, error) {
@@ -148,7 +147,7 @@ func (d *Datasource) liveFrames(ctx context.Context, key string, spec *streamSpe
 		if resp.Error != nil {
 			return run, resp.Error
 		}
-		d.liveRuns.Set(key, run, run.interval/2)
+		d.liveRuns.Set(key, run)
 		return run, nil
 	})
 	select {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/live"
-	gocache "github.com/patrickmn/go-cache"
+	"github.com/maypok86/otter/v2"
 )
 
 // streamPathPrefix starts the path of every live channel of the datasource:
@@ -64,29 +64,28 @@ func (s *streamSpec) dataQuery(tr backend.TimeRange) backend.DataQuery {
 // streamRegistry remembers the live queries QueryData answered, by key, for
 // SubscribeStream and RunStream; entries expire after streamTTL unused.
 type streamRegistry struct {
-	cache *gocache.Cache
+	cache *otter.Cache[string, *streamSpec]
 }
 
 func newStreamRegistry() *streamRegistry {
-	return &streamRegistry{cache: gocache.New(streamTTL, 10*time.Minute)}
+	return &streamRegistry{cache: otter.Must(&otter.Options[string, *streamSpec]{
+		ExpiryCalculator: otter.ExpiryAccessing[string, *streamSpec](streamTTL),
+	})}
 }
+
+// close stops the cache's maintenance.
+func (r *streamRegistry) close() { r.cache.StopAllGoroutines() }
 
 // register stores spec and returns its key.
 func (r *streamRegistry) register(spec *streamSpec) string {
 	k := spec.key()
-	r.cache.SetDefault(k, spec)
+	r.cache.Set(k, spec)
 	return k
 }
 
 // lookup returns the spec of a key and renews its lease.
 func (r *streamRegistry) lookup(key string) (*streamSpec, bool) {
-	v, ok := r.cache.Get(key)
-	if !ok {
-		return nil, false
-	}
-	spec := v.(*streamSpec)
-	r.cache.SetDefault(key, spec)
-	return spec, true
+	return r.cache.GetIfPresent(key)
 }
 
 // channelID is the full Grafana Live channel of one part of a live query

@@ -17,6 +17,7 @@ import (
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 
 	"github.com/emberscope/emberscope/pkg/redact"
@@ -54,30 +55,32 @@ func NewWithHTTPClient(baseURL string, hc *http.Client) *Client {
 func (c *Client) URL() string { return c.url }
 
 // ProfileTypes lists the profile types that have data in r (all time when r is zero).
-func (c *Client) ProfileTypes(ctx context.Context, r source.TimeRange) ([]source.ProfileType, error) {
+func (c *Client) ProfileTypes(ctx context.Context, r source.TimeRange) ([]model.ProfileType, error) {
 	start, end := rangeMillis(r)
 	resp, err := c.querier.ProfileTypes(ctx, connect.NewRequest(&querierv1.ProfileTypesRequest{Start: start, End: end}))
 	if err != nil {
 		return nil, c.wrap("list profile types", err)
 	}
-	out := make([]source.ProfileType, 0, len(resp.Msg.ProfileTypes))
+	out := make([]model.ProfileType, 0, len(resp.Msg.ProfileTypes))
 	for _, pt := range resp.Msg.ProfileTypes {
 		out = append(out, profileType(pt))
 	}
 	return out, nil
 }
 
-func profileType(pt *typesv1.ProfileType) source.ProfileType {
-	p := source.ProfileType{
-		ID:         pt.ID,
+func profileType(pt *typesv1.ProfileType) model.ProfileType {
+	p := model.ProfileType{
 		Name:       pt.Name,
 		SampleType: pt.SampleType,
 		SampleUnit: pt.SampleUnit,
 		PeriodType: pt.PeriodType,
 		PeriodUnit: pt.PeriodUnit,
 	}
-	if p.ID == "" {
-		p.ID = strings.Join([]string{p.Name, p.SampleType, p.SampleUnit, p.PeriodType, p.PeriodUnit}, ":")
+	if p.Name == "" && pt.ID != "" {
+		// A server that sends only the ID: read the parts from it.
+		if t, err := model.ParseProfileType(pt.ID); err == nil {
+			return t
+		}
 	}
 	return p
 }

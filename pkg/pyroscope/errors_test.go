@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -30,10 +30,10 @@ func TestUnreachableServer(t *testing.T) {
 	_, err = c.ProfileTypes(context.Background(), source.TimeRange{})
 	require.Error(t, err)
 	require.Equal(t, "cannot reach profile server at "+url+": connection refused", err.Error())
-	require.True(t, backend.IsDownstreamError(err))
-	var e *Error
+	require.NotZero(t, model.KindOf(err))
+	var e *model.Error
 	require.ErrorAs(t, err, &e)
-	require.Equal(t, KindUnreachable, e.Kind)
+	require.Equal(t, model.KindUnreachable, e.Kind)
 	require.Equal(t, http.StatusBadGateway, e.HTTPStatus())
 }
 
@@ -56,10 +56,10 @@ func TestAuthAndTenantHeaders(t *testing.T) {
 	require.Equal(t, "team-a", gotTenant)
 	require.Equal(t, "u", gotUser)
 	require.Equal(t, "p", gotPass)
-	var e *Error
+	var e *model.Error
 	require.ErrorAs(t, err, &e)
-	require.Equal(t, KindAuth, e.Kind)
-	require.True(t, backend.IsDownstreamError(err))
+	require.Equal(t, model.KindAuth, e.Kind)
+	require.NotZero(t, model.KindOf(err))
 }
 
 func TestNotAPyroscopeServer(t *testing.T) {
@@ -86,7 +86,7 @@ func TestTimeout(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.Series(context.Background(), source.SeriesRequest{})
 	require.ErrorContains(t, err, "profile server at "+srv.URL+" did not answer in time (select series)")
-	var e *Error
+	var e *model.Error
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, http.StatusGatewayTimeout, e.HTTPStatus())
 }

@@ -8,6 +8,7 @@ import (
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -31,7 +32,7 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 	}
 	t, err := TreeFromFlameGraph(resp.Msg.Flamegraph)
 	if err != nil {
-		return nil, &Error{Kind: KindServer, Msg: fmt.Sprintf("profile server at %s sent a flamegraph that cannot be read: %v", c.url, err), Err: err}
+		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("profile server at %s sent a flamegraph that cannot be read: %v", c.url, err), Err: err}
 	}
 	return t, nil
 }

@@ -10,18 +10,11 @@ import (
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
-// HeatmapSlot is one step of a heatmap: how many profiles had a total in each
-// value range, the i-th range starting at YMin[i].
-type HeatmapSlot struct {
-	Time   time.Time
-	YMin   []float64
-	Counts []int32
-}
-
 // Heatmap asks the server how the totals of the selection's individual
-// profiles are distributed, per step. It is not part of source.Source: not
-// every server can answer it (Pyroscope and the embedded store can).
-func (c *Client) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]HeatmapSlot, error) {
+// profiles are distributed, per step: the client is a source.Heatmapper.
+var _ source.Heatmapper = (*Client)(nil)
+
+func (c *Client) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]source.HeatmapSlot, error) {
 	start, end := rangeMillis(sel.Range)
 	resp, err := c.querier.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{
 		ProfileTypeID: sel.ProfileTypeID,
@@ -34,10 +27,10 @@ func (c *Client) Heatmap(ctx context.Context, sel source.Selection, step time.Du
 	if err != nil {
 		return nil, c.wrap("select heatmap", err)
 	}
-	var out []HeatmapSlot
+	var out []source.HeatmapSlot
 	for _, s := range resp.Msg.Series {
 		for _, sl := range s.Slots {
-			out = append(out, HeatmapSlot{Time: time.UnixMilli(sl.Timestamp).UTC(), YMin: sl.YMin, Counts: sl.Counts})
+			out = append(out, source.HeatmapSlot{Time: time.UnixMilli(sl.Timestamp).UTC(), YMin: sl.YMin, Counts: sl.Counts})
 		}
 	}
 	return out, nil

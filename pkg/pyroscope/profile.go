@@ -8,6 +8,7 @@ import (
 	"github.com/google/pprof/profile"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -34,7 +35,7 @@ func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*pro
 	}
 	p, err := profile.ParseData(raw)
 	if err != nil {
-		return nil, &Error{Kind: KindServer, Msg: fmt.Sprintf("profile server at %s sent a profile that cannot be read: %v", c.url, err), Err: err}
+		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("profile server at %s sent a profile that cannot be read: %v", c.url, err), Err: err}
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package pyroscope_test
 import (
 	"context"
 	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/pkg/model"
 	"net/http"
 	"testing"
 	"time"
@@ -90,7 +91,7 @@ func TestClientAgainstPyroscopeRecordings(t *testing.T) {
 	types, err := c.ProfileTypes(ctx, recorded)
 	require.NoError(t, err)
 	require.Len(t, types, 6)
-	assert.Equal(t, source.ProfileType{ID: "memory:alloc_space:bytes:space:bytes", Name: "memory", SampleType: "alloc_space",
+	assert.Equal(t, model.ProfileType{Name: "memory", SampleType: "alloc_space",
 		SampleUnit: "bytes", PeriodType: "space", PeriodUnit: "bytes"}, types[1])
 
 	names, err := c.LabelNames(ctx, source.LabelsRequest{Range: recorded})
@@ -175,12 +176,7 @@ func TestClientAgainstPyroscopeRecordings(t *testing.T) {
 	series, err = c.Series(ctx, source.SeriesRequest{Selection: env, Step: time.Minute, GroupBy: []string{"service_name"}})
 	require.NoError(t, err)
 	require.Len(t, series, 3)
-	assert.Equal(t, []source.Label{{Name: "service_name", Value: "rec-sort"}}, series[0].Labels, "largest first")
-	series, err = c.Series(ctx, source.SeriesRequest{Step: time.Minute, GroupBy: []string{"category"}, Limit: 2,
-		Selection: source.Selection{ProfileTypeID: cpuType, LabelSelector: `{service_name="rec-labeled"}`, Range: recorded}})
-	require.NoError(t, err)
-	require.Len(t, series, 2)
-	assert.Empty(t, series[0].Labels, "the largest series has no category label")
+	assert.Equal(t, model.Labels{{Name: "service_name", Value: "rec-sort"}}, series[0].Labels, "largest first")
 	series, err = c.Series(ctx, source.SeriesRequest{Selection: env, Step: time.Hour})
 	require.NoError(t, err)
 	assert.Empty(t, series)
@@ -214,15 +210,15 @@ func TestClientErrorsFromPyroscopeRecordings(t *testing.T) {
 		"35 start after end":  {ProfileTypeID: cpuType, LabelSelector: "{}", Range: source.TimeRange{From: recorded.To, To: recorded.From}},
 	} {
 		_, err := c.MergeStacks(ctx, source.StacksRequest{Selection: sel})
-		var pe *pyroscope.Error
+		var pe *model.Error
 		require.ErrorAs(t, err, &pe, name)
-		assert.Equal(t, pyroscope.KindBadRequest, pe.Kind, name)
+		assert.Equal(t, model.KindBadRequest, pe.Kind, name)
 		assert.Equal(t, http.StatusBadRequest, pe.HTTPStatus(), name)
 		assert.NotEmpty(t, pe.Msg, name)
 	}
 	_, err := c.MergeStacks(ctx, source.StacksRequest{MaxNodes: 2_000_000, Selection: source.Selection{ProfileTypeID: cpuType, LabelSelector: "{}", Range: recorded}})
-	var pe *pyroscope.Error
+	var pe *model.Error
 	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, pyroscope.KindBadRequest, pe.Kind)
+	assert.Equal(t, model.KindBadRequest, pe.Kind)
 	assert.Contains(t, pe.Msg, "1048576")
 }

@@ -7,6 +7,7 @@ import (
 	"connectrpc.com/connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -26,9 +27,6 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 		GroupBy:       r.GroupBy,
 		Step:          step.Seconds(),
 	}
-	if r.Limit > 0 {
-		req.Limit = &r.Limit
-	}
 	resp, err := c.querier.SelectSeries(ctx, connect.NewRequest(req))
 	if err != nil {
 		return nil, c.wrap("select series", err)
@@ -36,11 +34,11 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 	out := make([]source.Series, 0, len(resp.Msg.Series))
 	for _, s := range resp.Msg.Series {
 		ser := source.Series{
-			Labels: make([]source.Label, 0, len(s.Labels)),
+			Labels: make(model.Labels, 0, len(s.Labels)),
 			Points: make([]source.Point, 0, len(s.Points)),
 		}
 		for _, l := range s.Labels {
-			ser.Labels = append(ser.Labels, source.Label{Name: l.Name, Value: l.Value})
+			ser.Labels = append(ser.Labels, model.Label{Name: l.Name, Value: l.Value})
 		}
 		for _, p := range s.Points {
 			ser.Points = append(ser.Points, source.Point{Time: time.UnixMilli(p.Timestamp).UTC(), Value: p.Value})

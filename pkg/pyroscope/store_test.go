@@ -11,6 +11,7 @@ import (
 
 	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 	"github.com/emberscope/emberscope/pkg/pyroscope"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -39,9 +40,9 @@ func TestClientAgainstStore(t *testing.T) {
 	require.NoError(t, err)
 	var ids []string
 	for _, pt := range types {
-		ids = append(ids, pt.ID)
-		if pt.ID == cpuType {
-			require.Equal(t, source.ProfileType{ID: cpuType, Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}, pt)
+		ids = append(ids, pt.String())
+		if pt.String() == cpuType {
+			require.Equal(t, model.ProfileType{Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}, pt)
 		}
 	}
 	require.Contains(t, ids, cpuType)
@@ -103,9 +104,9 @@ func TestServerRejection(t *testing.T) {
 		ProfileTypeID: cpuType, LabelSelector: `{service_name=}`, Range: source.TimeRange{From: now.Add(-time.Hour), To: now},
 	}})
 	require.Error(t, err)
-	var pe *pyroscope.Error
+	var pe *model.Error
 	require.ErrorAs(t, err, &pe)
-	require.Equal(t, pyroscope.KindBadRequest, pe.Kind)
+	require.Equal(t, model.KindBadRequest, pe.Kind)
 	require.Equal(t, 400, pe.HTTPStatus())
 	require.NotContains(t, err.Error(), "invalid_argument", "the server's message, without the code")
 	t.Logf("server message: %v", err)

@@ -5,7 +5,11 @@ import (
 	"strings"
 )
 
-// The built-in functions of the language (DESIGN.md §4).
+//go:generate go run ./genfunctions -o ../../src/datasource/language/functions.json
+
+// The built-in functions of the language (docs/design.md §4). The editor's
+// list is generated from this table: run `go generate ./pkg/query` after
+// changing it.
 func init() {
 	Register(&Function{
 		Name:   "frames_from_label",

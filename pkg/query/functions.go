@@ -69,6 +69,30 @@ func (f *Function) Signature() string {
 	return f.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 
+// Usage renders the call as the editor shows it, with strings quoted, e.g.
+// `frames_from_label(q, "label", …, sep="…")` or `truncate(q, depth)`.
+func (f *Function) Usage() string {
+	parts := []string{"q"}
+	for _, p := range f.Params {
+		if p.Kind == ArgString {
+			parts = append(parts, `"`+p.Name+`"`)
+		} else {
+			parts = append(parts, p.Name)
+		}
+		if p.Variadic {
+			parts = append(parts, "…")
+		}
+	}
+	for _, p := range f.Named {
+		if p.Kind == ArgString {
+			parts = append(parts, p.Name+`="…"`)
+		} else {
+			parts = append(parts, p.Name+"=n")
+		}
+	}
+	return f.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
 func (f *Function) named(name string) (Param, bool) {
 	for _, p := range f.Named {
 		if p.Name == name {
@@ -96,6 +120,27 @@ func Register(f *Function) {
 		}
 	}
 	functions[f.Name] = f
+}
+
+// EditorFunction is what the query editor knows of a function, for
+// completion, highlighting and the cheat sheet. The editor's list
+// (src/datasource/language/functions.json) is generated from
+// EditorFunctions by `go generate ./pkg/query`, and a test fails when the
+// two differ.
+type EditorFunction struct {
+	Name      string `json:"name"`
+	Signature string `json:"signature"`
+	Doc       string `json:"doc"`
+}
+
+// EditorFunctions lists the function table for the editor, sorted by name.
+func EditorFunctions() []EditorFunction {
+	fs := Functions()
+	out := make([]EditorFunction, len(fs))
+	for i, f := range fs {
+		out[i] = EditorFunction{Name: f.Name, Signature: f.Usage(), Doc: f.Doc}
+	}
+	return out
 }
 
 // Functions returns the function table sorted by name, for the editor.

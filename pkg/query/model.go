@@ -3,6 +3,8 @@ package query
 import (
 	"fmt"
 	"strings"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // Model is the structured query of the editor (DESIGN.md §3): the fields a
@@ -70,10 +72,10 @@ func Compile(m Model) (*Query, error) {
 func fieldProfileType(id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return "", &Error{Msg: "no profile type: choose one, or start the expression with " + profileTypeShape}
+		return "", &Error{Msg: "no profile type: choose one, or start the expression with " + model.ProfileTypeShape}
 	}
-	if msg := checkProfileType(id); msg != "" {
-		return "", &Error{Msg: "profileTypeId: " + msg}
+	if _, err := model.ParseProfileType(id); err != nil {
+		return "", &Error{Msg: "profileTypeId: " + err.Error()}
 	}
 	return id, nil
 }

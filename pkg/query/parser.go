@@ -1,16 +1,13 @@
 package query
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // maxNesting bounds how deeply function calls nest.
 const maxNesting = 64
-
-// profileTypeShape is how a profile type ID is spelled, for messages.
-const profileTypeShape = "name:sample_type:sample_unit:period_type:period_unit"
 
 // Parse parses a query expression. The profile type may be absent (it then
 // comes from the structured fields, see Compile), and so may the braces, but
@@ -106,35 +103,10 @@ func (p *parser) parsePrimary(q *Query, depth int) *Error {
 }
 
 func (p *parser) checkProfileType(t token) *Error {
-	if err := checkProfileType(t.text); err != "" {
+	if _, err := model.ParseProfileType(t.text); err != nil {
 		return p.errorf(t, "%s", err)
 	}
 	return nil
-}
-
-// checkProfileType returns what is wrong with a profile type ID, or "".
-func checkProfileType(id string) string {
-	parts := strings.Split(id, ":")
-	if len(parts) != 5 {
-		noun := "parts"
-		if len(parts) == 1 {
-			noun = "part"
-		}
-		return fmt.Sprintf("profile type %q has %d %s; expected %s", id, len(parts), noun, profileTypeShape)
-	}
-	for i, what := range []string{"name", "sample type", "sample unit"} {
-		if parts[i] == "" {
-			return fmt.Sprintf("profile type %q has an empty %s; expected %s", id, what, profileTypeShape)
-		}
-	}
-	for _, part := range parts {
-		for i := 0; i < len(part); i++ {
-			if !isWordByte(part[i]) {
-				return fmt.Sprintf("profile type %q has a bad character %q; expected %s", id, part[i], profileTypeShape)
-			}
-		}
-	}
-	return ""
 }
 
 func (p *parser) parseMatchers(q *Query) *Error {

@@ -6,23 +6,14 @@ package source
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 )
-
-// ProfileType is one kind of profile a server holds, with its Pyroscope ID
-// "name:sample_type:sample_unit:period_type:period_unit".
-type ProfileType struct {
-	ID         string
-	Name       string
-	SampleType string
-	SampleUnit string
-	PeriodType string
-	PeriodUnit string
-}
 
 // TimeRange is a closed time range.
 type TimeRange struct {
@@ -58,15 +49,13 @@ type SeriesRequest struct {
 	Selection
 	GroupBy []string
 	Step    time.Duration
-	// Limit keeps the largest series; 0 keeps all.
-	Limit int64
 }
 
-// Label is one name=value pair of a series.
-type Label struct {
-	Name  string
-	Value string
-}
+// Label is model.Label, kept for the novelty handler until it moves to
+// pkg/novelty.
+//
+// Deprecated: use model.Label.
+type Label = model.Label
 
 // Point is one value of a series.
 type Point struct {
@@ -76,16 +65,44 @@ type Point struct {
 
 // Series is the values over time of one label set.
 type Series struct {
-	Labels []Label
+	Labels model.Labels
 	Points []Point
 }
 
 // Source is a profile server seen through our types.
 type Source interface {
-	ProfileTypes(ctx context.Context, r TimeRange) ([]ProfileType, error)
+	ProfileTypes(ctx context.Context, r TimeRange) ([]model.ProfileType, error)
 	LabelNames(ctx context.Context, r LabelsRequest) ([]string, error)
 	LabelValues(ctx context.Context, name string, r LabelsRequest) ([]string, error)
 	MergeStacks(ctx context.Context, r StacksRequest) (*flame.Tree, error)
 	Series(ctx context.Context, r SeriesRequest) ([]Series, error)
 	MergeProfile(ctx context.Context, r StacksRequest) (*profile.Profile, error)
+}
+
+// HeatmapSlot is one step of a heatmap: how many profiles had a total in each
+// value range, the i-th range starting at YMin[i].
+type HeatmapSlot struct {
+	Time   time.Time
+	YMin   []float64
+	Counts []int32
+}
+
+// Heatmapper is the optional capability of a Source whose server can tell how
+// the totals of the selection's individual profiles are distributed, per
+// step (Pyroscope and the embedded store can; Parca cannot).
+type Heatmapper interface {
+	Heatmap(ctx context.Context, sel Selection, step time.Duration) ([]HeatmapSlot, error)
+}
+
+// ErrNoHeatmap is the error of Heatmap for a Source without the capability.
+var ErrNoHeatmap = errors.New("the profile server has no heatmap API")
+
+// Heatmap asks src for the heatmap of sel when it is a Heatmapper, and
+// returns ErrNoHeatmap when it is not.
+func Heatmap(ctx context.Context, src Source, sel Selection, step time.Duration) ([]HeatmapSlot, error) {
+	hm, ok := src.(Heatmapper)
+	if !ok {
+		return nil, ErrNoHeatmap
+	}
+	return hm.Heatmap(ctx, sel, step)
 }

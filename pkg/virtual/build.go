@@ -16,10 +16,6 @@ import (
 // DefaultConcurrency bounds the calls in flight when Options.Concurrency is 0.
 const DefaultConcurrency = 8
 
-// profileTypeLabel is the matcher label through which label requests name a
-// profile type.
-const profileTypeLabel = "__profile_type__"
-
 // Options tune Build.
 type Options struct {
 	// Limit is the most values of a label that get frames of their own under

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -34,9 +35,17 @@ func Contribution(ctx context.Context, src source.Source, sel source.Selection, 
 	if strings.TrimSpace(label) == "" {
 		return nil, errors.New("label contribution: empty label name")
 	}
-	totals, err := groupTotals(ctx, src, sel, []string{label})
+	byTuple, err := groupTotals(ctx, src, sel, []string{label})
 	if err != nil {
 		return nil, fmt.Errorf("label contribution: %w", err)
+	}
+	totals := make(map[string]int64, len(byTuple))
+	for k, t := range byTuple {
+		tuple, err := model.SplitKey(k)
+		if err != nil || len(tuple) != 1 {
+			return nil, fmt.Errorf("label contribution: bad tuple key %q", k)
+		}
+		totals[tuple[0]] += t
 	}
 	var whole int64
 	values := make([]string, 0, len(totals))

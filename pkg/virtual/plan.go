@@ -3,11 +3,11 @@ package virtual
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
 )
@@ -107,7 +107,7 @@ func (p *planner) discover(ctx context.Context, label string, frontier []branch)
 		g.Go(func() error {
 			ms := b.matchers
 			if p.req.ProfileTypeID != "" {
-				ms = append(append([]*labels.Matcher(nil), ms...), mustMatcher(labels.MatchEqual, profileTypeLabel, p.req.ProfileTypeID))
+				ms = append(append([]*labels.Matcher(nil), ms...), mustMatcher(labels.MatchEqual, model.LabelNameProfileType, p.req.ProfileTypeID))
 			}
 			vs, err := p.src.LabelValues(gctx, label, source.LabelsRequest{
 				Matchers: []string{query.FormatSelector(ms)},
@@ -165,7 +165,10 @@ func (p *planner) fetchTotals(ctx context.Context) error {
 		p.prefixTotals[i] = make(map[string]int64)
 	}
 	for k, v := range full {
-		tuple := strings.Split(k, keySep)
+		tuple, err := model.SplitKey(k)
+		if err != nil {
+			return fmt.Errorf("virtual frames: %w", err)
+		}
 		for i := range p.labels {
 			p.prefixTotals[i][tupleKey(tuple[:i+1])] += v
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
 )
@@ -138,8 +139,8 @@ func (s *testSource) scoped(r source.LabelsRequest) ([]testSeries, error) {
 	return out, nil
 }
 
-func (s *testSource) ProfileTypes(context.Context, source.TimeRange) ([]source.ProfileType, error) {
-	return []source.ProfileType{{ID: cpuType, Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}}, nil
+func (s *testSource) ProfileTypes(context.Context, source.TimeRange) ([]model.ProfileType, error) {
+	return []model.ProfileType{{Name: "process_cpu", SampleType: "cpu", SampleUnit: "nanoseconds", PeriodType: "cpu", PeriodUnit: "nanoseconds"}}, nil
 }
 
 func (s *testSource) LabelNames(_ context.Context, r source.LabelsRequest) ([]string, error) {
@@ -209,12 +210,12 @@ func (s *testSource) Series(_ context.Context, r source.SeriesRequest) ([]source
 		return nil, err
 	}
 	totals := map[string]float64{}
-	groups := map[string][]source.Label{}
+	groups := map[string]model.Labels{}
 	for _, x := range ser {
-		var ls []source.Label
+		var ls model.Labels
 		for _, g := range r.GroupBy {
 			if v := x.labels[g]; v != "" {
-				ls = append(ls, source.Label{Name: g, Value: v})
+				ls = append(ls, model.Label{Name: g, Value: v})
 			}
 		}
 		k := fmt.Sprint(ls)
@@ -226,9 +227,6 @@ func (s *testSource) Series(_ context.Context, r source.SeriesRequest) ([]source
 		out = append(out, source.Series{Labels: groups[k], Points: []source.Point{{Time: r.Range.From, Value: totals[k]}}})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Points[0].Value > out[j].Points[0].Value })
-	if r.Limit > 0 && int64(len(out)) > r.Limit {
-		out = out[:r.Limit]
-	}
 	return out, nil
 }
 

@@ -7,14 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
-// keySep joins label values into a map key; it cannot occur in UTF-8 text.
-const keySep = "\xff"
-
 // tupleKey is the map key of a tuple of label values ("" for a missing label).
-func tupleKey(values []string) string { return strings.Join(values, keySep) }
+func tupleKey(values []string) string { return model.TupleKey(values...) }
 
 // wholeRange returns the step that makes one point cover the selection's range.
 func wholeRange(r source.TimeRange) (time.Duration, error) {
@@ -41,7 +39,7 @@ func groupTotals(ctx context.Context, src source.Source, sel source.Selection, l
 	values := make([]string, len(labels))
 	for _, s := range series {
 		for i, l := range labels {
-			values[i] = labelValue(s.Labels, l)
+			values[i] = s.Labels.Get(l)
 		}
 		k := tupleKey(values)
 		for _, p := range s.Points {
@@ -53,13 +51,4 @@ func groupTotals(ctx context.Context, src source.Source, sel source.Selection, l
 		out[k] = int64(math.Round(v))
 	}
 	return out, nil
-}
-
-func labelValue(ls []source.Label, name string) string {
-	for _, l := range ls {
-		if l.Name == name {
-			return l.Value
-		}
-	}
-	return ""
 }

@@ -4,11 +4,13 @@ import {
   CustomVariableSupport,
   DataQueryRequest,
   DataQueryResponse,
+  DataSourceApi,
+  LegacyMetricFindQueryOptions,
+  MetricFindValue,
   QueryEditorProps,
   SelectableValue,
 } from '@grafana/data';
 import { InlineField, InlineFieldRow, Input, Select } from '@grafana/ui';
-import type { DataSource } from '../datasource';
 import { EmberscopeOptions, EmberscopeQuery } from '../types';
 import { VariableQuery, VariableQueryType, parseVariableQuery } from '../variables';
 
@@ -26,7 +28,16 @@ export function toVariableQuery(q: VariableQuery | string | undefined): Variable
   return q && q.type ? q : { refId: q?.refId ?? 'variable', type: 'profileTypes' };
 }
 
-type Props = QueryEditorProps<DataSource, EmberscopeQuery, EmberscopeOptions, VariableQuery>;
+/**
+ * What the variable support needs of the datasource: the values of a variable
+ * query. The datasource implements it; naming it here keeps this module free
+ * of an import of the datasource (which imports this module).
+ */
+export interface VariableValues extends DataSourceApi<EmberscopeQuery, EmberscopeOptions> {
+  metricFindQuery(query: VariableQuery, options?: LegacyMetricFindQueryOptions): Promise<MetricFindValue[]>;
+}
+
+type Props = QueryEditorProps<VariableValues, EmberscopeQuery, EmberscopeOptions, VariableQuery>;
 
 /** The editor of a template variable: what to list, and for labels, which label and series. */
 export function VariableQueryEditor({ query, onChange }: Props) {
@@ -99,10 +110,10 @@ export function VariableQueryEditor({ query, onChange }: Props) {
 }
 
 /** Template variable support: lists profile types, label names or label values. */
-export class EmberscopeVariableSupport extends CustomVariableSupport<DataSource, VariableQuery> {
+export class EmberscopeVariableSupport extends CustomVariableSupport<VariableValues, VariableQuery> {
   editor = VariableQueryEditor;
 
-  constructor(private readonly ds: DataSource) {
+  constructor(private readonly ds: VariableValues) {
     super();
   }
 

@@ -360,7 +360,6 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
             onSort={(key) => setSort((s) => ({ key, desc: s.key === key ? !s.desc : key !== 'name' }))}
             highlighted={highlight}
             onSelect={(k) => setHighlight((h) => (h === k ? -1 : k))}
-            dark={dark}
           />
         )}
       </div>

@@ -24,7 +24,6 @@ describe('TopTable', () => {
         onSort={() => undefined}
         highlighted={-1}
         onSelect={() => undefined}
-        dark={false}
       />
     );
     const rows = screen.getAllByTestId('top-table-row');

@@ -1,4 +1,7 @@
 import React, { useEffect, useRef, useState } from 'react';
+import { css, cx } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { useStyles2, useTheme2 } from '@grafana/ui';
 import { formatPercent, formatValue } from '../model/format';
 import { SortKey, TopRow } from '../model/topTable';
 import { fitName } from '../model/shortName';
@@ -15,40 +18,85 @@ export interface TopTableProps {
   onSort: (key: SortKey) => void;
   highlighted: number;
   onSelect: (nameIdx: number) => void;
-  dark: boolean;
 }
 
 const ROW = 24;
 const HEADER = 28;
 const CELL_PADDING = 6;
-/** Font of the symbol column. */
-const NAME_FONT = '12px monospace';
+/** Font size of the table, and of the symbol column's monospace font. */
+const FONT_SIZE = 12;
 
-/**
- * The top table: symbol, self and total per function, sortable by any column. Rows are
- * windowed (only the visible ones are in the DOM), so 100k symbols stay fast.
- */
+/** The font of the symbol column, as CSS and the canvas measure it. */
+function nameFont(theme: GrafanaTheme2): string {
+  return `${FONT_SIZE}px ${theme.typography.fontFamilyMonospace}`;
+}
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  table: css({ fontSize: FONT_SIZE, display: 'flex', flexDirection: 'column', color: theme.colors.text.primary }),
+  headerRow: css({
+    display: 'flex',
+    height: HEADER,
+    alignItems: 'center',
+    borderBottom: `1px solid ${theme.colors.border.weak}`,
+    flex: 'none',
+  }),
+  columnHeader: css({
+    cursor: 'pointer',
+    padding: `0 ${CELL_PADDING}px`,
+    boxSizing: 'border-box',
+    fontWeight: theme.typography.fontWeightMedium,
+    userSelect: 'none',
+    '&:hover': { background: theme.colors.action.hover },
+  }),
+  body: css({ overflowY: 'auto', overflowX: 'hidden' }),
+  row: css({
+    position: 'absolute',
+    height: ROW,
+    width: '100%',
+    display: 'flex',
+    alignItems: 'center',
+    cursor: 'pointer',
+    '&:hover': { background: theme.colors.action.hover },
+  }),
+  stripe: css({ background: theme.colors.background.secondary }),
+  selected: css({ background: theme.colors.action.selected, '&:hover': { background: theme.colors.action.selected } }),
+  nameCell: css({
+    padding: `0 ${CELL_PADDING}px`,
+    boxSizing: 'border-box',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    font: nameFont(theme),
+  }),
+  valueCell: css({
+    padding: `0 ${CELL_PADDING}px`,
+    boxSizing: 'border-box',
+    textAlign: 'right',
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+  }),
+});
+
 /** A right-aligned value cell; its title is the value's share of the root. */
-function ValueCell(props: { width: number; value: number; rootTotal: number; unit?: string }) {
-  const { width, value, rootTotal, unit } = props;
+function ValueCell(props: { className: string; width: number; value: number; rootTotal: number; unit?: string }) {
+  const { className, width, value, rootTotal, unit } = props;
   return (
-    <div role="cell" style={{ ...VALUE_CELL, width }} title={formatPercent(value / (rootTotal || 1))}>
+    <div role="cell" className={className} style={{ width }} title={formatPercent(value / (rootTotal || 1))}>
       {formatValue(value, unit)}
     </div>
   );
 }
 
-const VALUE_CELL: React.CSSProperties = {
-  padding: '0 6px',
-  boxSizing: 'border-box',
-  textAlign: 'right',
-  whiteSpace: 'nowrap',
-  overflow: 'hidden',
-  textOverflow: 'ellipsis',
-};
-
+/**
+ * The top table: symbol, self and total per function, sortable by any column. Rows are
+ * windowed (only the visible ones are in the DOM), so 100k symbols stay fast. Colours and
+ * fonts come from the Grafana theme.
+ */
 export function TopTable(props: TopTableProps) {
-  const { rows, width, height, sortKey, descending, onSort, highlighted, onSelect, unit, rootTotal, dark } = props;
+  const { rows, width, height, sortKey, descending, onSort, highlighted, onSelect, unit, rootTotal } = props;
+  const theme = useTheme2();
+  const styles = useStyles2(getStyles);
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const bodyHeight = Math.max(0, height - HEADER);
@@ -57,7 +105,7 @@ export function TopTable(props: TopTableProps) {
   const numW = Math.max(84, Math.min(150, Math.floor(width * 0.22)));
   const nameW = Math.max(40, width - 2 * numW - 2);
   // long names are shortened from the left (module path, package) so the function stays visible
-  const nameChars = Math.floor((nameW - 2 * CELL_PADDING) / monoCharWidth(NAME_FONT));
+  const nameChars = Math.floor((nameW - 2 * CELL_PADDING) / monoCharWidth(nameFont(theme)));
 
   // bring the highlighted symbol into view
   useEffect(() => {
@@ -71,7 +119,6 @@ export function TopTable(props: TopTableProps) {
     }
   }, [highlighted, rows]);
 
-  const border = dark ? '#3b3f47' : '#d8d9de';
   const header = (key: SortKey, label: string, w: number, align: 'left' | 'right') => (
     <div
       role="columnheader"
@@ -79,37 +126,16 @@ export function TopTable(props: TopTableProps) {
       tabIndex={0}
       onClick={() => onSort(key)}
       onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onSort(key)}
-      style={{
-        width: w,
-        textAlign: align,
-        cursor: 'pointer',
-        padding: '0 6px',
-        boxSizing: 'border-box',
-        fontWeight: 600,
-        userSelect: 'none',
-      }}
+      className={styles.columnHeader}
+      style={{ width: w, textAlign: align }}
     >
       {label}
       {sortKey === key ? (descending ? ' ▼' : ' ▲') : ''}
     </div>
   );
   return (
-    <div
-      role="table"
-      aria-label="Top table"
-      data-testid="top-table"
-      style={{ width, height, fontSize: 12, display: 'flex', flexDirection: 'column' }}
-    >
-      <div
-        role="row"
-        style={{
-          display: 'flex',
-          height: HEADER,
-          alignItems: 'center',
-          borderBottom: `1px solid ${border}`,
-          flex: 'none',
-        }}
-      >
+    <div role="table" aria-label="Top table" data-testid="top-table" className={styles.table} style={{ width, height }}>
+      <div role="row" className={styles.headerRow}>
         {header('name', 'Symbol', nameW, 'left')}
         {header('self', 'Self', numW, 'right')}
         {header('total', 'Total', numW, 'right')}
@@ -117,7 +143,8 @@ export function TopTable(props: TopTableProps) {
       <div
         ref={scroller}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-        style={{ overflowY: 'auto', overflowX: 'hidden', height: bodyHeight }}
+        className={styles.body}
+        style={{ height: bodyHeight }}
       >
         <div role="rowgroup" style={{ height: rows.length * ROW, position: 'relative' }}>
           {rows.slice(first, last).map((r, k) => {
@@ -131,41 +158,20 @@ export function TopTable(props: TopTableProps) {
                 data-testid="top-table-row"
                 onClick={() => onSelect(r.nameIdx)}
                 title={r.name}
-                style={{
-                  position: 'absolute',
-                  top: i * ROW,
-                  height: ROW,
-                  width: '100%',
-                  display: 'flex',
-                  alignItems: 'center',
-                  cursor: 'pointer',
-                  background: on
-                    ? dark
-                      ? '#1f3a5f'
-                      : '#dbe9ff'
-                    : i % 2
-                      ? dark
-                        ? '#1c1e22'
-                        : '#f7f7f9'
-                      : 'transparent',
-                }}
+                className={cx(styles.row, on ? styles.selected : i % 2 ? styles.stripe : undefined)}
+                style={{ top: i * ROW }}
               >
-                <div
-                  role="cell"
-                  style={{
-                    width: nameW,
-                    padding: '0 6px',
-                    boxSizing: 'border-box',
-                    overflow: 'hidden',
-                    textOverflow: 'ellipsis',
-                    whiteSpace: 'nowrap',
-                    font: NAME_FONT,
-                  }}
-                >
+                <div role="cell" className={styles.nameCell} style={{ width: nameW }}>
                   {fitName(r.name, nameChars)}
                 </div>
-                <ValueCell width={numW} value={r.self} rootTotal={rootTotal} unit={unit} />
-                <ValueCell width={numW} value={r.total} rootTotal={rootTotal} unit={unit} />
+                <ValueCell className={styles.valueCell} width={numW} value={r.self} rootTotal={rootTotal} unit={unit} />
+                <ValueCell
+                  className={styles.valueCell}
+                  width={numW}
+                  value={r.total}
+                  rootTotal={rootTotal}
+                  unit={unit}
+                />
               </div>
             );
           })}

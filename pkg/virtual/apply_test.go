@@ -15,15 +15,26 @@ import (
 	"github.com/emberscope/emberscope/pkg/virtual"
 )
 
-func TestFlamegraphRunsTheWholeQuery(t *testing.T) {
+// flamegraph runs a parsed query the way the plugin does: Build with the
+// query's virtual labels, then Apply its operations.
+func flamegraph(t *testing.T, src *testSource, q *query.Query) *flame.Tree {
+	t.Helper()
+	labels, sep := q.VirtualLabels()
+	built, err := virtual.Build(context.Background(), src, stacksRequest(q.Selector), labels, sep, virtual.Options{})
+	require.NoError(t, err)
+	tree, err := virtual.Apply(built, q.Ops)
+	require.NoError(t, err)
+	return tree
+}
+
+func TestBuildAndApplyRunTheWholeQuery(t *testing.T) {
 	ctx := context.Background()
 	p := realCPUProfile(t)
 	src := newProfileSource(t, p)
 
 	q, err := query.Parse(`focus(frames_from_label(` + cpuType + checkout + `, "category", sep="::"), "burn")`)
 	require.NoError(t, err)
-	tree, err := virtual.Flamegraph(ctx, src, q, testRange, 0, virtual.Options{})
-	require.NoError(t, err)
+	tree := flamegraph(t, src, q)
 
 	// Focus keeps the virtual frames on top and roots each under them at the burn* frames.
 	obs := child(t, tree, flame.Root, "observability", flame.KindVirtual)
@@ -34,19 +45,18 @@ func TestFlamegraphRunsTheWholeQuery(t *testing.T) {
 	})
 	assert.Equal(t, want, tree.NodeTotal(burn))
 
-	// The same as building and applying the transform by hand.
+	// Applying runs the transform on the tree with the virtual frames.
 	built, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "::", virtual.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, flametest.Dump(flame.Focus(built, regexp.MustCompile("burn"))), flametest.Dump(tree))
 }
 
-func TestFlamegraphWithoutVirtualFrames(t *testing.T) {
+func TestApplyWithoutVirtualFrames(t *testing.T) {
 	ctx := context.Background()
 	src := newProfileSource(t, realCPUProfile(t))
 	q, err := query.Compile(query.Model{ProfileTypeID: cpuType, Expr: `truncate(reverse(` + checkout + `), 2)`})
 	require.NoError(t, err)
-	tree, err := virtual.Flamegraph(ctx, src, q, testRange, 0, virtual.Options{})
-	require.NoError(t, err)
+	tree := flamegraph(t, src, q)
 	plain, err := src.MergeStacks(ctx, stacksRequest(checkout))
 	require.NoError(t, err)
 	assert.Equal(t, flametest.Dump(flame.TruncateDepth(flame.Reverse(plain), 2)), flametest.Dump(tree))
@@ -61,7 +71,4 @@ func (unknownOp) Args() []query.Arg { return nil }
 func TestApplyRejectsUnknownOps(t *testing.T) {
 	_, err := virtual.Apply(flame.New(), []query.Op{query.Reverse{}, unknownOp{}})
 	assert.EqualError(t, err, "mystery(...) has no flamegraph transform")
-
-	_, err = virtual.Flamegraph(context.Background(), &testSource{}, &query.Query{Selector: "{}"}, testRange, 0, virtual.Options{})
-	assert.EqualError(t, err, "flamegraph of {}: no profile type")
 }

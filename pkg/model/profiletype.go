@@ -1,0 +1,61 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ProfileTypeShape is how a profile type ID is spelled, for messages.
+const ProfileTypeShape = "name:sample_type:sample_unit:period_type:period_unit"
+
+// ProfileType is one kind of profile: a sample type within a profile name,
+// with the period it was sampled over. Its ID (String) is Pyroscope's
+// "name:sample_type:sample_unit:period_type:period_unit", such as
+// process_cpu:cpu:nanoseconds:cpu:nanoseconds or
+// memory:inuse_space:bytes:space:bytes.
+type ProfileType struct {
+	Name       string
+	SampleType string
+	SampleUnit string
+	PeriodType string
+	PeriodUnit string
+}
+
+// String returns the Pyroscope ID of t.
+func (t ProfileType) String() string {
+	return t.Name + ":" + t.SampleType + ":" + t.SampleUnit + ":" + t.PeriodType + ":" + t.PeriodUnit
+}
+
+// ParseProfileType reads a Pyroscope profile type ID. It has five parts
+// separated by colons; the name, sample type and sample unit are not empty
+// (the period may be, as in goroutine profiles); every part is made of
+// letters, digits, '_', '.' and '-'. The error says what is wrong, e.g.
+// `profile type "process_cpu:cpu" has 2 parts; expected name:sample_type:...`.
+func ParseProfileType(id string) (ProfileType, error) {
+	parts := strings.Split(id, ":")
+	if len(parts) != 5 {
+		noun := "parts"
+		if len(parts) == 1 {
+			noun = "part"
+		}
+		return ProfileType{}, fmt.Errorf("profile type %q has %d %s; expected %s", id, len(parts), noun, ProfileTypeShape)
+	}
+	for i, what := range []string{"name", "sample type", "sample unit"} {
+		if parts[i] == "" {
+			return ProfileType{}, fmt.Errorf("profile type %q has an empty %s; expected %s", id, what, ProfileTypeShape)
+		}
+	}
+	for _, part := range parts {
+		for i := 0; i < len(part); i++ {
+			if !isIDByte(part[i]) {
+				return ProfileType{}, fmt.Errorf("profile type %q has a bad character %q; expected %s", id, part[i], ProfileTypeShape)
+			}
+		}
+	}
+	return ProfileType{Name: parts[0], SampleType: parts[1], SampleUnit: parts[2], PeriodType: parts[3], PeriodUnit: parts[4]}, nil
+}
+
+// isIDByte reports the bytes a part of a profile type ID is made of.
+func isIDByte(c byte) bool {
+	return c == '_' || c == '.' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
