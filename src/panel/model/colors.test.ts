@@ -68,7 +68,7 @@ describe('colours', () => {
       })
     );
     const c = computeColors(d, 'self');
-    // gc: left 25/50 → right 5/50: decreased → green side
-    expect(c[1]).toBe(diffColor(diffChange(25, 5, 50, 50), false));
+    // gc: baseline 30/100 → comparison 5/50: decreased → green side
+    expect(c[1]).toBe(diffColor(diffChange(30, 5, 100, 50), false));
   });
 });
