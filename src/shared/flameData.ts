@@ -237,7 +237,9 @@ export function readFlameData(frame: DataFrame): FlameData {
     const selfRight = numbers(sr, n);
     for (let i = 0; i < n; i++) {
       if (selfRight[i] > valueRight[i]) {
-        throw new FlameFrameError(`row ${i}: selfRight ${selfRight[i]} is larger than the node's valueRight ${valueRight[i]}`);
+        throw new FlameFrameError(
+          `row ${i}: selfRight ${selfRight[i]} is larger than the node's valueRight ${valueRight[i]}`
+        );
       }
       value[i] += valueRight[i];
       self[i] += selfRight[i];

@@ -14,9 +14,7 @@ import pprofTop from './testdata/pprofTop.json';
 // @grafana/flamegraph's index exports only the React component; its data container and tooltip
 // data are its own modules, loaded by path.
 const grafanaDist = path.join(__dirname, '../../node_modules/@grafana/flamegraph/dist/cjs/FlameGraph');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { FlameGraphDataContainer } = require(path.join(grafanaDist, 'dataTransform.cjs'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { getDiffTooltipData, getTooltipData } = require(path.join(grafanaDist, 'FlameGraphTooltip.cjs'));
 
 interface LevelItem {
