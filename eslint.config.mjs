@@ -24,7 +24,7 @@ export default defineConfig([
       '**/coverage',
       '**/dist/',
       '**/dist-playground/',
-      'pkg/playground/page/dist/',
+      'pkg/playground/page/built/',
       '**/artifacts/',
       '**/work/',
       '**/ci/',

@@ -6,7 +6,7 @@ import type { Configuration } from 'webpack';
 type Env = Record<string, string | boolean | undefined>;
 
 /** Where the page is written: the Go package that embeds it in the emberscope binary. */
-const OUT = path.resolve(__dirname, 'pkg/playground/page/dist');
+const OUT = path.resolve(__dirname, 'pkg/playground/page/built');
 
 /** Grafana's public files that @grafana/ui asks the page for, and where they come from. */
 const GRAFANA_PUBLIC = [
@@ -26,7 +26,7 @@ const GRAFANA_PUBLIC = [
 /**
  * Webpack config of the standalone playground page (`src/playground`). It is a normal
  * browser bundle (React, @grafana/ui and @grafana/data bundled in, no AMD, no externals)
- * written to `pkg/playground/page/dist/` with the fonts and icons @grafana/ui asks for, and
+ * written to `pkg/playground/page/built/` with the fonts and icons @grafana/ui asks for, and
  * embedded from there in the emberscope binary (build the page, then the binary). It is not
  * part of the plugin bundle in `dist/`.
  */
@@ -65,7 +65,7 @@ const config = (env: Env = {}): Configuration => ({
     filename: '[name].[contenthash:8].js',
     chunkFilename: '[name].[contenthash:8].js',
     publicPath: '/',
-    // the checked-in .gitkeep keeps dist/ (and so go:embed) there in a clean clone
+    // the checked-in .gitkeep keeps built/ (and so go:embed) there in a clean clone
     clean: { keep: /^\.gitkeep$/ },
   },
   performance: { hints: false },

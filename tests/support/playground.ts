@@ -39,7 +39,7 @@ export function buildEmberscope(dir: string): string {
 }
 
 /** The built playground page, which `go build` embeds in the binary (pkg/playground/page). */
-export const PAGE_INDEX = path.join(REPO, 'pkg', 'playground', 'page', 'dist', 'index.html');
+export const PAGE_INDEX = path.join(REPO, 'pkg', 'playground', 'page', 'built', 'index.html');
 
 /**
  * Starts `emberscope playground -listen 127.0.0.1:<free port> -data <tmp>` from a temporary
