@@ -24,6 +24,7 @@ export default defineConfig([
       '**/coverage',
       '**/dist/',
       '**/dist-playground/',
+      'pkg/playground/page/built/',
       '**/artifacts/',
       '**/work/',
       '**/ci/',

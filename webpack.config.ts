@@ -7,7 +7,8 @@ import grafanaConfig, { type Env } from './.config/webpack/webpack.config';
 /**
  * The scaffold's webpack config, extended:
  * - the root README/LICENSE/CHANGELOG are copied when present instead of failing the build;
- * - the nested plugins' logos (`src/<plugin>/img/*`) are copied next to their plugin.json.
+ * - the nested plugins' logos (`src/<plugin>/img/*`) are copied next to their plugin.json;
+ * - test data (any `testdata` folder under src) stays out of the bundle.
  */
 const config = async (env: Env): Promise<Configuration> => {
   const base = await grafanaConfig(env);
@@ -16,9 +17,9 @@ const config = async (env: Env): Promise<Configuration> => {
       return plugin;
     }
     // CopyWebpackPlugin keeps its patterns on a private field; rebuild it with tolerant patterns.
-    const patterns = ((plugin as unknown as { patterns: Array<Record<string, unknown>> }).patterns ?? []).map((p) =>
-      typeof p.from === 'string' && p.from.startsWith('../') ? { ...p, noErrorOnMissing: true } : p
-    );
+    const patterns = ((plugin as unknown as { patterns: Array<Record<string, unknown>> }).patterns ?? [])
+      .map((p) => (typeof p.from === 'string' && p.from.startsWith('../') ? { ...p, noErrorOnMissing: true } : p))
+      .map((p) => (p.from === '**/*.json' ? { ...p, globOptions: { ignore: ['**/testdata/**'] } } : p));
     patterns.push({ from: '*/img/**/*', to: '.', noErrorOnMissing: true });
     return new CopyWebpackPlugin({ patterns: patterns as never });
   });

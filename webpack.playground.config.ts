@@ -1,19 +1,41 @@
 import path from 'path';
+import CopyWebpackPlugin from 'copy-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type { Configuration } from 'webpack';
 
 type Env = Record<string, string | boolean | undefined>;
 
+/** Where the page is written: the Go package that embeds it in the emberscope binary. */
+const OUT = path.resolve(__dirname, 'pkg/playground/page/built');
+
+/** Grafana's public files that @grafana/ui asks the page for, and where they come from. */
+const GRAFANA_PUBLIC = [
+  // Icon loads `public/build/img/icons/<set>/<name>.svg`
+  { from: 'node_modules/@grafana/ui/dist/public/img/icons', to: 'public/build/img/icons' },
+  // GlobalStyles' @font-face rules load `public/fonts/inter/Inter-*.woff2` and one Roboto Mono file
+  ...['Regular', 'Medium', 'Italic', 'MediumItalic'].map((w) => ({
+    from: `node_modules/inter-ui/web/Inter-${w}.woff2`,
+    to: `public/fonts/inter/Inter-${w}.woff2`,
+  })),
+  {
+    from: 'node_modules/@fontsource/roboto-mono/files/roboto-mono-latin-400-normal.woff2',
+    to: 'public/fonts/roboto/L0xTDF4xlVMF-BfR8bXMIhJHg45mwgGEFl0_3vrtSM1J-gEPT5Ese6hmHSh0mQ.woff2',
+  },
+];
+
 /**
  * Webpack config of the standalone playground page (`src/playground`). It is a normal
  * browser bundle (React, @grafana/ui and @grafana/data bundled in, no AMD, no externals)
- * written to `dist-playground/`, and it is not part of the plugin bundle in `dist/`.
+ * written to `pkg/playground/page/built/` with the fonts and icons @grafana/ui asks for, and
+ * embedded from there in the emberscope binary (build the page, then the binary). It is not
+ * part of the plugin bundle in `dist/`.
  */
 const config = (env: Env = {}): Configuration => ({
   context: path.resolve(__dirname, 'src'),
   entry: { playground: './playground/index.tsx' },
   mode: env.development ? 'development' : 'production',
-  devtool: env.development ? 'eval-source-map' : 'source-map',
+  // no source maps in the production page: it is embedded in the binary
+  devtool: env.development ? 'eval-source-map' : false,
   cache: { type: 'filesystem', name: 'playground', buildDependencies: { config: [__filename] } },
   module: {
     rules: [
@@ -39,14 +61,18 @@ const config = (env: Env = {}): Configuration => ({
     ],
   },
   output: {
-    path: path.resolve(__dirname, 'dist-playground'),
+    path: OUT,
     filename: '[name].[contenthash:8].js',
     chunkFilename: '[name].[contenthash:8].js',
     publicPath: '/',
-    clean: true,
+    // the checked-in .gitkeep keeps built/ (and so go:embed) there in a clean clone
+    clean: { keep: /^\.gitkeep$/ },
   },
   performance: { hints: false },
   plugins: [
+    new CopyWebpackPlugin({
+      patterns: GRAFANA_PUBLIC.map((p) => ({ ...p, context: __dirname })),
+    }),
     new HtmlWebpackPlugin({
       title: 'Emberscope playground',
       template: path.resolve(__dirname, 'src/playground/index.html'),

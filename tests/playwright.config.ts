@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/browser';
 
 /**
- * Every browser test against `emberscope playground` serving dist-playground/ (see
+ * Every browser test against `emberscope playground` serving the page embedded in it (see
  * tests/support/playground.ts): the flamegraph (e2e/) and the query editor (editor/).
  * `npm run e2e` builds the page, then global-setup builds the emberscope binary once.
  */

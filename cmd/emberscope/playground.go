@@ -22,7 +22,7 @@ func runPlayground(args []string) error {
 	listen := fs.String("listen", "127.0.0.1:3000", "address to serve the playground on")
 	backendURL := fs.String("url", "", "profile server to read (Pyroscope querier API); empty runs the embedded store")
 	dataDir := fs.String("data", "", "data directory of the embedded store (default: emberscope-data in the user cache directory)")
-	static := fs.String("static", playground.DefaultStaticDir, "directory of the built playground page")
+	static := fs.String("static", "", "directory of a built playground page to serve instead of the one in the binary")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names accepted in the Host header besides IP addresses, localhost and the -listen host (\"*\": any)")
 	if err := fs.Parse(args); err != nil {
 		return err

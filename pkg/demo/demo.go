@@ -9,11 +9,11 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/emberscope/emberscope/pkg/playground"
+	"github.com/emberscope/emberscope/pkg/playground/page"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 
@@ -41,7 +41,8 @@ type Options struct {
 	PushURL string
 	// NoPlayground skips the playground.
 	NoPlayground bool
-	// StaticDir is the built playground page (default dist-playground).
+	// StaticDir is a directory of a built playground page to serve instead
+	// of the one in the binary (default: the binary's).
 	StaticDir string
 	// UploadRate is how often the profiler pushes (default 10s).
 	UploadRate time.Duration
@@ -74,7 +75,6 @@ func (o *Options) setDefaults() {
 	def(&o.Listen, "127.0.0.1:3000")
 	def(&o.StoreListen, "127.0.0.1:4040")
 	def(&o.ServiceListen, "127.0.0.1:0")
-	def(&o.StaticDir, playground.DefaultStaticDir)
 	def(&o.Region, "eu-west")
 	if o.UploadRate <= 0 {
 		o.UploadRate = DefaultUploadRate
@@ -231,8 +231,8 @@ func (d *Demo) printStarted() {
 		d.opts.Workers, d.TestRunID, strings.Join(Scenarios, ", "))
 	if d.PlaygroundURL != "" {
 		fmt.Fprintf(out, "playground: %s\n", d.PlaygroundURL)
-		if _, err := os.Stat(filepath.Join(d.opts.StaticDir, "index.html")); err != nil {
-			fmt.Fprintf(out, "            (the page is not built in %s: run %s; the API works without it)\n", d.opts.StaticDir, playground.BuildCommand)
+		if d.opts.StaticDir == "" && !page.Built(page.FS()) {
+			fmt.Fprintf(out, "            (this binary was built before the page: run %s, then rebuild it; the API works without it)\n", playground.BuildCommand)
 		}
 	}
 	fmt.Fprintln(out, "waiting for the first profile to land (a few seconds)...")

@@ -17,9 +17,8 @@ func (t *Tree) sideFromSelf(self []int64) sideValues {
 }
 
 // Diff compares two trees node by node. Its tree is the union of both
-// shapes, with each node's self and total the sum of both sides (the shape
-// Grafana's diff flame graph expects: value is left+right, valueRight the
-// right); Left and Right give each side's own values. A node present on one
+// shapes, with each node's self and total the sum of both sides (what a diff
+// flame graph draws as the bar); Left and Right give each side's own values. A node present on one
 // side only has zeros on the other. Walk visits the union in the same stable
 // order as Tree.Walk, so a range diffed with itself gives equal sides on
 // every row.

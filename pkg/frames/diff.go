@@ -6,30 +6,36 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame"
 )
 
-// DiffFlamegraph returns a diff as a nested-set frame in the shape Grafana's
-// diff flame graph reads: the fields of Flamegraph, where value and self are
-// the sums of both sides (baseline + comparison), plus
+// DiffFlamegraph returns a diff as a nested-set frame in the shape
+// @grafana/flamegraph reads (FlameGraphDataContainer): the fields of
+// Flamegraph, where
 //
+//	value      int64 the node's total in the query's own (left, baseline) tree
+//	self       int64 the node's self in the baseline tree
 //	valueRight int64 the node's total in the comparison (right) tree
 //	selfRight  int64 the node's self in the comparison tree
 //
-// so that the baseline is value - valueRight. Rows follow the union tree in
-// flame.Walk order. A nil diff gives a frame with the fields and no rows.
+// Grafana draws each bar value + valueRight wide and its tooltip shows the
+// baseline as the bar minus valueRight, that is value. Rows follow the union
+// tree in flame.Walk order; a node present on one side only has zeros on the
+// other. A nil diff gives a frame with the fields and no rows.
 func DiffFlamegraph(d *flame.Diff, unit string) *data.Frame {
 	var t *flame.Tree
 	if d != nil {
 		t = d.Tree()
 	}
 	fb := newFlameBuilder(t)
-	valueRight := make([]int64, len(fb.order))
-	selfRight := make([]int64, len(fb.order))
-	for i, n := range fb.order {
-		valueRight[i], selfRight[i] = d.Right(n)
+	n := len(fb.order)
+	value, self := make([]int64, n), make([]int64, n)
+	valueRight, selfRight := make([]int64, n), make([]int64, n)
+	for i, id := range fb.order {
+		value[i], self[i] = d.Left(id)
+		valueRight[i], selfRight[i] = d.Right(id)
 	}
 	fields := data.Fields{
 		data.NewField(FieldLevel, nil, fb.level),
-		withUnit(data.NewField(FieldValue, nil, fb.value), unit),
-		withUnit(data.NewField(FieldSelf, nil, fb.self), unit),
+		withUnit(data.NewField(FieldValue, nil, value), unit),
+		withUnit(data.NewField(FieldSelf, nil, self), unit),
 		fb.labelField(),
 		withUnit(data.NewField(FieldValueRight, nil, valueRight), unit),
 		withUnit(data.NewField(FieldSelfRight, nil, selfRight), unit),

@@ -13,13 +13,14 @@ import (
 func TestDiffFlamegraph(t *testing.T) {
 	right := flametest.Stacks("main;work 4", "io 1")
 	f := DiffFlamegraph(flame.NewDiff(smallTree(), right), "nanoseconds")
+	// value and self are the baseline's own (smallTree), as @grafana/flamegraph reads them
 	assert.Equal(t, []row{
-		{0, "total", 15, 0},
+		{0, "total", 10, 0},
 		{1, "gc", 1, 1},
-		{1, "io", 1, 1},
-		{1, "main", 13, 1},
+		{1, "io", 0, 0},
+		{1, "main", 9, 1},
 		{2, "parse", 3, 3},
-		{2, "work", 9, 6},
+		{2, "work", 5, 2},
 		{3, "hash", 3, 3},
 	}, rows(t, f))
 	assert.Equal(t, []int64{5, 0, 1, 4, 0, 4, 0}, int64s(t, f, FieldValueRight))
@@ -28,8 +29,8 @@ func TestDiffFlamegraph(t *testing.T) {
 	checkGolden(t, "diff_flamegraph", f)
 }
 
-// TestDiffFlamegraphWithItselfIsZeroChange: baseline (value - valueRight)
-// equals comparison (valueRight) on every row.
+// TestDiffFlamegraphWithItselfIsZeroChange: baseline (value) equals
+// comparison (valueRight) on every row.
 func TestDiffFlamegraphWithItselfIsZeroChange(t *testing.T) {
 	tr := flametest.Random(10000, 5)
 	f := DiffFlamegraph(flame.NewDiff(tr, tr), "count")
@@ -37,7 +38,7 @@ func TestDiffFlamegraphWithItselfIsZeroChange(t *testing.T) {
 	self, selfRight := int64s(t, f, FieldSelf), int64s(t, f, FieldSelfRight)
 	assert.Len(t, value, tr.Len())
 	for i := range value {
-		if value[i]-right[i] != right[i] || self[i]-selfRight[i] != selfRight[i] {
+		if value[i] != right[i] || self[i] != selfRight[i] {
 			t.Fatalf("row %d: value %d valueRight %d self %d selfRight %d", i, value[i], right[i], self[i], selfRight[i])
 		}
 	}

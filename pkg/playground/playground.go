@@ -7,8 +7,9 @@
 //	GET      /api/datasources/uid/emberscope/health          CheckHealth
 //	GET      /api/datasources/uid/emberscope                 the datasource's settings
 //
-// plus the built playground page from a directory. It is a host, not a
-// second implementation: every answer comes from the plugin's handlers.
+// plus the playground page, embedded in the binary (package page) or read
+// from a directory. It is a host, not a second implementation: every answer
+// comes from the plugin's handlers.
 package playground
 
 import (
@@ -18,9 +19,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
+	"github.com/emberscope/emberscope/pkg/playground/page"
 	"github.com/emberscope/emberscope/pkg/plugin"
 )
 
@@ -28,17 +31,15 @@ import (
 // as in provisioning/datasources/emberscope.yaml.
 const DatasourceUID = "emberscope"
 
-// DefaultStaticDir is where the frontend build puts the playground page.
-const DefaultStaticDir = "dist-playground"
-
-// BuildCommand builds the playground page.
-const BuildCommand = "npm run build:playground"
+// BuildCommand builds the playground page (into the binary's next build).
+const BuildCommand = page.BuildCommand
 
 // Options configure the playground.
 type Options struct {
 	// BackendURL is the profile server the datasource reads (required).
 	BackendURL string
-	// StaticDir holds the built playground page; DefaultStaticDir when empty.
+	// StaticDir, when set, is a directory holding a built playground page to
+	// serve instead of the page embedded in the binary.
 	StaticDir string
 	// Logger receives one line per request; slog.Default() when nil.
 	Logger *slog.Logger
@@ -55,9 +56,6 @@ type host struct {
 func New(opts Options) (http.Handler, error) {
 	if opts.BackendURL == "" {
 		return nil, errors.New("playground: BackendURL is required")
-	}
-	if opts.StaticDir == "" {
-		opts.StaticDir = DefaultStaticDir
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -84,7 +82,11 @@ func New(opts Options) (http.Handler, error) {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeMessage(w, http.StatusNotFound, fmt.Sprintf("%s %s is not part of the playground's API", r.Method, r.URL.Path))
 	})
-	mux.Handle("/", staticHandler(opts.StaticDir))
+	pageFS := page.FS()
+	if opts.StaticDir != "" {
+		pageFS = os.DirFS(opts.StaticDir)
+	}
+	mux.Handle("/", staticHandler(pageFS))
 	return logRequests(opts.Logger, mux), nil
 }
 

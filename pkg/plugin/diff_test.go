@@ -10,7 +10,8 @@ import (
 
 // TestDiffOfARangeWithItselfIsAllZeroChange: the baseline and the comparison
 // are the same selection over the same range, so every node has the same
-// value and self on both sides (value = left + right in the frame).
+// value and self on both sides (value/self the baseline, valueRight/selfRight
+// the comparison, as @grafana/flamegraph reads them).
 func TestDiffOfARangeWithItselfIsAllZeroChange(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
@@ -25,12 +26,13 @@ func TestDiffOfARangeWithItselfIsAllZeroChange(t *testing.T) {
 	valueRight, _ := f.FieldByName("valueRight")
 	selfRight, _ := f.FieldByName("selfRight")
 	require.NotNil(t, valueRight, "a diff frame has valueRight")
-	require.Equal(t, 2*total, value.At(0).(int64), "root: left + right, both the whole profile")
+	require.Equal(t, total, value.At(0).(int64), "root baseline: the whole profile")
+	require.Equal(t, total, valueRight.At(0).(int64), "root comparison: the whole profile")
 	require.Greater(t, f.Rows(), 3)
 	for i := 0; i < f.Rows(); i++ {
-		left, right := value.At(i).(int64)-valueRight.At(i).(int64), valueRight.At(i).(int64)
+		left, right := value.At(i).(int64), valueRight.At(i).(int64)
 		require.Equal(t, left, right, "row %d: total changed", i)
-		ls, rs := self.At(i).(int64)-selfRight.At(i).(int64), selfRight.At(i).(int64)
+		ls, rs := self.At(i).(int64), selfRight.At(i).(int64)
 		require.Equal(t, ls, rs, "row %d: self changed", i)
 	}
 }

@@ -112,7 +112,7 @@ func seriesSum(t *testing.T, frames data.Frames) (sum float64, n int, perLabel m
 		if f.Meta != nil && f.Meta.PreferredVisualization == data.VisTypeFlameGraph {
 			continue
 		}
-		require.Len(t, f.Fields, 2, "a series frame has time and value")
+		require.Len(t, f.Fields, 4, "a series frame has time, value and its points' step windows")
 		v := f.Fields[1]
 		n++
 		key := ""

@@ -12,6 +12,8 @@ import (
 
 // queryMetrics answers a "metrics" query: one series per value set of the
 // query's group-by, at most limit of them, the rest summed into "other".
+// Each frame carries its points' step windows (frames.WithStepWindows) for
+// the data links that open a point's flamegraph.
 func (d *Datasource) queryMetrics(ctx context.Context, r *request) (data.Frames, error) {
 	series, err := d.src.Series(ctx, source.SeriesRequest{
 		Selection: r.selection(),
@@ -27,7 +29,7 @@ func (d *Datasource) queryMetrics(ctx context.Context, r *request) (data.Frames,
 		}
 	}
 	kept, folded := foldSeries(series, r.Limit, r.Query.GroupBy)
-	out := data.Frames(frames.Series(kept, r.Query.ProfileTypeID, frames.UnitOfProfileType(r.Query.ProfileTypeID)))
+	out := data.Frames(frames.WithStepWindows(frames.Series(kept, r.Query.ProfileTypeID, frames.UnitOfProfileType(r.Query.ProfileTypeID)), r.Step))
 	if folded > 0 && len(out) > 0 {
 		out[0].AppendNotices(data.Notice{
 			Severity: data.NoticeSeverityInfo,

@@ -227,7 +227,7 @@ func TestTopTableAndDiffAndLabels(t *testing.T) {
 	v, _ := diff.FieldByName("value")
 	right := plugintest.CPUByRoute(t)["/search"]
 	require.Equal(t, right, vr.At(0).(int64), "right root = the /search samples")
-	require.Equal(t, total+right, v.At(0).(int64), "value = left + right")
+	require.Equal(t, total, v.At(0).(int64), "value = the baseline, as @grafana/flamegraph reads it")
 
 	lab := ok(t, resp, "LAB")[0]
 	totalF, _ := lab.FieldByName("total")

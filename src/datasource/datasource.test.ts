@@ -102,6 +102,25 @@ describe('DataSource', () => {
     expect(q.groupBy).toEqual(['region', 'vehicle']);
   });
 
+  it('interpolates a dashboard diff’s comparison: its selector and its range given as variables', () => {
+    const { ds } = makeDs({ compare: 'checkout', __from: '1796109600000', __to: '1796113200000' });
+    const q = ds.applyTemplateVariables(
+      {
+        refId: 'A',
+        queryType: 'diff',
+        profileTypeId: CPU,
+        labelSelector: '{}',
+        comparison: { labelSelector: '{service_name="$compare"}', from: '$__from', to: '${__to}' } as never,
+      },
+      {}
+    );
+    expect(q.comparison).toEqual({
+      labelSelector: '{service_name="checkout"}',
+      from: 1796109600000,
+      to: 1796113200000,
+    });
+  });
+
   it('refuses an ad-hoc filter operator label matchers cannot express', () => {
     const { ds } = makeDs();
     expect(() =>

@@ -33,8 +33,10 @@ export function filterToMatcher(f: AdHocVariableFilter): Matcher {
 }
 
 /**
- * The query with template variables replaced in the profile type, selector, expr and group-by,
- * and ad-hoc filters added to the selector (and to every selector of the expr) as matchers.
+ * The query with template variables replaced in the profile type, selector, expr, group-by and
+ * a diff's comparison (its selector, and its range when a dashboard gives it as variables such
+ * as `$__from`/`$__to`), and ad-hoc filters added to the selector (and to every selector of the
+ * expr) as matchers.
  */
 export function interpolateQuery(
   q: EmberscopeQuery,
@@ -57,6 +59,14 @@ export function interpolateQuery(
       .flatMap((g) => templateSrv.replace(g, scopedVars, 'csv').split(','))
       .map((g) => g.trim())
       .filter(Boolean);
+  }
+  if (q.comparison) {
+    const time = (v: unknown) => (typeof v === 'string' ? Number(templateSrv.replace(v, scopedVars)) : (v as number));
+    out.comparison = {
+      labelSelector: templateSrv.replace(q.comparison.labelSelector ?? '{}', scopedVars, matcherValueFormat),
+      from: time(q.comparison.from),
+      to: time(q.comparison.to),
+    };
   }
   if (filters.length) {
     const add = filters.map(filterToMatcher);

@@ -20,15 +20,49 @@ export function narrowToSeries(q: EmberscopeQuery, labels: Record<string, string
   return out;
 }
 
+/** Names of the fields in which the backend gives each series point's step window (Unix ms as text). */
+export const STEP_START_FIELD = 'stepStart';
+export const STEP_END_FIELD = 'stepEnd';
+
+/** Grafana's data-link variables for the clicked point's step window. */
+export const STEP_START_VAR = `\${__data.fields.${STEP_START_FIELD}}`;
+export const STEP_END_VAR = `\${__data.fields.${STEP_END_FIELD}}`;
+
+// stand-ins for the variables while the URL is encoded (encodeURIComponent leaves them as they are)
+const START_TOKEN = '__emberscope_step_start__';
+const END_TOKEN = '__emberscope_step_end__';
+
 /**
- * Adds to every series' value field a data link that opens the same query narrowed to that
- * series (its labels added to the selector). Links the backend set are kept. Series without
- * labels, and frames of other kinds, are left alone.
+ * The Explore URL (schema 1, one pane) of the flamegraph of a series point's step: query
+ * narrowed to the series' labels as a profile query, over the range [STEP_START_VAR,
+ * STEP_END_VAR], which Grafana fills in from the clicked point's row when the link is used.
+ */
+export function stepFlamegraphUrl(
+  q: EmberscopeQuery,
+  labels: Record<string, string>,
+  ds: { uid: string; type?: string }
+): string {
+  const { live: _live, ...rest } = narrowToSeries(q, labels);
+  const query = { ...rest, refId: 'A', queryType: 'profile', datasource: { type: ds.type, uid: ds.uid } };
+  const panes = { flame: { datasource: ds.uid, queries: [query], range: { from: START_TOKEN, to: END_TOKEN } } };
+  const encoded = encodeURIComponent(JSON.stringify(panes))
+    .replace(START_TOKEN, STEP_START_VAR)
+    .replace(END_TOKEN, STEP_END_VAR);
+  return `/explore?schemaVersion=1&panes=${encoded}`;
+}
+
+/**
+ * Adds to every series' value field data links:
+ * - "Flamegraph of this step" (when the frame carries its points' step windows): the
+ *   flamegraph of the clicked point's step, with the query's selector and the series' labels,
+ *   opened in Explore; Grafana interpolates the step from the point's row;
+ * - "Add … to the selector" (for labelled series): the same query narrowed to that series.
+ * Links the backend set are kept. Frames of other kinds are left alone.
  */
 export function addSeriesLinks(
   res: DataQueryResponse,
   queries: EmberscopeQuery[],
-  ds: { uid: string; name: string }
+  ds: { uid: string; name: string; type?: string }
 ): DataQueryResponse {
   const byRef = new Map(queries.map((q) => [q.refId, q]));
   const data = (res.data as DataFrame[]).map((frame) => {
@@ -36,21 +70,31 @@ export function addSeriesLinks(
     if (!q || !frame.fields?.some((f) => f.type === FieldType.time)) {
       return frame;
     }
+    const names = new Set(frame.fields.map((f) => f.name));
+    const hasSteps = names.has(STEP_START_FIELD) && names.has(STEP_END_FIELD);
     return {
       ...frame,
       fields: frame.fields.map((field) => {
         const labels = field.labels ?? {};
         const usable = Object.entries(labels).filter(([n, v]) => !n.startsWith('__') && v !== OTHER_SERIES);
-        if (field.type !== FieldType.number || usable.length === 0) {
+        // the series folded from those beyond the limit has no selector of its own
+        const stepLink = hasSteps && !Object.values(labels).includes(OTHER_SERIES);
+        if (field.type !== FieldType.number || (usable.length === 0 && !stepLink)) {
           return field;
         }
-        const link: DataLink<EmberscopeQuery> = {
-          title: `Add ${usable.map(([n, v]) => `${n}="${v}"`).join(', ')} to the selector`,
-          url: '',
-          internal: { datasourceUid: ds.uid, datasourceName: ds.name, query: narrowToSeries(q, labels) },
-        };
+        const added: Array<DataLink<EmberscopeQuery>> = [];
+        if (stepLink) {
+          added.push({ title: 'Flamegraph of this step', url: stepFlamegraphUrl(q, labels, ds) });
+        }
+        if (usable.length > 0) {
+          added.push({
+            title: `Add ${usable.map(([n, v]) => `${n}="${v}"`).join(', ')} to the selector`,
+            url: '',
+            internal: { datasourceUid: ds.uid, datasourceName: ds.name, query: narrowToSeries(q, labels) },
+          });
+        }
         const links = field.config?.links ?? [];
-        return { ...field, config: { ...field.config, links: [...links, link] } };
+        return { ...field, config: { ...field.config, links: [...links, ...added] } };
       }),
     };
   });

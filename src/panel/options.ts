@@ -1,7 +1,7 @@
 import { PanelOptionsEditorBuilder } from '@grafana/data';
 
 /** How bars are coloured. */
-export type ColorMode = 'self' | 'total' | 'package';
+export type ColorMode = 'self' | 'selfNode' | 'total' | 'package';
 /** Where a bar's text sits when it does not fit. */
 export type TextAlign = 'left' | 'right';
 
@@ -29,10 +29,13 @@ export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>
     .addRadio({
       path: 'colorMode',
       name: 'Colour by',
+      description:
+        "Self: a function's self over the whole graph, as pprof colours (every node of a hot function stands out); self per node: each node's own self",
       defaultValue: defaultOptions.colorMode,
       settings: {
         options: [
           { value: 'self', label: 'Self' },
+          { value: 'selfNode', label: 'Self per node' },
           { value: 'total', label: 'Total' },
           { value: 'package', label: 'Package only' },
         ],

@@ -260,6 +260,7 @@ export function App() {
               aria-label="Colour mode"
               options={[
                 { value: 'self', label: 'by self' },
+                { value: 'selfNode', label: 'by self per node' },
                 { value: 'total', label: 'by total' },
                 { value: 'package', label: 'by package' },
               ]}

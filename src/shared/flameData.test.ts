@@ -1,6 +1,6 @@
 import { FieldType } from '@grafana/data';
 import { nestedSet, SMALL } from '../panel/testing/frames';
-import { FlameFrameError, findFlameFrame, readFlameData } from './flameData';
+import { baselineOf, FlameFrameError, findFlameFrame, readFlameData } from './flameData';
 
 describe('readFlameData', () => {
   it('reads enum labels, values and the unit into typed arrays', () => {
@@ -49,6 +49,10 @@ describe('readFlameData', () => {
       })
     );
     expect(Array.from(d.valueRight!)).toEqual([50, 10, 40, 10, 20, 20]);
+    // value/self of the frame are the baseline; bars are baseline + comparison, as in @grafana/flamegraph
+    expect(Array.from(d.value)).toEqual([150, 40, 110, 30, 60, 55]);
+    expect(Array.from(d.self)).toEqual([0, 40, 15, 30, 5, 55]);
+    expect(baselineOf(d, 2)).toBe(70);
   });
 
   it('says which row breaks the nested set', () => {

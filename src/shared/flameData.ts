@@ -4,15 +4,21 @@ import { DataFrame, Field, FieldType } from '@grafana/data';
  * A flamegraph in columnar, typed-array form, read from a nested-set data frame
  * (one row per node in depth-first order; the shape Grafana's Pyroscope datasource
  * and Emberscope's backend emit). Row i is node i; node 0 is the root.
+ *
+ * Diff frames are read as `@grafana/flamegraph` reads them: the frame's `value`/`self`
+ * are the baseline (the query's own side) and `valueRight`/`selfRight` the comparison.
+ * Here, as in that component's levels, `value`/`self` hold what a bar draws (baseline +
+ * comparison), so layout, zoom and search work the same on both kinds; the baseline is
+ * `value - valueRight` (see baselineOf).
  */
 export interface FlameData {
   /** Number of nodes. */
   count: number;
   /** Depth of each node, root = 0. */
   level: Int32Array;
-  /** Total of each node (for diff frames: left + right). */
+  /** Total of each node (for diff frames: baseline + comparison, the bar's width). */
   value: Float64Array;
-  /** Self value of each node (for diff frames: left + right). */
+  /** Self value of each node (for diff frames: baseline + comparison). */
   self: Float64Array;
   /** Index into `names` of each node's name. */
   nameIdx: Int32Array;
@@ -227,10 +233,26 @@ export function readFlameData(frame: DataFrame): FlameData {
     throw new FlameFrameError('a diff flamegraph frame needs both "valueRight" and "selfRight" fields');
   }
   if (vr && sr) {
-    data.valueRight = numbers(vr, n);
-    data.selfRight = numbers(sr, n);
+    const valueRight = numbers(vr, n);
+    const selfRight = numbers(sr, n);
+    for (let i = 0; i < n; i++) {
+      if (selfRight[i] > valueRight[i]) {
+        throw new FlameFrameError(
+          `row ${i}: selfRight ${selfRight[i]} is larger than the node's valueRight ${valueRight[i]}`
+        );
+      }
+      value[i] += valueRight[i];
+      self[i] += selfRight[i];
+    }
+    data.valueRight = valueRight;
+    data.selfRight = selfRight;
   }
   return data;
+}
+
+/** Node i's baseline (left) total in a diff flamegraph: the frame's own `value`. */
+export function baselineOf(data: FlameData, i: number): number {
+  return data.valueRight ? data.value[i] - data.valueRight[i] : data.value[i];
 }
 
 /** Whether data is a diff flamegraph (has right-hand values). */

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN_ENV, buildEmberscope, REPO } from './playground';
+import { BIN_ENV, buildEmberscope, PAGE_INDEX } from './playground';
 
 /**
- * Runs once before all browser tests: checks that the playground page is built and builds
- * the emberscope binary once; the test workers find it in $EMBERSCOPE_TEST_BIN.
+ * Runs once before all browser tests: checks that the playground page is built and then
+ * builds the emberscope binary once (embedding the page); the test workers find it in
+ * $EMBERSCOPE_TEST_BIN.
  */
 export default function globalSetup() {
-  const page = path.join(REPO, 'dist-playground', 'index.html');
-  if (!fs.existsSync(page)) {
-    throw new Error(`${page} is missing: run "npm run build:playground" first (npm run e2e does)`);
+  if (!fs.existsSync(PAGE_INDEX)) {
+    throw new Error(`${PAGE_INDEX} is missing: run "npm run build:playground" first (npm run e2e does)`);
   }
   if (!process.env[BIN_ENV]) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberscope-bin-'));

@@ -39,23 +39,26 @@ export function buildEmberscope(dir: string): string {
   return bin;
 }
 
+/** The built playground page, which `go build` embeds in the binary (pkg/playground/page). */
+export const PAGE_INDEX = path.join(REPO, 'pkg', 'playground', 'page', 'built', 'index.html');
+
 /**
- * Starts `emberscope playground -listen 127.0.0.1:<free port> -data <tmp>` serving the built
- * page in dist-playground/, and waits until it prints its addresses.
+ * Starts `emberscope playground -listen 127.0.0.1:<free port> -data <tmp>` from a temporary
+ * directory (it serves the page embedded in the binary, so nothing beside it is needed), and
+ * waits until it prints its addresses.
  */
 export async function startPlayground(): Promise<Playground> {
-  const staticDir = path.join(REPO, 'dist-playground');
-  if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
-    throw new Error(`${staticDir}/index.html is missing: run "npm run build:playground" first`);
+  if (!fs.existsSync(PAGE_INDEX)) {
+    throw new Error(`${PAGE_INDEX} is missing: run "npm run build:playground" first, then build the binary`);
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emberscope-e2e-'));
   const bin = process.env[BIN_ENV] || buildEmberscope(tmp);
   const port = await freePort();
   const child: ChildProcess = spawn(
     bin,
-    ['playground', '-listen', `127.0.0.1:${port}`, '-data', path.join(tmp, 'data'), '-static', staticDir],
+    ['playground', '-listen', `127.0.0.1:${port}`, '-data', path.join(tmp, 'data')],
     {
-      cwd: REPO,
+      cwd: tmp,
       stdio: ['ignore', 'pipe', 'pipe'],
     }
   );

@@ -1,7 +1,7 @@
 import { FlameData } from '../../shared/flameData';
 
 /** How bars are coloured (see options). */
-export type ColorMode = 'self' | 'total' | 'package';
+export type ColorMode = 'self' | 'selfNode' | 'total' | 'package';
 
 /**
  * The package part of a function name, which decides its hue:
@@ -115,8 +115,31 @@ export interface NodeColors {
 }
 
 /**
+ * Each function's self summed over every node of the graph (indexed like `data.names`), and
+ * the largest of them: what pprof colours a function by, so that every node of a hot function
+ * stands out however small the node.
+ */
+export function selfByFunction(data: FlameData): { self: Float64Array; max: number } {
+  const self = new Float64Array(data.names.length);
+  const { nameIdx } = data;
+  const nodeSelf = data.self;
+  for (let i = 0; i < data.count; i++) {
+    self[nameIdx[i]] += nodeSelf[i];
+  }
+  let max = 0;
+  for (let k = 0; k < self.length; k++) {
+    if (self[k] > max) {
+      max = self[k];
+    }
+  }
+  return { self, max };
+}
+
+/**
  * The fill of nodes, computed on demand:
- * - 'self': hue by package, intensity by the node's self share (relative to the largest self);
+ * - 'self' (pprof's colouring): hue by package, intensity by the function's self summed over
+ *   the whole graph (relative to the hottest function), the same on every node of a function;
+ * - 'selfNode': hue by package, intensity by the node's own self (relative to the largest self);
  * - 'total': hue by package, intensity by the node's share of the root total;
  * - 'package': hue by package only, one intensity;
  * virtual nodes get VIRTUAL_FILL; diff frames are coloured by change whatever the mode.
@@ -133,13 +156,15 @@ export function nodeColors(data: FlameData, mode: ColorMode, colorBlind = false)
   }
   const { self, value, nameIdx, names, virtual } = data;
   let maxSelf = 0;
-  if (mode === 'self') {
+  if (mode === 'selfNode') {
     for (let i = 0; i < data.count; i++) {
       if (self[i] > maxSelf) {
         maxSelf = self[i];
       }
     }
   }
+  // per function: worked out on the first fill asked for
+  let fn: { self: Float64Array; max: number } | undefined;
   const total = value[0] || 1;
   const hues = new Int16Array(names.length).fill(-1);
   // intensities are bucketed (11 steps) so that at most 360 × 11 distinct strings are made
@@ -151,6 +176,9 @@ export function nodeColors(data: FlameData, mode: ColorMode, colorBlind = false)
       }
       let t = 0.5;
       if (mode === 'self') {
+        fn = fn ?? selfByFunction(data);
+        t = fn.max > 0 ? Math.sqrt(fn.self[nameIdx[i]] / fn.max) : 0;
+      } else if (mode === 'selfNode') {
         t = maxSelf > 0 ? Math.sqrt(self[i] / maxSelf) : 0;
       } else if (mode === 'total') {
         t = Math.sqrt(value[i] / total);
