@@ -1,12 +1,20 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 //go:build mage
 
 package main
 
 import (
+	"context"
+	"os"
+
 	"github.com/magefile/mage/sh"
 
 	// mage:import
 	build "github.com/grafana/grafana-plugin-sdk-go/build"
+
+	"github.com/emberscope/emberscope/internal/release"
 )
 
 // Default builds the plugin's backend for every platform Grafana supports
@@ -18,3 +26,11 @@ func Demo() error { return sh.RunV("bash", "scripts/demo.sh") }
 
 // Check runs every test (the README's second command, what CI runs).
 func Check() error { return sh.RunV("bash", "scripts/test.sh") }
+
+// Package builds the frontend and the backend for linux, darwin and windows
+// on amd64 and arm64, checks the result against Grafana's plugin validator
+// rules and writes artifacts/<plugin-id>-<version>.zip and its .sha256.
+func Package(ctx context.Context) error {
+	_, err := release.Build(ctx, release.Options{Root: ".", OutDir: "artifacts", Log: os.Stdout})
+	return err
+}
