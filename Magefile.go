@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/magefile/mage/sh"
@@ -14,6 +15,7 @@ import (
 	// mage:import
 	build "github.com/grafana/grafana-plugin-sdk-go/build"
 
+	"github.com/emberscope/emberscope/internal/licensecheck"
 	"github.com/emberscope/emberscope/internal/release"
 )
 
@@ -33,4 +35,30 @@ func Check() error { return sh.RunV("bash", "scripts/test.sh") }
 func Package(ctx context.Context) error {
 	_, err := release.Build(ctx, release.Options{Root: ".", OutDir: "artifacts", Log: os.Stdout})
 	return err
+}
+
+// License checks that every source file carries the license header and
+// that every Go and npm dependency is under an allowed license, and prints
+// the dependencies' licenses (runtime and bundled apart from dev tools).
+func License(ctx context.Context) error { return runLicense(ctx, false) }
+
+// LicenseFix adds the license header where it is missing, then checks as License does
+// (the same as go run ./internal/licensecheck/cmd/license -fix).
+func LicenseFix(ctx context.Context) error { return runLicense(ctx, true) }
+
+func runLicense(ctx context.Context, fix bool) error {
+	if fix {
+		fixed, err := licensecheck.FixHeaders(".")
+		for _, f := range fixed {
+			fmt.Println("added the license header to", f)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	res, err := licensecheck.Run(ctx, licensecheck.Options{Root: ".", Out: os.Stdout})
+	if err != nil {
+		return err
+	}
+	return res.Err()
 }

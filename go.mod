@@ -17,6 +17,8 @@ require (
 
 require github.com/patrickmn/go-cache v2.1.0+incompatible
 
+require github.com/google/licensecheck v0.3.1 // indirect
+
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/DataDog/zstd v1.5.7 // indirect

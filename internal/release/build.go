@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package release builds the plugin's release archive: the frontend and the
 // backend for every platform, laid out as Grafana loads a plugin (one folder
 // named after the app's id, nested plugins in their own folders), zipped as
