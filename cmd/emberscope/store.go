@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"time"
 
 	"github.com/emberscope/emberscope/pkg/store"
+	"github.com/emberscope/emberscope/pkg/store/telemetry"
 )
 
 // runStore runs the embedded profile store until SIGINT or SIGTERM.
@@ -20,7 +23,18 @@ func runStore(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	st, err := store.Open(store.Options{Dir: *data, Logger: logger, MaxAge: *maxAge})
+	tracing, err := telemetry.SetupTracing(context.Background())
+	if err != nil {
+		return err
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tracing.Shutdown(ctx); err != nil {
+			logger.Warn("flushing traces", "err", err)
+		}
+	}()
+	st, err := store.Open(store.Options{Dir: *data, Logger: logger, MaxAge: *maxAge, TracerProvider: tracing.Provider})
 	if err != nil {
 		return err
 	}
@@ -32,6 +46,6 @@ func runStore(args []string) error {
 	ctx, stop := signalContext()
 	defer stop()
 	srv := startServer(ln, st.Handler())
-	logger.Info("store listening", "addr", ln.Addr().String(), "data", *data)
+	logger.Info("store listening", "addr", ln.Addr().String(), "data", *data, "tracing", tracing.Enabled)
 	return serveUntilDone(ctx, srv)
 }

@@ -1,7 +1,7 @@
 // Package store is Emberscope's embedded profile store. It speaks Grafana
 // Pyroscope's API on one HTTP handler: POST /ingest and
 // push.v1.PusherService/Push to receive profiles, querier.v1.QuerierService
-// to query them, GET /ready and GET /metrics. Profiles live in a Pebble
+// to query them, GET /ready, GET /metrics and POST /flush. Profiles live in a Pebble
 // database (package storage); ingest and query are in packages ingest and
 // querier.
 package store
@@ -14,11 +14,14 @@ import (
 
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/emberscope/emberscope/pkg/store/ingest"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/querier"
 	"github.com/emberscope/emberscope/pkg/store/storage"
+	"github.com/emberscope/emberscope/pkg/store/telemetry"
 )
 
 // Options configure a Store.
@@ -35,6 +38,9 @@ type Options struct {
 	StaleAfter time.Duration
 	// MaxBodyBytes bounds an ingest request body; 0 means 64 MiB.
 	MaxBodyBytes int64
+	// TracerProvider traces ingest and query requests; nil uses the global
+	// provider (which records nothing unless telemetry.SetupTracing enabled it).
+	TracerProvider trace.TracerProvider
 }
 
 // Store is an open profile store.
@@ -64,11 +70,20 @@ func Open(opts Options) (*Store, error) {
 	mux.Handle(pushv1connect.NewPusherServiceHandler(ingest.NewPusher(in)))
 	mux.Handle(querierv1connect.NewQuerierServiceHandler(querier.New(db)))
 	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("POST /flush", flushHandler(db))
+	if err := telemetry.RegisterMemoryGauges(m.Registry, db); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
 	mux.HandleFunc("GET /ready", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ready\n"))
 	})
-	return &Store{db: db, metrics: m, handler: mux}, nil
+	tp := opts.TracerProvider
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
+	return &Store{db: db, metrics: m, handler: telemetry.Traced(tp, mux)}, nil
 }
 
 // Handler serves every route of the store on one mux.

@@ -92,6 +92,7 @@ func (in *Ingester) Store(inputs []Input) error {
 	in.m.StoredBytes.Add(float64(stats.Bytes))
 	for _, w := range writes {
 		in.m.ProfilesIngested.WithLabelValues(w.Series.Type.ID()).Inc()
+		in.m.ProfilesReceived.Inc(w.Series.Type.ID(), w.Labels.Get(LabelServiceName))
 	}
 	return nil
 }
