@@ -62,3 +62,16 @@ func runLicense(ctx context.Context, fix bool) error {
 	}
 	return res.Err()
 }
+
+// Image builds the store's container image emberscope:<version> (and
+// emberscope:local, which docker-compose.yaml uses) with Docker.
+func Image(ctx context.Context) error {
+	if err := sh.Run("docker", "info", "--format", "{{.ServerVersion}}"); err != nil {
+		return fmt.Errorf("image: needs a running Docker engine (docker info failed: %w)", err)
+	}
+	version, err := sh.Output("node", "-p", "require('./package.json').version")
+	if err != nil {
+		return err
+	}
+	return sh.RunV("docker", "build", "-t", "emberscope:"+version, "-t", "emberscope:local", ".")
+}
