@@ -4,20 +4,20 @@
 package deploytest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"debug/elf"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,8 +58,6 @@ func TestDockerfileImage(t *testing.T) {
 	assert.Equal(t, []string{"/emberscope", "health", "-url", "http://127.0.0.1:4040/ready"}, hc)
 }
 
-var listeningRe = regexp.MustCompile(`store listening"? addr=(\S+)`)
-
 // The image's entrypoint and arguments start the store: the binary, built as
 // the Dockerfile builds it, run with the image's arguments (the address moved
 // to a free loopback port, /data to a temporary directory), answers /ready,
@@ -92,11 +90,12 @@ func TestImageEntrypointStartsTheStore(t *testing.T) {
 	args := execForm(t, d.last(t, "CMD"))
 	require.Equal(t, []string{"store", "-listen", ":4040", "-data", "/data"}, args, "the image runs the store by default")
 	data := t.TempDir()
+	addr := freeLoopbackAddr(t)
 	local := make([]string, len(args))
 	for i, a := range args {
 		switch a {
 		case ":4040":
-			local[i] = "127.0.0.1:0"
+			local[i] = addr
 		case "/data":
 			local[i] = data
 		default:
@@ -104,23 +103,13 @@ func TestImageEntrypointStartsTheStore(t *testing.T) {
 		}
 	}
 	store := exec.Command(bin, local...)
-	stderr, err := store.StderrPipe()
-	require.NoError(t, err)
+	var logged bytes.Buffer
+	store.Stdout, store.Stderr = &logged, &logged
 	require.NoError(t, store.Start())
 	defer store.Process.Kill()
-
-	addr := ""
-	sc := bufio.NewScanner(stderr)
-	var logged bytes.Buffer
-	for sc.Scan() {
-		logged.WriteString(sc.Text() + "\n")
-		if m := listeningRe.FindStringSubmatch(sc.Text()); m != nil {
-			addr = m[1]
-			break
-		}
-	}
-	require.NotEmpty(t, addr, "the store logs its address: %s", logged.String())
-	go io.Copy(io.Discard, stderr)
+	exited := make(chan error, 1)
+	go func() { exited <- store.Wait() }()
+	waitReady(t, "http://"+addr+"/ready", exited, &logged)
 
 	resp, err := http.Get("http://" + addr + "/ready")
 	require.NoError(t, err)
@@ -143,7 +132,35 @@ func TestImageEntrypointStartsTheStore(t *testing.T) {
 	assert.Error(t, check("http://127.0.0.1:1/ready"))
 
 	require.NoError(t, store.Process.Signal(syscall.SIGTERM))
-	assert.NoError(t, store.Wait(), "stops cleanly on SIGTERM (what docker stop sends)")
+	assert.NoError(t, <-exited, "stops cleanly on SIGTERM (what docker stop sends): %s", logged.String())
+}
+
+// freeLoopbackAddr returns a loopback address with a port free right now.
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}
+
+// waitReady polls url until it answers, failing if the process exits first.
+func waitReady(t *testing.T, url string, exited <-chan error, logged *bytes.Buffer) {
+	t.Helper()
+	for {
+		select {
+		case err := <-exited:
+			t.Fatalf("the store exited before it was ready (%v): %s", err, logged.String())
+		default:
+		}
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // parseBuildStage returns the RUN lines of the Dockerfile's first stage.
