@@ -15,6 +15,7 @@ commands:
   store        run the embedded profile store (Pyroscope push and query API)
   playground   serve the datasource behind Grafana's HTTP API and the playground page
   demo         run store, an instrumented demo service, a load generator and the playground
+  health       exit 0 when a store answers /ready (the container image's health check)
 `
 
 func main() {
@@ -30,6 +31,8 @@ func main() {
 		err = runPlayground(args)
 	case "demo":
 		err = runDemo(args)
+	case "health":
+		err = runHealth(args)
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return

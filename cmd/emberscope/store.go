@@ -1,16 +1,19 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"time"
 
 	"github.com/emberscope/emberscope/pkg/httpguard"
 	"github.com/emberscope/emberscope/pkg/redact"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/limits"
+	"github.com/emberscope/emberscope/pkg/store/telemetry"
 )
 
 // runStore runs the embedded profile store until SIGINT or SIGTERM.
@@ -39,6 +42,17 @@ func runStore(args []string) error {
 		*token = os.Getenv("EMBERSCOPE_AUTH_TOKEN")
 	}
 	logger := slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, nil)))
+	tracing, err := telemetry.SetupTracing(context.Background())
+	if err != nil {
+		return err
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tracing.Shutdown(ctx); err != nil {
+			logger.Warn("flushing traces", "err", err)
+		}
+	}()
 	ctx, stop := signalContext()
 	defer stop()
 	ln, err := net.Listen("tcp", *listen)
@@ -50,6 +64,7 @@ func runStore(args []string) error {
 		Multitenancy: *multi, AuthToken: *token,
 		ListenAddr: *listen, AllowedHosts: httpguard.ParseHosts(*hosts),
 		WaitOnDiskFull: ctx, Salvage: *salvage,
+		TracerProvider: tracing.Provider,
 	})
 	if err != nil {
 		ln.Close()
@@ -57,6 +72,6 @@ func runStore(args []string) error {
 	}
 	defer st.Close()
 	srv := startServer(ln, st.Handler())
-	logger.Info("store listening", "addr", ln.Addr().String(), "data", *data, "multitenancy", *multi, "auth", *token != "")
+	logger.Info("store listening", "addr", ln.Addr().String(), "data", *data, "multitenancy", *multi, "auth", *token != "", "tracing", tracing.Enabled)
 	return serveUntilDone(ctx, srv)
 }

@@ -1,7 +1,7 @@
 // Package store is Emberscope's embedded profile store. It speaks Grafana
 // Pyroscope's API on one HTTP handler: POST /ingest and
 // push.v1.PusherService/Push to receive profiles, querier.v1.QuerierService
-// to query them, GET /ready and GET /metrics. Profiles live in a Pebble
+// to query them, GET /ready, GET /metrics and POST /flush. Profiles live in a Pebble
 // database (package storage); ingest and query are in packages ingest and
 // querier.
 package store
@@ -19,6 +19,8 @@ import (
 
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/emberscope/emberscope/pkg/httpguard"
 	"github.com/emberscope/emberscope/pkg/store/ingest"
@@ -26,6 +28,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/querier"
 	"github.com/emberscope/emberscope/pkg/store/storage"
+	"github.com/emberscope/emberscope/pkg/store/telemetry"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
 
@@ -64,6 +67,9 @@ type Options struct {
 	// Salvage moves a corrupt data directory aside and starts with what
 	// of it is readable.
 	Salvage bool
+	// TracerProvider traces ingest and query requests; nil uses the global
+	// provider (which records nothing unless telemetry.SetupTracing enabled it).
+	TracerProvider trace.TracerProvider
 }
 
 // Store is an open profile store.
@@ -133,12 +139,21 @@ func Open(opts Options) (*Store, error) {
 	mux.Handle("/push.v1.PusherService/", connectBody)
 	mux.Handle("/querier.v1.QuerierService/", connectBody)
 	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("POST /flush", flushHandler(db))
+	if err := telemetry.RegisterMemoryGauges(m.Registry, db); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
 	mux.HandleFunc("GET /ready", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ready\n"))
 	})
 	access := httpguard.Access{ListenAddr: opts.ListenAddr, AllowedHosts: opts.AllowedHosts, AuthToken: opts.AuthToken, Open: []string{"/ready"}}
-	st := &Store{db: db, metrics: m, handler: access.Guard(mux)}
+	tp := opts.TracerProvider
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
+	st := &Store{db: db, metrics: m, handler: telemetry.Traced(tp, access.Guard(mux))}
 	if lim.Retention > 0 || lim.RetentionBytes > 0 {
 		st.retention = storage.StartRetention(db, storage.RetentionOptions{MaxAge: lim.Retention, MaxBytes: lim.RetentionBytes, Logger: logger})
 	}

@@ -22,6 +22,8 @@ type Metrics struct {
 	ProfileSizeBytes *prometheus.HistogramVec
 	// ProfilesIngested counts stored profiles per profile type.
 	ProfilesIngested *prometheus.CounterVec
+	// ProfilesReceived counts stored profiles per profile type and service.
+	ProfilesReceived *ProfilesReceived
 	// IngestErrors counts refused requests per reason.
 	IngestErrors *prometheus.CounterVec
 	// StoredBytes counts key and value bytes written to the database.
@@ -54,13 +56,14 @@ func New() *Metrics {
 			Name: "emberscope_ingest_errors_total",
 			Help: "Refused or failed ingest requests, by reason.",
 		}, []string{"reason"}),
+		ProfilesReceived: NewProfilesReceived(MaxServiceLabels),
 		StoredBytes: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "emberscope_store_written_bytes_total",
 			Help: "Key and value bytes written to the database.",
 		}),
 	}
 	r.MustRegister(m.ReceivedCompressedBytes, m.ReceivedUncompressedBytes, m.ProfileSizeBytes,
-		m.ProfilesIngested, m.IngestErrors, m.StoredBytes,
+		m.ProfilesIngested, m.ProfilesReceived, m.IngestErrors, m.StoredBytes,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

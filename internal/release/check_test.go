@@ -1,0 +1,181 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package release
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	goodApp = `{"type":"app","id":"acme-demo-app","name":"Demo","info":{"description":"d","author":{"name":"a"},
+  "version":"1.2.3","updated":"2026-12-01","logos":{"small":"img/logo.svg","large":"img/logo.svg"}},
+  "includes":[{"type":"datasource","name":"DS","path":"datasource/plugin.json"}],
+  "dependencies":{"grafanaDependency":">=12.3.0"}}`
+	goodDS = `{"type":"datasource","id":"acme-demo-datasource","name":"DS","backend":true,"executable":"gpx_demo",
+  "info":{"description":"d","author":{"name":"a"},"version":"1.2.3","updated":"2026-12-01",
+  "logos":{"small":"img/logo.svg","large":"img/logo.svg"}},"dependencies":{"grafanaDependency":">=12.3.0"}}`
+	goodSVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#e8590c"/></svg>`
+	goodMap = `{"version":3,"sources":["webpack://acme-demo-app/./module.ts","webpack://acme-demo-app/./node_modules/x.js"],"sourcesContent":["export const a = 1;\n","x"],"mappings":""}`
+)
+
+// goodPlugin writes a small plugin folder that passes every check, and its
+// source tree.
+func goodPlugin(t *testing.T) (dir, src string) {
+	t.Helper()
+	base := t.TempDir()
+	dir, src = filepath.Join(base, "acme-demo-app"), filepath.Join(base, "src")
+	files := map[string]string{
+		"plugin.json":                           goodApp,
+		"module.js":                             "x\n//# sourceMappingURL=module.js.map",
+		"module.js.map":                         goodMap,
+		"img/logo.svg":                          goodSVG,
+		"datasource/plugin.json":                goodDS,
+		"datasource/module.js":                  "y",
+		"datasource/img/logo.svg":               goodSVG,
+		"CHANGELOG.md":                          "# Changelog\n\n## 1.2.3\n",
+		"LICENSE":                               "Apache License\n",
+		"README.md":                             "# Demo\n\nSee the [changelog](CHANGELOG.md) and [docs](https://example.org/docs).\n",
+		"datasource/gpx_demo_linux_amd64":       "elf",
+		"datasource/gpx_demo_windows_amd64.exe": "pe",
+	}
+	for name, content := range files {
+		write(t, filepath.Join(dir, name), content)
+	}
+	require.NoError(t, os.Chmod(filepath.Join(dir, "datasource/gpx_demo_linux_amd64"), 0o755))
+	write(t, filepath.Join(src, "module.ts"), "export const a = 1;\n")
+	return dir, src
+}
+
+func write(t *testing.T, name, content string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(name), 0o755))
+	require.NoError(t, os.WriteFile(name, []byte(content), 0o644))
+}
+
+func expect(src string) Expect {
+	return Expect{PluginID: "acme-demo-app", Version: "1.2.3", SourceDir: src, Platforms: []Platform{{"linux", "amd64"}, {"windows", "amd64"}}}
+}
+
+func TestCheckDirAcceptsAGoodPlugin(t *testing.T) {
+	dir, src := goodPlugin(t)
+	assert.Empty(t, CheckDir(dir, expect(src)))
+}
+
+// Each broken package is refused with the validator's rule and the file.
+func TestCheckDirRefuses(t *testing.T) {
+	cases := []struct {
+		name, rule, file, message string
+		breakIt                   func(t *testing.T, dir, src string)
+	}{
+		{"nested plugin without path in includes", "includesnested", "plugin.json", "Nested plugin datasource/plugin.json is not declared",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "plugin.json"), strings.Replace(goodApp, `,"path":"datasource/plugin.json"`, "", 1))
+			}},
+		{"missing changelog", "changelog", "CHANGELOG.md", "missing",
+			func(t *testing.T, dir, _ string) { require.NoError(t, os.Remove(filepath.Join(dir, "CHANGELOG.md"))) }},
+		{"missing license", "license", "LICENSE", "missing",
+			func(t *testing.T, dir, _ string) { require.NoError(t, os.Remove(filepath.Join(dir, "LICENSE"))) }},
+		{"executable not 0755", "binarypermissions", "datasource/gpx_demo_linux_amd64", "0644",
+			func(t *testing.T, dir, _ string) {
+				require.NoError(t, os.Chmod(filepath.Join(dir, "datasource/gpx_demo_linux_amd64"), 0o644))
+			}},
+		{"executable missing for a platform", "backendbinary", "datasource/plugin.json", "no executable datasource/gpx_demo_windows_amd64.exe",
+			func(t *testing.T, dir, _ string) {
+				require.NoError(t, os.Remove(filepath.Join(dir, "datasource/gpx_demo_windows_amd64.exe")))
+			}},
+		{"version differs from package.json", "packagejson", "plugin.json", `"1.2.4"`,
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "plugin.json"), strings.Replace(goodApp, "1.2.3", "1.2.4", 1))
+			}},
+		{"no grafanaDependency", "grafanadependency", "datasource/plugin.json", "no dependencies.grafanaDependency",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, `"grafanaDependency":">=12.3.0"`, `"plugins":[]`, 1))
+			}},
+		{"logo missing", "logos", "datasource/plugin.json", "datasource/img/logo.svg is not in the package",
+			func(t *testing.T, dir, _ string) {
+				require.NoError(t, os.Remove(filepath.Join(dir, "datasource/img/logo.svg")))
+			}},
+		{"logo path starting with ./", "metadatapaths", "plugin.json", "should not start with '.'",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "plugin.json"), strings.Replace(goodApp, `"small":"img/logo.svg"`, `"small":"./img/logo.svg"`, 1))
+			}},
+		{"svg with a script", "unsafesvg", "img/logo.svg", "<script>",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "img/logo.svg"), `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)
+			}},
+		{"svg with an event handler", "unsafesvg", "img/logo.svg", "onload",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "img/logo.svg"), `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`)
+			}},
+		{"svg loading an outside image", "unsafesvg", "img/logo.svg", "outside the file",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "img/logo.svg"), `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="https://example.org/x.png"/></svg>`)
+			}},
+		{"developer README", "jargon", "README.md", "npm",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nRun npm install and go tool mage.\n")
+			}},
+		{"README link to a missing file", "brokenlinks", "README.md", "docs/setup.md",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nSee [setup](docs/setup.md).\n")
+			}},
+		{"README link without host", "brokenlinks", "README.md", "no host",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nSee [docs](https:///docs).\n")
+			}},
+		{"source map from other source", "jssourcemap", "module.js.map", "module.ts differs",
+			func(t *testing.T, _, src string) { write(t, filepath.Join(src, "module.ts"), "export const a = 2;\n") }},
+		{"placeholder left in plugin.json", "metadatavalid", "datasource/plugin.json", "%VERSION%",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, `"version":"1.2.3"`, `"version":"%VERSION%"`, 1))
+			}},
+		{"id without its type suffix", "typesuffix", "datasource/plugin.json", `must end in "-datasource"`,
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, "acme-demo-datasource", "acme-demo", 1))
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, src := goodPlugin(t)
+			tc.breakIt(t, dir, src)
+			problems := CheckDir(dir, expect(src))
+			require.NotEmpty(t, problems)
+			var found bool
+			for _, p := range problems {
+				if p.Rule == tc.rule && p.File == tc.file && strings.Contains(p.Message, tc.message) {
+					found = true
+				}
+			}
+			assert.True(t, found, "want %s on %s mentioning %q, got %v", tc.rule, tc.file, tc.message, problems)
+		})
+	}
+}
+
+func TestCheckZipWantsOneFolderNamedAfterThePlugin(t *testing.T) {
+	dir, src := goodPlugin(t)
+	base := filepath.Dir(dir)
+	require.NoError(t, os.Rename(dir, filepath.Join(base, "wrong-name")))
+	zipPath := filepath.Join(t.TempDir(), "p.zip")
+	require.NoError(t, writeZip(base, "wrong-name", zipPath))
+	problems, err := CheckZip(zipPath, expect(src))
+	require.NoError(t, err)
+	require.NotEmpty(t, problems)
+	assert.Equal(t, "archive", problems[0].Rule)
+	assert.Contains(t, problems[0].Message, `want the plugin id "acme-demo-app"`)
+}
+
+func TestZipKeepsExecutablePermissions(t *testing.T) {
+	dir, src := goodPlugin(t)
+	zipPath := filepath.Join(t.TempDir(), "p.zip")
+	require.NoError(t, writeZip(filepath.Dir(dir), "acme-demo-app", zipPath))
+	problems, err := CheckZip(zipPath, expect(src))
+	require.NoError(t, err)
+	assert.Empty(t, problems)
+}

@@ -1,0 +1,190 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package release
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(root, "package.json"))
+	return root
+}
+
+// TestPackage builds the release for linux/amd64 (the mage target builds all
+// six platforms the same way), unpacks the zip as Grafana would and checks
+// what Grafana's plugin validator checks.
+func TestPackage(t *testing.T) {
+	root := repoRoot(t)
+	out := t.TempDir()
+	var log bytes.Buffer
+	linux := Platform{"linux", "amd64"}
+	res, err := Build(context.Background(), Options{Root: root, OutDir: out, Platforms: []Platform{linux}, Log: &log})
+	require.NoError(t, err, log.String())
+
+	var pkg struct{ Version string }
+	readJSON(t, filepath.Join(root, "package.json"), &pkg)
+	assert.Equal(t, "emberscope-app", res.PluginID)
+	assert.Equal(t, filepath.Join(out, "emberscope-app-"+pkg.Version+".zip"), res.Zip)
+
+	// The checksum file beside the zip is sha256sum's line for it.
+	zipBytes, err := os.ReadFile(res.Zip)
+	require.NoError(t, err)
+	sum := sha256.Sum256(zipBytes)
+	checksum, err := os.ReadFile(res.Checksum)
+	require.NoError(t, err)
+	assert.Equal(t, hex.EncodeToString(sum[:])+"  "+filepath.Base(res.Zip)+"\n", string(checksum))
+
+	zr, err := zip.NewReader(bytes.NewReader(zipBytes), int64(len(zipBytes)))
+	require.NoError(t, err)
+	files := map[string]*zip.File{}
+	for _, f := range zr.File {
+		require.True(t, strings.HasPrefix(f.Name, "emberscope-app/"), "every entry inside the one folder named after the plugin id: %s", f.Name)
+		if !f.FileInfo().IsDir() {
+			files[strings.TrimPrefix(f.Name, "emberscope-app/")] = f
+		}
+	}
+	read := func(name string) []byte {
+		t.Helper()
+		f := files[name]
+		require.NotNil(t, f, "%s in the zip", name)
+		r, err := f.Open()
+		require.NoError(t, err)
+		defer r.Close()
+		b, err := io.ReadAll(r)
+		require.NoError(t, err)
+		return b
+	}
+
+	type include struct{ Type, Name, Path string }
+	type manifest struct {
+		ID, Type, Name string
+		Backend        bool
+		Executable     string
+		Info           struct {
+			Version string
+			Logos   struct{ Small, Large string }
+		}
+		Includes     []include
+		Dependencies struct{ GrafanaDependency string }
+	}
+	parse := func(name string) manifest {
+		var m manifest
+		require.NoError(t, json.Unmarshal(read(name), &m), name)
+		return m
+	}
+	app := parse("plugin.json")
+	assert.Equal(t, "app", app.Type)
+	assert.Equal(t, "emberscope-app", app.ID)
+
+	// Every plugin.json in the zip: the app, and each nested one declared
+	// in the app's includes with its path and type.
+	var nested []string
+	for name := range files {
+		if path.Base(name) == "plugin.json" && name != "plugin.json" {
+			nested = append(nested, name)
+		}
+	}
+	assert.ElementsMatch(t, []string{"datasource/plugin.json", "panel/plugin.json"}, nested)
+	for _, name := range append([]string{"plugin.json"}, nested...) {
+		m := parse(name)
+		dir := path.Dir(name)
+		assert.Equal(t, pkg.Version, m.Info.Version, "%s version equals package.json's", name)
+		assert.NotEmpty(t, m.Dependencies.GrafanaDependency, "%s grafanaDependency", name)
+		assert.Contains(t, files, path.Join(dir, m.Info.Logos.Small), "%s small logo", name)
+		assert.Contains(t, files, path.Join(dir, m.Info.Logos.Large), "%s large logo", name)
+		assert.Contains(t, files, path.Join(dir, "module.js"), "%s module.js", name)
+		assert.NotContains(t, string(read(name)), "%VERSION%")
+		if name == "plugin.json" {
+			continue
+		}
+		declared := false
+		for _, inc := range app.Includes {
+			if inc.Path == name {
+				declared = true
+				assert.Equal(t, m.Type, inc.Type, "%s declared with its type", name)
+			}
+		}
+		assert.True(t, declared, "%s declared in the app's includes with its path", name)
+	}
+
+	// The datasource's executable, named as its plugin.json says, static,
+	// for linux/amd64, with permissions 0755.
+	ds := parse("datasource/plugin.json")
+	require.True(t, ds.Backend)
+	require.Equal(t, "gpx_emberscope", ds.Executable)
+	exe := "datasource/gpx_emberscope_linux_amd64"
+	require.Contains(t, files, exe)
+	assert.Equal(t, os.FileMode(0o755), files[exe].Mode().Perm())
+	ef, err := elf.NewFile(bytes.NewReader(read(exe)))
+	require.NoError(t, err)
+	assert.Equal(t, elf.EM_X86_64, ef.Machine)
+	for _, p := range ef.Progs {
+		assert.NotEqual(t, elf.PT_INTERP, p.Type, "statically linked: no program interpreter")
+	}
+	for name := range files {
+		assert.False(t, strings.Contains(name, "gpx_") && name != exe, "only the platforms asked for: %s", name)
+	}
+
+	// The files Grafana's validator wants.
+	assert.Contains(t, string(read("LICENSE")), "Apache License")
+	assert.Contains(t, string(read("LICENSE")), "Version 2.0")
+	changelog := string(read("CHANGELOG.md"))
+	assert.Contains(t, changelog, "## "+pkg.Version)
+	catalog, err := os.ReadFile(filepath.Join(root, "src", "README.md"))
+	require.NoError(t, err)
+	assert.Equal(t, string(catalog), string(read("README.md")), "the catalog README, not the repository's")
+	assert.NotContains(t, string(read("README.md")), "scripts/")
+
+	// Source maps carry the very source they were built from.
+	for _, name := range []string{"module.js.map", "datasource/module.js.map", "panel/module.js.map"} {
+		var m struct {
+			Sources        []string
+			SourcesContent []string
+		}
+		require.NoError(t, json.Unmarshal(read(name), &m), name)
+		own := 0
+		for i, s := range m.Sources {
+			rel, ok := strings.CutPrefix(s, "webpack://emberscope-app/./")
+			if !ok || strings.HasPrefix(rel, "node_modules/") {
+				continue
+			}
+			own++
+			src, err := os.ReadFile(filepath.Join(root, "src", rel))
+			require.NoError(t, err, "%s maps %s", name, rel)
+			assert.Equal(t, string(src), m.SourcesContent[i], "%s: %s", name, rel)
+		}
+		assert.Positive(t, own, "%s maps our sources", name)
+	}
+
+	// And the package's own check agrees.
+	problems, err := CheckZip(res.Zip, Expect{PluginID: "emberscope-app", Version: pkg.Version, SourceDir: filepath.Join(root, "src"), Platforms: []Platform{linux}})
+	require.NoError(t, err)
+	assert.Empty(t, problems)
+}
+
+func readJSON(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, v))
+}
