@@ -10,8 +10,11 @@
 //     underscores), and samples without a label form a series without it;
 //   - zero-value samples are dropped.
 //
-// ToTree and AddToTree build a flame.Tree straight from a parsed profile;
 // Merger and MergeProfiles (which can shard the profiles over goroutines)
-// merge many profiles into one tree, resolving each location of each profile
-// to frame ids only once and each distinct stack to a tree leaf only once.
+// merge many pprof profiles into one tree straight from their bytes, with a
+// small decoder of their own (decode.go, fuzzed against google/pprof's parser)
+// instead of building *profile.Profile, resolving each location of each
+// profile to frame ids only once and each distinct stack to a tree leaf only
+// once. ToTree and AddToTree do the same for a parsed profile (encoding it
+// first); everything else reads profiles with google/pprof.
 package pprofconv

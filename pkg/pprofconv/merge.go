@@ -5,23 +5,16 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/google/pprof/profile"
-
 	"github.com/emberscope/emberscope/pkg/flame"
 )
 
-// MergeProfiles merges sample type sampleIndex of every profile of ps into
-// one tree, as one Merger fed every profile would. Up to workers goroutines
-// (0 means GOMAXPROCS) each merge a contiguous shard of ps into a tree of
-// their own, and the shard trees are merged at the end; the result does not
-// depend on workers. It fails, before merging anything, when sampleIndex is
-// not a sample type of some profile.
-func MergeProfiles(ps []*profile.Profile, sampleIndex int, workers int) (*flame.Tree, error) {
-	for i, p := range ps {
-		if sampleIndex < 0 || sampleIndex >= len(p.SampleType) {
-			return nil, fmt.Errorf("profile %d: sample index %d out of range: the profile has %d sample types", i, sampleIndex, len(p.SampleType))
-		}
-	}
+// MergeProfiles merges sample type sampleIndex of every pprof profile of ps
+// (gzipped or not) into one tree, as one Merger fed every profile would. Up
+// to workers goroutines (0 means GOMAXPROCS) each merge a contiguous shard of
+// ps into a tree of their own, and the shard trees are merged at the end; the
+// result does not depend on workers. A profile that cannot be merged (see
+// Merger.Add) fails the whole merge, naming its index.
+func MergeProfiles(ps [][]byte, sampleIndex int, workers int) (*flame.Tree, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -36,9 +29,10 @@ func MergeProfiles(ps []*profile.Profile, sampleIndex int, workers int) (*flame.
 		merge := func() {
 			t := flame.New()
 			m := NewMerger(t)
-			for _, p := range shard {
+			first := w * len(ps) / workers
+			for i, p := range shard {
 				if err := m.Add(p, sampleIndex); err != nil {
-					errs[w] = err
+					errs[w] = fmt.Errorf("profile %d: %w", first+i, err)
 					return
 				}
 			}

@@ -1,6 +1,7 @@
 package pprofconv_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -36,14 +37,14 @@ func pprofTree(t *testing.T, ps []*profile.Profile, idx int) *flame.Tree {
 }
 
 func TestMergeEqualsPprofMerge(t *testing.T) {
-	ps := mergeInputs(t, mergeN)
-	want := pprofTree(t, ps, cpuSample)
+	raws := demoProfiles(t, mergeN)
+	want := pprofTree(t, parseAll(t, raws), cpuSample)
 	require.Greater(t, want.Len(), 100, "the inputs make a real tree")
 
 	// One Merger, one Add per profile.
 	tr := flame.New()
 	m := pprofconv.NewMerger(tr)
-	for _, p := range ps {
+	for _, p := range raws {
 		require.NoError(t, m.Add(p, cpuSample))
 	}
 	m.Flush()
@@ -52,50 +53,56 @@ func TestMergeEqualsPprofMerge(t *testing.T) {
 	// Sharded over goroutines, and every worker count gives the same tree
 	// and the same flamegraph frame.
 	for _, workers := range []int{0, 1, 2, 3, 7, 64} {
-		got, err := pprofconv.MergeProfiles(ps, cpuSample, workers)
+		got, err := pprofconv.MergeProfiles(raws, cpuSample, workers)
 		require.NoError(t, err)
 		require.Equal(t, rows(want), rows(got), "workers %d", workers)
 		require.Equal(t, frames.Flamegraph(want, "nanoseconds"), frames.Flamegraph(got, "nanoseconds"), "workers %d", workers)
 	}
 }
 
-func TestMergeProfilesEmptyAndBadIndex(t *testing.T) {
+func TestMergeProfilesEmptyAndBadInput(t *testing.T) {
 	got, err := pprofconv.MergeProfiles(nil, 0, 2)
 	require.NoError(t, err)
 	require.Equal(t, 1, got.Len())
 	require.Zero(t, got.Total())
 
-	p := cpuProfile(t)
-	_, err = pprofconv.MergeProfiles([]*profile.Profile{p, p.Copy()}, 7, 2)
+	raws := demoProfiles(t, 8)
+	_, err = pprofconv.MergeProfiles(raws, 7, 2)
 	require.ErrorContains(t, err, "profile 0: sample index 7 out of range")
+
+	bad := append([][]byte{}, raws...)
+	bad[5] = bad[5][:len(bad[5])/2]
+	_, err = pprofconv.MergeProfiles(bad, cpuSample, 2)
+	require.ErrorContains(t, err, "profile 5: gzip")
 }
 
-func TestMergeProfilesUnlistedLocation(t *testing.T) {
-	// A sample may use a location its profile does not list (profiles built
-	// in code); both the serial and the sharded merge still count it.
+func TestMergeRefusesUnlistedLocation(t *testing.T) {
+	// A sample naming a location its profile does not list: google/pprof's
+	// parser refuses the bytes, and so does the merge.
 	fa := &profile.Function{ID: 1, Name: "main.a"}
 	fb := &profile.Function{ID: 2, Name: "main.b"}
 	la := &profile.Location{ID: 1, Line: []profile.Line{{Function: fa}}}
 	lb := &profile.Location{ID: 2, Line: []profile.Line{{Function: fb}}}
-	mk := func(listed ...*profile.Location) *profile.Profile {
-		return &profile.Profile{
-			SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
-			Sample: []*profile.Sample{
-				{Location: []*profile.Location{lb, la}, Value: []int64{3}},
-				{Location: []*profile.Location{la}, Value: []int64{2}},
-			},
-			Location: listed,
-			Function: []*profile.Function{fa, fb},
-		}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+		Sample: []*profile.Sample{
+			{Location: []*profile.Location{lb, la}, Value: []int64{3}},
+			{Location: []*profile.Location{la}, Value: []int64{2}},
+		},
+		Location: []*profile.Location{la},
+		Function: []*profile.Function{fa, fb},
 	}
-	var ps []*profile.Profile
-	for range 2 {
-		ps = append(ps, mk(la, lb), mk(la), mk(), mk(la, lb))
-	}
-	want := []walkRow{{0, "total", 0, 40}, {1, "main.a", 16, 40}, {2, "main.b", 24, 24}}
-	for _, workers := range []int{1, 2} {
-		got, err := pprofconv.MergeProfiles(ps, 0, workers)
-		require.NoError(t, err)
-		require.Equal(t, want, rows(got), "workers %d", workers)
-	}
+	var buf bytes.Buffer
+	require.NoError(t, p.Write(&buf))
+	_, err := profile.ParseData(buf.Bytes())
+	require.Error(t, err, "google/pprof refuses it")
+	_, err = pprofconv.MergeProfiles([][]byte{buf.Bytes()}, 0, 1)
+	require.ErrorContains(t, err, "profile 0: sample 0 names location 2, which the profile does not hold")
+
+	p.Location = []*profile.Location{la, lb}
+	buf.Reset()
+	require.NoError(t, p.Write(&buf))
+	got, err := pprofconv.MergeProfiles([][]byte{buf.Bytes(), buf.Bytes()}, 0, 1)
+	require.NoError(t, err)
+	require.Equal(t, []walkRow{{0, "total", 0, 10}, {1, "main.a", 4, 10}, {2, "main.b", 6, 6}}, rows(got))
 }

@@ -58,9 +58,10 @@ func lineName(ln profile.Line) string {
 }
 
 // addressName names a location that has no line information.
-func addressName(loc *profile.Location) string {
-	return fmt.Sprintf("0x%x", loc.Address)
-}
+func addressName(loc *profile.Location) string { return addressFrame(loc.Address) }
+
+// addressFrame is the frame name of an address without line information.
+func addressFrame(address uint64) string { return fmt.Sprintf("0x%x", address) }
 
 // LocationFrames appends the frame names of loc, leaf first: the innermost
 // inlined function first, the caller last.

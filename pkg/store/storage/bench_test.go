@@ -6,52 +6,47 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
-
-	"github.com/emberscope/emberscope/internal/testdata"
 )
 
-// BenchmarkStoreBytesPerProfile stores the same real CPU profile (recorded
-// with runtime/pprof, samples labelled with pprof.Do) 200 times at different
-// times, with and without its sample labels (also Parca's labelled CPU
-// profile), and reports the bytes written
-// per profile and the disk bytes per profile after a flush and compaction.
+// BenchmarkStoreBytesPerProfile stores 360 distinct consecutive CPU profiles
+// of the demo service 10 s apart (their samples carry the k6 labels and the
+// service's category label), as recorded and with their sample labels
+// removed, and reports the mean size of the gzipped pprof files, the bytes
+// written per profile, and the disk bytes per profile after a flush and a
+// compaction.
 func BenchmarkStoreBytesPerProfile(b *testing.B) {
-	sources := map[string][]byte{
-		"generated":     testdata.Profile(b, "categories.cpu.pb.gz"),
-		"parca-labeled": testdata.Read(b, "parca/pushed-profiles/labeled.cpu.redated.pb.gz"),
+	raws, labelled := demoProfiles(b, hourOfProfiles)
+	gz := 0
+	for _, r := range raws {
+		gz += len(r)
 	}
-	type run struct {
-		name string
-		p    *profile.Profile
-		size int
-	}
-	var runs []run
-	for name, data := range sources {
-		labelled, err := profile.ParseData(data)
-		require.NoError(b, err)
-		plain := labelled.Copy()
-		for _, s := range plain.Sample {
+	plain := make([]*profile.Profile, len(labelled))
+	for i, p := range labelled {
+		plain[i] = p.Copy()
+		for _, s := range plain[i].Sample {
 			s.Label = nil
 		}
-		runs = append(runs, run{name + "/labels", labelled, len(data)}, run{name + "/no-labels", plain, len(data)})
 	}
-	for _, c := range runs {
+	for _, c := range []struct {
+		name string
+		ps   []*profile.Profile
+	}{{"labels", labelled}, {"no-labels", plain}} {
 		b.Run(c.name, func(b *testing.B) {
-			const n = 200
+			n := len(c.ps)
 			for b.Loop() {
 				db, err := Open(Options{Dir: b.TempDir()})
 				require.NoError(b, err)
 				written := 0
-				for i := 0; i < n; i++ {
-					st, err := db.Append(writesOf(b, c.p, int64(i)*1e10, "app"))
+				for i, p := range c.ps {
+					st, err := db.Append(writesOf(b, p, int64(i)*10e9, "app"))
 					require.NoError(b, err)
 					written += st.Bytes
 				}
 				require.NoError(b, db.Flush())
 				require.NoError(b, db.pdb.Compact(context.Background(), []byte{0}, []byte{0xff}, false))
-				b.ReportMetric(float64(c.size), "pprof-gz-bytes")
-				b.ReportMetric(float64(written)/n, "written-bytes/profile")
-				b.ReportMetric(float64(db.DiskSpaceUsage())/n, "disk-bytes/profile")
+				b.ReportMetric(float64(gz)/float64(n), "pprof-gz-bytes/profile")
+				b.ReportMetric(float64(written)/float64(n), "written-bytes/profile")
+				b.ReportMetric(float64(db.DiskSpaceUsage())/float64(n), "disk-bytes/profile")
 				require.NoError(b, db.Close())
 			}
 		})

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"os"
 	"runtime"
 	"syscall"
 	"testing"
@@ -10,78 +11,108 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/pkg/flame"
 )
 
-// BenchmarkQueryMerge stores 50 real CPU profiles (the inputs of
-// pprofconv's BenchmarkMergeRatio) and then, alternating in one loop, merges
-// them as a query does (snapshot, scan of the cpu profile type, flame tree)
-// and merges the same 50 parsed pprofs with google/pprof's profile.Merge.
-// It reports process CPU time per merge for both and the ratio.
-func BenchmarkQueryMerge(b *testing.B) {
-	var base []*profile.Profile
-	for _, name := range []string{"bench-sort.cpu.redated.pb.gz", "labeled.cpu.redated.pb.gz"} {
-		data := testdata.Read(b, "parca/pushed-profiles/"+name)
-		p, err := profile.ParseData(data)
-		require.NoError(b, err)
-		base = append(base, p)
+// hourOfProfiles is an hour of profiles one every 10 s.
+const hourOfProfiles = 360
+
+// demoProfiles returns the gzipped bytes and the google/pprof parse of the
+// first n consecutive CPU profiles of the demo service recorded in
+// internal/testdata/profiles/demo-cpu (distinct real profiles, 1 s each).
+func demoProfiles(tb testing.TB, n int) ([][]byte, []*profile.Profile) {
+	tb.Helper()
+	files := testdata.Glob(tb, "profiles/demo-cpu/cpu-*.pb.gz")
+	if len(files) < n {
+		tb.Fatalf("%d demo profiles recorded, want %d", len(files), n)
 	}
-	p, err := profile.ParseData(testdata.Profile(b, "categories.cpu.pb.gz"))
-	require.NoError(b, err)
-	base = append(base, p)
-	ps := make([]*profile.Profile, 50)
+	raws := make([][]byte, n)
+	ps := make([]*profile.Profile, n)
+	for i := range n {
+		b, err := os.ReadFile(files[i])
+		require.NoError(tb, err)
+		p, err := profile.ParseData(b)
+		require.NoError(tb, err)
+		raws[i], ps[i] = b, p
+	}
+	return raws, ps
+}
+
+// BenchmarkQueryHour stores 360 distinct consecutive CPU profiles of the demo
+// service 10 s apart (an hour of a 10 s continuous profiler; the profiles
+// were recorded 1 s each), and then, alternating in one loop, merges the hour
+// as a query does (series selection, snapshot, scan of the cpu profile type,
+// flame tree) and merges the same 360 profiles with google/pprof's
+// profile.Merge, already parsed (its best case) and parsed from their bytes.
+// It reports process CPU time per merge and the ratios.
+func BenchmarkQueryHour(b *testing.B) {
+	raws, ps := demoProfiles(b, hourOfProfiles)
 	db, err := Open(Options{Dir: b.TempDir()})
 	require.NoError(b, err)
 	defer db.Close()
-	for i := range ps {
-		ps[i] = base[i%len(base)].Copy()
-		_, err := db.Append(writesOf(b, ps[i], int64(i)*1e10, "app"))
-		require.NoError(b, err)
-	}
-	cpu := labels.MustNewMatcher(labels.MatchEqual, "__profile_type__", "process_cpu:cpu:nanoseconds:cpu:nanoseconds")
 	var want int64
-	for _, p := range ps {
+	for i, p := range ps {
+		_, err := db.Append(writesOf(b, p, int64(i)*10e9, "app"))
+		require.NoError(b, err)
 		for _, s := range p.Sample {
 			want += s.Value[1]
 		}
 	}
-	var oursCPU, theirsCPU time.Duration
-	for b.Loop() {
+	require.NoError(b, db.Flush())
+	cpu := labels.MustNewMatcher(labels.MatchEqual, "__profile_type__", "process_cpu:cpu:nanoseconds:cpu:nanoseconds")
+	measure := func(f func()) time.Duration {
 		b.StopTimer()
 		runtime.GC()
 		b.StartTimer()
 		c0 := cpuTime()
-		series := db.Select([]*labels.Matcher{cpu}, -1<<62, 1<<62)
-		snap := db.Snapshot()
-		tr := flame.New()
-		tb := NewTreeBuilder(snap.View(), tr)
-		if err := snap.Scan(series, -1<<62, 1<<62, false, func(p *Profile) error {
-			tb.AddProfile(p)
-			return nil
-		}); err != nil {
-			b.Fatal(err)
-		}
-		tb.Flush()
-		snap.Close()
-		c1 := cpuTime()
-		if tr.Total() != want {
-			b.Fatalf("merged total %d, want %d", tr.Total(), want)
-		}
-		b.StopTimer()
-		runtime.GC()
-		b.StartTimer()
-		c2 := cpuTime()
-		if _, err := profile.Merge(ps); err != nil {
-			b.Fatal(err)
-		}
-		c3 := cpuTime()
-		oursCPU += c1 - c0
-		theirsCPU += c3 - c2
+		f()
+		return cpuTime() - c0
 	}
-	b.ReportMetric(float64(oursCPU.Nanoseconds())/float64(b.N), "query-cpu-ns/merge")
-	b.ReportMetric(float64(theirsCPU.Nanoseconds())/float64(b.N), "pprof-cpu-ns/merge")
-	b.ReportMetric(float64(theirsCPU)/float64(oursCPU), "x-faster-cpu")
+	var query, merge, parseMerge time.Duration
+	for b.Loop() {
+		query += measure(func() {
+			series := db.Select([]*labels.Matcher{cpu}, -1<<62, 1<<62)
+			snap := db.Snapshot()
+			defer snap.Close()
+			tr := flame.New()
+			tb := NewTreeBuilder(snap.View(), tr)
+			if err := snap.Scan(series, -1<<62, 1<<62, false, func(p *Profile) error {
+				tb.AddProfile(p)
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			tb.Flush()
+			if tr.Total() != want {
+				b.Fatalf("the hour's total is %d, want %d", tr.Total(), want)
+			}
+		})
+		merge += measure(func() {
+			if _, err := profile.Merge(ps); err != nil {
+				b.Fatal(err)
+			}
+		})
+		parseMerge += measure(func() {
+			parsed := make([]*profile.Profile, len(raws))
+			for i, raw := range raws {
+				p, err := profile.ParseData(raw)
+				if err != nil {
+					b.Fatal(err)
+				}
+				parsed[i] = p
+			}
+			if _, err := profile.Merge(parsed); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(query.Nanoseconds())/n, "query-cpu-ns/hour")
+	b.ReportMetric(float64(merge.Nanoseconds())/n, "pprof-merge-cpu-ns/hour")
+	b.ReportMetric(float64(parseMerge.Nanoseconds())/n, "pprof-parse-merge-cpu-ns/hour")
+	b.ReportMetric(float64(merge)/float64(query), "x-faster-than-merge")
+	b.ReportMetric(float64(parseMerge)/float64(query), "x-faster-than-parse-merge")
 }
 
 func cpuTime() time.Duration {
