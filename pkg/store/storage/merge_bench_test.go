@@ -10,8 +10,8 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/pkg/flame"
 )
 
 // BenchmarkQueryMerge stores 50 real CPU profiles (the inputs of
