@@ -11,6 +11,9 @@ const extraESModules = ['d3-[a-z-]+', 'internmap', 'delaunator', 'robust-predica
 module.exports = {
   ...base,
   setupFiles: ['jest-canvas-mock'],
+  // Tests assert behaviour, not speed: Jest's 5 s default per test fails user-event typing on a
+  // busy 2-core machine, so the limit only catches a test that hangs.
+  testTimeout: 120000,
   testMatch: ['<rootDir>/src/**/*.{spec,test}.{ts,tsx}'],
   transform: {
     ...base.transform,

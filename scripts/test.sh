@@ -1,14 +1,37 @@
 #!/usr/bin/env bash
-# Runs every test: Go (with -race) for both modules, bounded fuzzing, the
-# frontend's unit tests, type check and lint, then the browser tests against
-# the playground (installing Debian's chromium when it is missing).
+# Runs every test: Go (with -race) for every Go module of the repository,
+# bounded fuzzing, staticcheck, the frontend's unit tests, type check and lint,
+# then the browser tests against the playground (installing Debian's chromium
+# when it is missing). Prints the tests passed/failed/skipped per runner and
+# the slowest steps. A skipped test fails the run unless
+# scripts/skip-allowlist.txt names it with a reason.
+#
+#   bash scripts/test.sh            # the default run: short versions of the long suites
+#   bash scripts/test.sh --full     # or EMBERSCOPE_FULL=1: longer fuzzing, the crash loop,
+#                                   # the load test, the 500k-node browser benchmark
 source "$(dirname "$0")/lib.sh"
 need_tools go node npm
 
-FUZZTIME="${FUZZTIME:-10s}"
+for arg in "$@"; do
+  case "$arg" in
+    --full) export EMBERSCOPE_FULL=1 ;;
+    *) echo "usage: $0 [--full]" >&2; exit 2 ;;
+  esac
+done
+if [ "${EMBERSCOPE_FULL:-}" = 1 ]; then
+  FUZZTIME="${FUZZTIME:-60s}"
+else
+  FUZZTIME="${FUZZTIME:-5s}"
+fi
+
+REPORTS="$ROOT/test-results/reports"  # per-runner summaries (test-results/ is gitignored)
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+TOOLS_BIN="$ROOT/bin/tools"           # linters built from tools/go.mod (bin/ is gitignored)
+
 passed=0
 failed=0
 failures=()
+timings=()
 
 step() {
   local name="$1"; shift
@@ -22,42 +45,128 @@ step() {
     failures+=("$name")
     echo "--- $name: FAILED ($((SECONDS - start)) s)"
   fi
+  timings+=("$((SECONDS - start))	$name")
 }
 
-GO_PKGS=(./pkg/... ./cmd/... ./tests/...)  # not ./...: node_modules holds Go files too
-go_vet() { go vet "${GO_PKGS[@]}" && (cd x/k6 && go vet ./...); }
-go_tests() { go test -race -count=1 "${GO_PKGS[@]}" && (cd x/k6 && go test -race -count=1 ./...); }
+# go_modules lists the folder of every Go module (every go.mod outside
+# node_modules), except tools/, which only pins the linters.
+go_modules() {
+  find . -name node_modules -prune -o -name go.mod -print | sed 's|/go.mod$||' | grep -v '^\./tools$' | sort
+}
 
-# go_fuzz runs every Go fuzz target of both modules for a bounded time.
+# in_this_module reports whether a path (relative to the current module's
+# folder) belongs to it: no go.mod between it and the module's folder.
+in_this_module() {
+  local d
+  d="$(dirname "$1")"
+  while [ "$d" != . ]; do
+    [ -f "$d/go.mod" ] && return 1
+    d="$(dirname "$d")"
+  done
+}
+
+# go_packages lists a module's package folders, relative (./pkg/flame), from
+# inside the module: `./...` without node_modules (which holds Go files), and
+# with the testdata folders that hold Go code (./... leaves testdata out).
+go_packages() {
+  local here f
+  here="$(pwd)"
+  {
+    go list -e -f '{{.Dir}}' ./... 2>/dev/null | grep -v '/node_modules/' | sed "s|^$here|.|"
+    find . -name node_modules -prune -o -path '*/testdata/*.go' -print 2>/dev/null |
+      while read -r f; do in_this_module "$f" && dirname "$f"; done
+  } | sort -u
+}
+
+# go_fuzz_files lists the current module's test files with fuzz targets.
+go_fuzz_files() {
+  local f
+  grep -rlE --include='*_test.go' --exclude-dir=node_modules '^func Fuzz' . 2>/dev/null |
+    while read -r f; do in_this_module "$f" && echo "$f"; done
+}
+
+# in_each_module runs "$@" in every Go module with its packages as arguments.
+in_each_module() {
+  local ok=0 mod
+  for mod in $(go_modules); do
+    local pkgs
+    mapfile -t pkgs < <(cd "$mod" && go_packages)
+    [ ${#pkgs[@]} -gt 0 ] || continue
+    echo "module $mod: ${#pkgs[@]} packages"
+    (cd "$mod" && "$@" "${pkgs[@]}") || ok=1
+  done
+  return $ok
+}
+
+go_vet() { in_each_module go vet; }
+
+# go_test runs one module's tests and counts them (test-report.mjs).
+go_test_module() {
+  local name
+  name="$(pwd)"
+  name="${name#"$ROOT"}"
+  name="${name#/}"
+  name="${name//\//_}"
+  [ -n "$name" ] || name=root
+  go test -race -count=1 -json "$@" | node "$ROOT/scripts/test-report.mjs" go "$REPORTS/go-$name.summary.json"
+}
+go_tests() { in_each_module go_test_module; }
+
+# go_fuzz runs every Go fuzz target of every module for FUZZTIME.
 go_fuzz() {
-  local ok=0 file dir target
-  while IFS= read -r file; do
-    dir="$(dirname "$file")"
-    for target in $(grep -oE '^func (Fuzz[A-Za-z0-9_]+)' "$file" | awk '{print $2}'); do
-      echo "fuzzing $target in ./$dir for $FUZZTIME"
-      if [[ "$dir" == x/k6* ]]; then
-        (cd x/k6 && go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "./${dir#x/k6}") || ok=1
-      else
-        go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "./$dir" || ok=1
-      fi
+  local ok=0 mod file target
+  for mod in $(go_modules); do
+    for file in $(cd "$mod" && go_fuzz_files); do
+      for target in $(grep -oE '^func (Fuzz[A-Za-z0-9_]+)' "$mod/$file" | awk '{print $2}'); do
+        echo "fuzzing $target in $mod/$(dirname "${file#./}") for $FUZZTIME"
+        (cd "$mod" && go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$(dirname "$file")") || ok=1
+      done
     done
-  done < <(grep -rlE '^func Fuzz' --include='*_test.go' pkg cmd x 2>/dev/null || true)
+  done
+  return $ok
+}
+
+# staticcheck, at the version tools/go.mod pins, over every module.
+go_lint() {
+  mkdir -p "$TOOLS_BIN" &&
+  (cd tools && go build -o "$TOOLS_BIN/staticcheck" honnef.co/go/tools/cmd/staticcheck) &&
+  in_each_module "$TOOLS_BIN/staticcheck"
+}
+
+jest_tests() {
+  local out="$REPORTS/jest.json" ok=0
+  npm run test:ci -- --json --outputFile="$out" || ok=1
+  [ -f "$out" ] || { echo "jest wrote no report"; return 1; }
+  node scripts/test-report.mjs jest "$out" "$REPORTS/jest.summary.json" || ok=1
+  return $ok
+}
+
+browser_tests() {
+  local out="$REPORTS/playwright.json" ok=0
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$out" npm run e2e -- --reporter=list,json || ok=1
+  [ -f "$out" ] || { echo "playwright wrote no report"; return 1; }
+  node scripts/test-report.mjs playwright "$out" "$REPORTS/playwright.summary.json" || ok=1
   return $ok
 }
 
 step "install frontend dependencies" npm_install
 step "go vet" go_vet
+step "go lint (staticcheck)" go_lint
 step "go tests (race detector)" go_tests
 step "go fuzz targets (${FUZZTIME} each)" go_fuzz
 step "frontend type check" npm run typecheck
 step "frontend lint" npm run lint
-step "frontend unit tests" npm run test:ci
+step "frontend unit tests" jest_tests
 step "build the plugin bundle" npm run build  # the browser tests build the playground page
 step "build the backend" build_backend
 step "install chromium when missing" ensure_chromium
-step "browser tests" npm run e2e
+step "browser tests" browser_tests
 
 say "summary"
+node scripts/test-report.mjs totals "$REPORTS" || true
+echo
+echo "slowest steps:"
+printf '%s\n' "${timings[@]}" | sort -rn | head -5 | awk -F'\t' '{printf "  %4d s  %s\n", $1, $2}'
 if [ "$failed" -gt 0 ]; then
   printf 'failed step: %s\n' "${failures[@]}"
 fi

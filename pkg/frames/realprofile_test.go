@@ -15,7 +15,6 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
 
-
 // treeFromFrame rebuilds a tree from a nested-set frame: a row's parent is the
 // closest earlier row one level up. It is how a viewer reads the frame.
 func treeFromFrame(t *testing.T, f *data.Frame) *flame.Tree {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/parca"
@@ -241,7 +242,9 @@ func TestMergeStacks(t *testing.T) {
 	assert.Equal(t, int64(3770000000), tree.Total())
 	assert.Equal(t, flame.RootName, tree.Name(flame.Root))
 
-	want := flatByFunction(t, filepath.Join(parcatest.DefaultDir, "21-query-merge-pprof.pb.gz"))
+	// The oracle is google/pprof (go tool pprof -top) on the pprof Parca
+	// answered for the same query, with Pyroscope's names (internal/pproforacle).
+	want := pproforacle.Top(t, filepath.Join(parcatest.DefaultDir, "21-query-merge-pprof.pb.gz"), pproforacle.Options{}).Flat()
 	got := map[string]int64{}
 	tree.Walk(func(n flame.NodeID, _ int) {
 		if n != flame.Root {
@@ -307,21 +310,6 @@ func TestNewRejectsBadURLs(t *testing.T) {
 		_, err := parca.New(parca.Options{URL: raw})
 		require.ErrorContains(t, err, want, raw)
 	}
-}
-
-// flatByFunction sums a pprof's first sample value by leaf function, named
-// as Pyroscope names frames.
-func flatByFunction(t *testing.T, path string) map[string]int64 {
-	t.Helper()
-	p := readProfile(t, path)
-	out := map[string]int64{}
-	for _, s := range p.Sample {
-		if len(s.Location) == 0 || s.Value[0] == 0 {
-			continue
-		}
-		out[leafName(s.Location[0])] += s.Value[0]
-	}
-	return out
 }
 
 // topFunctions lists the n names with the largest values, ties by name.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/emberscope/emberscope/pkg/query"
@@ -36,8 +37,8 @@ func filterMatchers(fs []adHocFilter) ([]*labels.Matcher, error) {
 		switch key {
 		case "":
 			return nil, userErrorf("filters[%d]: the filter has no key (label name)", i)
-		case labels.MetricName:
-			return nil, userErrorf("filters[%d]: cannot filter on %s: profiles have no metric name", i, labels.MetricName)
+		case model.MetricNameLabel:
+			return nil, userErrorf("filters[%d]: cannot filter on %s: profiles have no metric name", i, model.MetricNameLabel)
 		}
 		op := strings.TrimSpace(f.Operator)
 		typ, ok := filterOperators[op]

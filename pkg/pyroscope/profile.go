@@ -24,6 +24,7 @@ func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*pro
 	if r.MaxNodes > 0 {
 		req.MaxNodes = &r.MaxNodes
 	}
+	//lint:ignore SA1019 Pyroscope v2.2.1 serves querier.v1 SelectMergeProfile, and the export needs the whole pprof
 	resp, err := c.querier.SelectMergeProfile(ctx, connect.NewRequest(req))
 	if err != nil {
 		return nil, c.wrap("merge profile", err)

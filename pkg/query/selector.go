@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	promparser "github.com/prometheus/prometheus/promql/parser"
 )
@@ -46,8 +47,8 @@ func parseMatchersAt(text string, off position, braces string) ([]*labels.Matche
 		return nil, errorAt(text, off, "in label matchers: %v", err)
 	}
 	for _, m := range ms {
-		if m.Name == labels.MetricName {
-			return nil, errorAt(text, off, "label matchers cannot select %s: profiles have no metric name", labels.MetricName)
+		if m.Name == model.MetricNameLabel {
+			return nil, errorAt(text, off, "label matchers cannot select %s: profiles have no metric name", model.MetricNameLabel)
 		}
 	}
 	sortMatchers(ms)

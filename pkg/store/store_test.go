@@ -201,6 +201,7 @@ func TestDiffAndMergeProfile(t *testing.T) {
 		require.Zero(t, len(lv.Values)%7)
 	}
 
+	//lint:ignore SA1019 the store serves querier.v1 SelectMergeProfile as Pyroscope v2.2.1 does
 	merged, err := s.querier.SelectMergeProfile(ctx, connect.NewRequest(&querierv1.SelectMergeProfileRequest{ProfileTypeID: cpuType, Start: 1, End: farFuture}))
 	require.NoError(t, err)
 	var sum int64
