@@ -123,6 +123,7 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 		require.NoError(t, json.Unmarshal(got, &e), "error answer is connect JSON: %s", got)
 		assert.Equal(t, want.Code, e.Code, "error code (message %q, Pyroscope's %q)", e.Message, want.Message)
 		assert.NotEmpty(t, e.Message)
+		t.Logf("message: %q; Pyroscope's: %q", e.Message, want.Message)
 		return
 	}
 	rpc := ex.RPC()
