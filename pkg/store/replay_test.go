@@ -17,7 +17,9 @@ import (
 	"github.com/google/pprof/profile"
 	googlev1 "github.com/grafana/pyroscope/api/gen/proto/go/google/v1"
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
+	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
+	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -191,17 +193,21 @@ func TestSingleHeapProfileAllocSpace(t *testing.T) {
 	require.Equal(t, "alloc_space", p.SampleType[1].Type)
 	require.Equal(t, int64(245_095_928), want)
 
-	s := newServer(t, t.TempDir())
-	status, text := s.ingest(url.Values{"name": {"heap-once"}, "format": {"pprof"}}, "", raw)
-	require.Equal(t, http.StatusOK, status, text)
-	_, err = s.pusher.Push(context.Background(), connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{{
+	srv := newReplayStore(t) // the profile has its recorded 2026-12-01 date
+	resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {"heap-once"}, "format": {"pprof"}}.Encode(), "application/octet-stream", bytes.NewReader(raw))
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	pusher := pushv1connect.NewPusherServiceClient(srv.Client(), srv.URL)
+	querier := querierv1connect.NewQuerierServiceClient(srv.Client(), srv.URL)
+	_, err = pusher.Push(context.Background(), connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{{
 		Labels:  []*typesv1.LabelPair{{Name: "__name__", Value: "memory"}, {Name: "service_name", Value: "heap-pushed"}},
 		Samples: []*pushv1.RawSample{{RawProfile: raw}},
 	}}}))
 	require.NoError(t, err)
 	at := p.TimeNanos / 1e6
 	for _, svc := range []string{"heap-once", "heap-pushed"} {
-		resp, err := s.querier.SelectMergeStacktraces(context.Background(), connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
+		resp, err := querier.SelectMergeStacktraces(context.Background(), connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
 			ProfileTypeID: "memory:alloc_space:bytes:space:bytes", LabelSelector: `{service_name="` + svc + `"}`, Start: at, End: at,
 		}))
 		require.NoError(t, err)
