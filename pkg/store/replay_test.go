@@ -2,17 +2,25 @@ package store_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
+	"connectrpc.com/connect"
+	"github.com/google/pprof/profile"
 	googlev1 "github.com/grafana/pyroscope/api/gen/proto/go/google/v1"
+	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
+	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
+	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -123,6 +131,7 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 		require.NoError(t, json.Unmarshal(got, &e), "error answer is connect JSON: %s", got)
 		assert.Equal(t, want.Code, e.Code, "error code (message %q, Pyroscope's %q)", e.Message, want.Message)
 		assert.NotEmpty(t, e.Message)
+		t.Logf("message: %q; Pyroscope's: %q", e.Message, want.Message)
 		return
 	}
 	rpc := ex.RPC()
@@ -168,4 +177,40 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 		return
 	}
 	require.Equal(t, pyroscopereplay.Canonical(want), pyroscopereplay.Canonical(have))
+}
+
+// TestSingleHeapProfileAllocSpace ingests the recorded heap profile alone:
+// its alloc_space is the pprof's own (google/pprof's total, 245,095,928
+// bytes), on /ingest as on push.v1, as Pyroscope v2 stores it.
+func TestSingleHeapProfileAllocSpace(t *testing.T) {
+	raw := testdata.Read(t, "pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz")
+	p, err := profile.ParseData(raw)
+	require.NoError(t, err)
+	var want int64
+	for _, s := range p.Sample {
+		want += s.Value[1] // alloc_space
+	}
+	require.Equal(t, "alloc_space", p.SampleType[1].Type)
+	require.Equal(t, int64(245_095_928), want)
+
+	srv := newReplayStore(t) // the profile has its recorded 2026-12-01 date
+	resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {"heap-once"}, "format": {"pprof"}}.Encode(), "application/octet-stream", bytes.NewReader(raw))
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	pusher := pushv1connect.NewPusherServiceClient(srv.Client(), srv.URL)
+	querier := querierv1connect.NewQuerierServiceClient(srv.Client(), srv.URL)
+	_, err = pusher.Push(context.Background(), connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{{
+		Labels:  []*typesv1.LabelPair{{Name: "__name__", Value: "memory"}, {Name: "service_name", Value: "heap-pushed"}},
+		Samples: []*pushv1.RawSample{{RawProfile: raw}},
+	}}}))
+	require.NoError(t, err)
+	at := p.TimeNanos / 1e6
+	for _, svc := range []string{"heap-once", "heap-pushed"} {
+		resp, err := querier.SelectMergeStacktraces(context.Background(), connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
+			ProfileTypeID: "memory:alloc_space:bytes:space:bytes", LabelSelector: `{service_name="` + svc + `"}`, Start: at, End: at,
+		}))
+		require.NoError(t, err)
+		assert.Equal(t, want, resp.Msg.Flamegraph.Total, svc)
+	}
 }

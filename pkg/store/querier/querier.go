@@ -1,7 +1,9 @@
 // Package querier serves Pyroscope's querier.v1.QuerierService over connect
-// from the embedded store, answering like Pyroscope v2: same encodings
-// (flamegraph levels, diff tuples, pprof), same defaults and limits, and
-// invalid_argument for bad selectors, profile types, time ranges and sizes.
+// from the embedded store, answering like Grafana Pyroscope v2.2.1 (checked
+// against its recorded answers by pkg/store's replay suite): same encodings
+// (flamegraph levels in Pyroscope's node and name order, the binary tree of
+// PROFILE_FORMAT_TREE, diff tuples, pprof), same series alignment and order,
+// same defaults and limits, and the same status codes and error codes.
 package querier
 
 import (
