@@ -11,6 +11,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/parca/parcatest"
 )
 
@@ -66,7 +67,7 @@ func BenchmarkReferencePprofToTree(b *testing.B) {
 			stack = stack[:0]
 			for _, loc := range s.Location {
 				for _, ln := range loc.Line {
-					stack = append(stack, frameName(ln.Function.Name))
+					stack = append(stack, model.FunctionName(ln.Function.Name))
 				}
 			}
 			slices.Reverse(stack)
