@@ -3,6 +3,6 @@
 // Every builder here is pure: it takes our own types (a flame.Tree, source
 // series, table rows) and returns frames shaped so that Grafana's built-in
 // visualisations read them as well as Emberscope's own panel does (see
-// DESIGN.md §5). Units are Grafana unit ids, derived from a profile type's
+// docs/design.md §5). Units are Grafana unit ids, derived from a profile type's
 // sample unit by UnitFor.
 package frames

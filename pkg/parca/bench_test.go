@@ -10,6 +10,7 @@ import (
 
 	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // readRecording reads a recorded file; a missing one fails the benchmark.
@@ -60,7 +61,7 @@ func BenchmarkReferencePprofToTree(b *testing.B) {
 			stack = stack[:0]
 			for _, loc := range s.Location {
 				for _, ln := range loc.Line {
-					stack = append(stack, frameName(ln.Function.Name))
+					stack = append(stack, model.FunctionName(ln.Function.Name))
 				}
 			}
 			slices.Reverse(stack)

@@ -86,24 +86,6 @@ func TestAPIErrors(t *testing.T) {
 	assert.Empty(t, srv.Unmatched())
 }
 
-func TestFrameName(t *testing.T) {
-	for in, want := range map[string]string{
-		"main.main": "main.main",
-		"slices.Sort[go.shape.[]int,go.shape.int]":     "slices.Sort",
-		"slices.pdqsortOrdered[go.shape.int]":          "slices.pdqsortOrdered",
-		"main.Map[go.shape.string,go.shape.int].func1": "main.Map.func1",
-		"pkg.F[go.shape.struct { A []int }]":           "pkg.F",
-		"pkg.(*T[go.shape.int]).M":                     "pkg.(*T).M",
-		"pkg.G[go.shape.int]-range1":                   "pkg.G-range1",
-		"pkg.Broken[go.shape.int":                      "pkg.Broken",
-		"":                                             "unknown",
-		"regexp.(*Regexp).tryBacktrack":                "regexp.(*Regexp).tryBacktrack",
-		"main.Plain[int]":                              "main.Plain[int]",
-	} {
-		assert.Equal(t, want, frameName(in), in)
-	}
-}
-
 func TestErrorsHaveKinds(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // treeFromFlamegraph converts a FLAMEGRAPH_TABLE report into a call tree
@@ -114,17 +115,17 @@ func (n *frameNamer) lineName(loc *wireLocation, i uint32) (string, error) {
 	case ln.Function != nil:
 		return n.functionName(ln.Function)
 	}
-	return unknownFunction, nil
+	return model.UnknownFunction, nil
 }
 
 // functionName names a function by its inline name or its string index.
 func (n *frameNamer) functionName(f *wireFunction) (string, error) {
 	if f.Name != "" {
-		return frameName(f.Name), nil
+		return model.FunctionName(f.Name), nil
 	}
 	if int(f.NameStringIndex) >= len(n.fg.StringTable) {
 		return "", fmt.Errorf("string index %d is beyond the %d strings of the table",
 			f.NameStringIndex, len(n.fg.StringTable))
 	}
-	return frameName(n.fg.StringTable[f.NameStringIndex]), nil
+	return model.FunctionName(n.fg.StringTable[f.NameStringIndex]), nil
 }

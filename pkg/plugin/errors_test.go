@@ -1,12 +1,17 @@
 package plugin
 
 import (
+	"errors"
+	"fmt"
 	"net"
+	"net/http"
 	"testing"
 	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // TestBadQueriesFailAlone sends good and bad queries in one request: each bad
@@ -76,4 +81,29 @@ func TestEmptyRangeIsNoData(t *testing.T) {
 		}
 	}
 	require.Zero(t, total, "an empty range draws an empty flamegraph")
+}
+
+// TestServerErrorsAreDownstream: a profile server's error, from either
+// client and however wrapped, reaches Grafana as the SDK's downstream error
+// with the status of its kind.
+func TestServerErrorsAreDownstream(t *testing.T) {
+	for kind, status := range map[model.ErrorKind]backend.Status{
+		model.KindUnreachable:   backend.StatusBadGateway,
+		model.KindTimeout:       backend.StatusTimeout,
+		model.KindAuth:          backend.StatusUnauthorized,
+		model.KindBadRequest:    backend.StatusBadRequest,
+		model.KindNotFound:      backend.StatusNotFound,
+		model.KindUnimplemented: backend.Status(http.StatusNotImplemented),
+		model.KindServer:        backend.StatusBadGateway,
+	} {
+		err := fmt.Errorf("virtual frames: %w", &model.Error{Kind: kind, Msg: "parca refused access"})
+		r := errorResponse(err)
+		require.Equal(t, status, r.Status, kind.String())
+		require.Equal(t, backend.ErrorSourceDownstream, r.ErrorSource, kind.String())
+		require.True(t, backend.IsDownstreamError(r.Error), kind.String())
+		require.EqualError(t, r.Error, "virtual frames: parca refused access")
+	}
+	r := errorResponse(errors.New("a bug"))
+	require.Equal(t, backend.ErrorSourcePlugin, r.ErrorSource)
+	require.Equal(t, backend.StatusInternal, r.Status)
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/model"
 )
 
-// Model is the structured query of the editor (DESIGN.md §3): the fields a
+// Model is the structured query of the editor (docs/design.md §3): the fields a
 // query carries besides the expression.
 type Model struct {
 	ProfileTypeID string   `json:"profileTypeId"`

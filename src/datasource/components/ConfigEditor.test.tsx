@@ -32,17 +32,37 @@ function setup(initial: Partial<Settings>) {
   return { last: () => seen[seen.length - 1], user: userEvent.setup() };
 }
 
+// Grafana's Select menu watches its size and scroll position; jsdom has neither observer
+class NoopObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+beforeAll(() => {
+  Object.assign(window, { IntersectionObserver: NoopObserver, ResizeObserver: NoopObserver });
+});
+
+// typing through the whole settings page on a busy machine takes longer than jest's 5 s default
+jest.setTimeout(60_000);
+
+/** Picks an option of a Grafana Select by its label. */
+async function choose(user: ReturnType<typeof userEvent.setup>, input: HTMLElement, label: string) {
+  await user.click(input);
+  const options = await screen.findAllByText(label, { selector: '[role=option] *, [role=option]' });
+  await user.click(options[0]);
+}
+
 describe('ConfigEditor', () => {
   it('writes URL, tenant, timeout, minimal step and TLS where the backend reads them', async () => {
     const { user, last } = setup({});
     expect(screen.getByText('Required: the profile server, e.g. http://localhost:4040')).toBeInTheDocument();
-    await user.type(screen.getByLabelText('URL'), 'http://pyroscope:4040');
+    await user.type(screen.getByLabelText('Data source connection URL'), 'http://pyroscope:4040');
     await user.type(screen.getByLabelText('Tenant ID'), 'team-a');
     await user.type(screen.getByLabelText('Timeout'), '45');
     await user.type(screen.getByLabelText('Minimal step'), '30s');
-    await user.click(screen.getByLabelText('Skip TLS verify'));
+    await user.click(screen.getByLabelText('Skip TLS certificate validation'));
     expect(last().url).toBe('http://pyroscope:4040');
-    expect(last().jsonData).toEqual({ tenantId: 'team-a', timeout: 45, minStep: '30s', tlsSkipVerify: true });
+    expect(last().jsonData).toMatchObject({ tenantId: 'team-a', timeout: 45, minStep: '30s', tlsSkipVerify: true });
     expect(screen.queryByText(/Required: the profile server/)).not.toBeInTheDocument();
   });
 
@@ -57,16 +77,18 @@ describe('ConfigEditor', () => {
 
   it('keeps basic auth and a bearer token apart, secrets in secureJsonData', async () => {
     const { user, last } = setup({ url: 'http://x:4040', secureJsonFields: { bearerToken: true } });
-    expect(screen.getByRole('radio', { name: 'Bearer token' })).toBeChecked();
-    await user.click(screen.getByRole('radio', { name: 'Basic authentication' }));
+    const method = screen.getByLabelText('Authentication method');
+    expect(screen.getByText('Bearer token')).toBeInTheDocument();
+    await choose(user, method, 'Basic authentication');
     expect(last().basicAuth).toBe(true);
+    expect(last().jsonData.authMethod).toBe('basic');
     expect(last().secureJsonFields.bearerToken).toBe(false);
     expect(last().secureJsonData?.bearerToken).toBe('');
-    await user.type(screen.getByLabelText('Basic auth user'), 'admin');
-    await user.type(screen.getByLabelText('Basic auth password'), 's3cret');
+    await user.type(screen.getByPlaceholderText('User'), 'admin');
+    await user.type(screen.getByPlaceholderText('Password'), 's3cret');
     expect(last().basicAuthUser).toBe('admin');
     expect(last().secureJsonData?.basicAuthPassword).toBe('s3cret');
-    await user.click(screen.getByRole('radio', { name: 'Bearer token' }));
+    await choose(user, method, 'Bearer token');
     await user.type(screen.getByLabelText('Bearer token', { selector: 'input[type=password]' }), 'tok');
     expect(last().basicAuth).toBe(false);
     expect(last().secureJsonData?.bearerToken).toBe('tok');

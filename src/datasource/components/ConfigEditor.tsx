@@ -1,31 +1,36 @@
 import React from 'react';
 import { DataSourcePluginOptionsEditorProps, SelectableValue } from '@grafana/data';
+import { Divider, InlineField, Input, RadioButtonGroup, SecretInput, Stack } from '@grafana/ui';
 import {
-  Divider,
-  FieldSet,
-  InlineField,
-  InlineSwitch,
-  Input,
-  RadioButtonGroup,
-  SecretInput,
-  Stack,
-  Text,
-} from '@grafana/ui';
+  Auth,
+  AuthMethod as UIAuthMethod,
+  ConfigSection,
+  ConnectionSettings,
+  convertLegacyAuthProps,
+} from '@grafana/plugin-ui';
 import { AuthMethod, EmberscopeOptions, EmberscopeSecureOptions, ServerKind } from '../types';
 
 type Props = DataSourcePluginOptionsEditorProps<EmberscopeOptions, EmberscopeSecureOptions>;
 
 const SERVER_KINDS: Array<SelectableValue<ServerKind>> = [
   { value: 'auto', label: 'Detect', description: 'Ask the server which API it speaks at the first query' },
-  { value: 'pyroscope', label: 'Pyroscope', description: "Grafana Pyroscope's querier.v1 API (also the embedded store)" },
+  {
+    value: 'pyroscope',
+    label: 'Pyroscope',
+    description: "Grafana Pyroscope's querier.v1 API (also the embedded store)",
+  },
   { value: 'parca', label: 'Parca', description: "Parca's REST API" },
 ];
 
-const AUTH: Array<SelectableValue<AuthMethod>> = [
-  { value: 'none', label: 'No authentication' },
-  { value: 'basic', label: 'Basic authentication' },
-  { value: 'bearer', label: 'Bearer token' },
-];
+/** The custom authentication method of plugin-ui's Auth that is our bearer token. */
+const BEARER = 'custom-bearer';
+
+/** Our authentication methods as plugin-ui's Auth names them. */
+const UI_METHOD: Record<AuthMethod, UIAuthMethod | typeof BEARER> = {
+  none: UIAuthMethod.NoAuth,
+  basic: UIAuthMethod.BasicAuth,
+  bearer: BEARER,
+};
 
 /** Checks the URL field as the backend will: empty, not http(s), or no host is an error. */
 export function urlProblem(url: string | undefined): string | undefined {
@@ -62,9 +67,10 @@ export function authMethodOf(o: Props['options']): AuthMethod {
 }
 
 /**
- * The datasource's settings: the profile server's URL, authentication (basic or bearer token,
- * kept in secureJsonData), tenant, timeout, minimal step and TLS. Save & test lists the server's
- * profile types, or says why it could not.
+ * The datasource's settings, on `@grafana/plugin-ui`'s config components: the connection
+ * (the profile server's URL), authentication (no authentication, basic, or a bearer token, the
+ * secrets kept in secureJsonData), TLS and custom headers, then the server kind, tenant, timeout
+ * and minimal step. Save & test lists the server's profile types, or says why it could not.
  */
 export function ConfigEditor({ options, onOptionsChange }: Props) {
   const jd = options.jsonData;
@@ -88,25 +94,22 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
     }
     onOptionsChange(next);
   };
+  const authProps = convertLegacyAuthProps({ config: options, onChange: onOptionsChange });
   const urlErr = urlProblem(options.url);
   const stepErr = minStepProblem(jd.minStep);
   return (
     <Stack direction="column" gap={2}>
-      <FieldSet label="Profile server">
-        <Text color="secondary" element="p">
-          Any server speaking Grafana Pyroscope&apos;s query API (Pyroscope, the embedded Emberscope store) or
-          Parca&apos;s. Save &amp; test lists the profile types it holds.
-        </Text>
-        <InlineField label="URL" labelWidth={20} invalid={Boolean(urlErr)} error={urlErr} required>
-          <Input
-            aria-label="URL"
-            width={50}
-            placeholder="http://localhost:4040"
-            value={options.url ?? ''}
-            onChange={(e) => onOptionsChange({ ...options, url: e.currentTarget.value })}
-          />
-        </InlineField>
-        <InlineField label="Server" labelWidth={20} tooltip="Which API the server speaks; Detect tells them apart">
+      <ConnectionSettings
+        config={options}
+        onChange={onOptionsChange}
+        urlPlaceholder="http://localhost:4040"
+        description={
+          urlErr ??
+          "Any server speaking Grafana Pyroscope's query API (Pyroscope, the embedded Emberscope store) or Parca's. Save & test lists the profile types it holds."
+        }
+      />
+      <ConfigSection title="Profile server">
+        <InlineField label="Server" labelWidth={24} tooltip="Which API the server speaks; Detect tells them apart">
           <RadioButtonGroup
             aria-label="Server kind"
             options={SERVER_KINDS}
@@ -116,7 +119,7 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
         </InlineField>
         <InlineField
           label="Tenant ID"
-          labelWidth={20}
+          labelWidth={24}
           tooltip="Sent as X-Scope-OrgID to a multi-tenant Pyroscope; leave empty otherwise"
         >
           <Input
@@ -126,63 +129,38 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
             onChange={(e) => setJson({ tenantId: e.currentTarget.value })}
           />
         </InlineField>
-      </FieldSet>
+      </ConfigSection>
       <Divider />
-      <FieldSet label="Authentication">
-        <InlineField label="Method" labelWidth={20}>
-          <RadioButtonGroup aria-label="Authentication method" options={AUTH} value={auth} onChange={setAuth} />
-        </InlineField>
-        {auth === 'basic' && (
-          <>
-            <InlineField label="User" labelWidth={20} invalid={!options.basicAuthUser} error="Required">
-              <Input
-                aria-label="Basic auth user"
-                width={30}
-                value={options.basicAuthUser ?? ''}
-                onChange={(e) => onOptionsChange({ ...options, basicAuthUser: e.currentTarget.value })}
-              />
-            </InlineField>
-            <InlineField label="Password" labelWidth={20}>
-              <SecretInput
-                aria-label="Basic auth password"
-                width={30}
-                isConfigured={Boolean(options.secureJsonFields?.basicAuthPassword)}
-                value={options.secureJsonData?.basicAuthPassword ?? ''}
-                onChange={(e) => setSecret('basicAuthPassword', e.currentTarget.value)}
-                onReset={() => resetSecret('basicAuthPassword')}
-              />
-            </InlineField>
-          </>
-        )}
-        {auth === 'bearer' && (
-          <InlineField label="Token" labelWidth={20} tooltip="Sent as Authorization: Bearer <token>">
-            <SecretInput
-              aria-label="Bearer token"
-              width={50}
-              isConfigured={Boolean(options.secureJsonFields?.bearerToken)}
-              value={options.secureJsonData?.bearerToken ?? ''}
-              onChange={(e) => setSecret('bearerToken', e.currentTarget.value)}
-              onReset={() => resetSecret('bearerToken')}
-            />
-          </InlineField>
-        )}
-        <InlineField
-          label="Skip TLS verify"
-          labelWidth={20}
-          tooltip="Accept any certificate of the server (testing only)"
-        >
-          <InlineSwitch
-            aria-label="Skip TLS verify"
-            value={Boolean(jd.tlsSkipVerify)}
-            onChange={(e) => setJson({ tlsSkipVerify: e.currentTarget.checked })}
-          />
-        </InlineField>
-      </FieldSet>
+      <Auth
+        {...authProps}
+        visibleMethods={[UIAuthMethod.NoAuth, UIAuthMethod.BasicAuth, BEARER]}
+        selectedMethod={UI_METHOD[auth]}
+        onAuthMethodSelect={(m) => setAuth(m === BEARER ? 'bearer' : m === UIAuthMethod.BasicAuth ? 'basic' : 'none')}
+        customMethods={[
+          {
+            id: BEARER,
+            label: 'Bearer token',
+            description: 'Sent as Authorization: Bearer <token>',
+            component: (
+              <InlineField label="Token" labelWidth={24} tooltip="Sent as Authorization: Bearer <token>">
+                <SecretInput
+                  aria-label="Bearer token"
+                  width={40}
+                  isConfigured={Boolean(options.secureJsonFields?.bearerToken)}
+                  value={options.secureJsonData?.bearerToken ?? ''}
+                  onChange={(e) => setSecret('bearerToken', e.currentTarget.value)}
+                  onReset={() => resetSecret('bearerToken')}
+                />
+              </InlineField>
+            ),
+          },
+        ]}
+      />
       <Divider />
-      <FieldSet label="Queries">
+      <ConfigSection title="Queries">
         <InlineField
           label="Timeout"
-          labelWidth={20}
+          labelWidth={24}
           tooltip="Seconds one call to the profile server may take (default 30)"
         >
           <Input
@@ -200,7 +178,7 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
         </InlineField>
         <InlineField
           label="Minimal step"
-          labelWidth={20}
+          labelWidth={24}
           invalid={Boolean(stepErr)}
           error={stepErr}
           tooltip="Smallest step of a series (default 15s)"
@@ -213,7 +191,7 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
             onChange={(e) => setJson({ minStep: e.currentTarget.value })}
           />
         </InlineField>
-      </FieldSet>
+      </ConfigSection>
     </Stack>
   );
 }
