@@ -42,17 +42,13 @@ func storedTotals(t *testing.T, db *storage.DB) map[string]int64 {
 	return out
 }
 
-// expectedTotals sums each non-cumulative sample type of the profile as
-// google/pprof parsed it, per profile type ID; cumulative types are left
-// out (their first profile only sets a baseline).
+// expectedTotals sums each sample type of the profile as google/pprof
+// parsed it, per profile type ID: values are stored as sent, cumulative
+// alloc_* included, as Pyroscope v2 stores them.
 func expectedTotals(p *profile.Profile, naming pprofconv.Naming) (map[string]int64, map[string]bool) {
 	want, skip := map[string]int64{}, map[string]bool{}
 	for i := range p.SampleType {
 		id := naming.TypeOf(p, i).ID()
-		if pprofconv.IsCumulative(p, i, nil) {
-			skip[id] = true
-			continue
-		}
 		for _, s := range p.Sample {
 			want[id] += s.Value[i]
 		}
@@ -213,10 +209,6 @@ func FuzzPushBody(f *testing.F) {
 			for _, l := range s.Labels {
 				if l.Name == LabelName {
 					naming.Name = l.Value
-				}
-				if l.Name == LabelDelta {
-					// The client declares deltas: skip the comparison.
-					return
 				}
 			}
 			for _, raw := range s.Samples {
