@@ -1,0 +1,42 @@
+package novelty
+
+import (
+	"testing"
+
+	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/flame/flametest"
+)
+
+// BenchmarkBuildAndScore16k builds the vector of a 16,384-node tree shaped
+// like a real profile and scores it against a full history of H = 20
+// vectors: the per-profile cost of novelty. It reports the bytes the store
+// keeps per profile (the vector's binary form, 4-byte references).
+func BenchmarkBuildAndScore16k(b *testing.B) {
+	for _, by := range []By{ByFunction, ByStack} {
+		b.Run(by.String(), func(b *testing.B) {
+			trees := make([]*flame.Tree, 21)
+			for i := range trees {
+				trees[i] = flametest.Random(16384, uint64(i+1))
+			}
+			s, err := NewSeries(Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			builder, err := NewBuilder(Params{By: by})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, t := range trees[:20] {
+				s.Score(builder.FromTree(t))
+			}
+			var size int
+			b.ReportAllocs()
+			for b.Loop() {
+				v := builder.FromTree(trees[20])
+				s.Score(v)
+				size = len(v.AppendBinary(nil, func(Entry) uint64 { return 1 << 21 }))
+			}
+			b.ReportMetric(float64(size), "bytes/profile")
+		})
+	}
+}
