@@ -16,11 +16,16 @@ func runStore(args []string) error {
 	listen := fs.String("listen", "127.0.0.1:4040", "address to serve the Pyroscope API on")
 	data := fs.String("data", "data", "data directory")
 	maxAge := fs.Duration("max-age", 0, "refuse profiles older than this (0 accepts any time)")
+	vectorOpts := noveltyFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	vo, err := vectorOpts()
+	if err != nil {
+		return err
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	st, err := store.Open(store.Options{Dir: *data, Logger: logger, MaxAge: *maxAge})
+	st, err := store.Open(store.Options{Dir: *data, Logger: logger, MaxAge: *maxAge, Vectors: vo})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
+	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -24,6 +25,7 @@ import (
 type Client struct {
 	url     string
 	querier querierv1connect.QuerierServiceClient
+	vectors *vectorsapi.Client
 }
 
 var _ source.Source = (*Client)(nil)
@@ -45,6 +47,7 @@ func NewWithHTTPClient(baseURL string, hc *http.Client) *Client {
 	return &Client{
 		url:     baseURL,
 		querier: querierv1connect.NewQuerierServiceClient(hc, baseURL),
+		vectors: vectorsapi.NewClient(hc, baseURL),
 	}
 }
 

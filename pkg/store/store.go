@@ -8,6 +8,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/querier"
 	"github.com/emberscope/emberscope/pkg/store/storage"
+	"github.com/emberscope/emberscope/pkg/store/vectors"
 )
 
 // Options configure a Store.
@@ -35,6 +37,9 @@ type Options struct {
 	StaleAfter time.Duration
 	// MaxBodyBytes bounds an ingest request body; 0 means 64 MiB.
 	MaxBodyBytes int64
+	// Vectors configure the novelty vector kept per profile and sampling
+	// at ingest (off by default).
+	Vectors vectors.Options
 }
 
 // Store is an open profile store.
@@ -53,7 +58,11 @@ func Open(opts Options) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := storage.Open(storage.Options{Dir: opts.Dir, Logger: logger, StaleAfter: opts.StaleAfter})
+	hook, err := vectors.New(opts.Vectors)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	db, err := storage.Open(storage.Options{Dir: opts.Dir, Logger: logger, StaleAfter: opts.StaleAfter, Vectors: hook})
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +72,7 @@ func Open(opts Options) (*Store, error) {
 	mux.Handle("/ingest", in)
 	mux.Handle(pushv1connect.NewPusherServiceHandler(ingest.NewPusher(in)))
 	mux.Handle(querierv1connect.NewQuerierServiceHandler(querier.New(db)))
+	mux.Handle(vectors.NewService(db, hook.Options().Params.By).Handler())
 	mux.Handle("GET /metrics", m.Handler())
 	mux.HandleFunc("GET /ready", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -20,6 +20,9 @@ type Options struct {
 	// profile for this long (wall clock), and treats a profile more than
 	// this far after the previous one of its series as the first. Default 1h.
 	StaleAfter time.Duration
+	// Vectors, when set, computes a record kept beside each profile at
+	// ingest (novelty vectors; see vectors.go).
+	Vectors VectorHook
 }
 
 // DB is the profile database. It is safe for concurrent use; appends are
@@ -27,6 +30,7 @@ type Options struct {
 type DB struct {
 	pdb        *pebble.DB
 	staleAfter time.Duration
+	vectors    VectorHook
 
 	mu sync.RWMutex // guards t
 	t  *tables
@@ -51,7 +55,7 @@ func Open(opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", opts.Dir, err)
 	}
-	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
+	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, vectors: opts.Vectors, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
 	if err := db.load(); err != nil {
 		_ = pdb.Close()
 		return nil, fmt.Errorf("storage: load %s: %w", opts.Dir, err)
