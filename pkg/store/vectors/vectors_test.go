@@ -3,7 +3,6 @@ package vectors_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -33,6 +32,7 @@ var base = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 type server struct {
 	t       *testing.T
 	st      *store.Store
+	srv     *httptest.Server
 	url     string
 	vectors *vectorsapi.Client
 	querier querierv1connect.QuerierServiceClient
@@ -42,13 +42,24 @@ func newServer(t *testing.T, opts vectors.Options) *server {
 	t.Helper()
 	st, err := store.Open(store.Options{Dir: t.TempDir(), Vectors: opts})
 	require.NoError(t, err)
+	return serve(t, st)
+}
+
+// serve puts st behind an HTTP server, closed when the test ends.
+func serve(t *testing.T, st *store.Store) *server {
 	srv := httptest.NewServer(st.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		require.NoError(t, st.Close())
-	})
-	return &server{t: t, st: st, url: srv.URL, vectors: vectorsapi.NewClient(srv.Client(), srv.URL),
+	s := &server{t: t, st: st, srv: srv, url: srv.URL, vectors: vectorsapi.NewClient(srv.Client(), srv.URL),
 		querier: querierv1connect.NewQuerierServiceClient(srv.Client(), srv.URL)}
+	t.Cleanup(s.close)
+	return s
+}
+
+func (s *server) close() {
+	if s.srv != nil {
+		s.srv.Close()
+		require.NoError(s.t, s.st.Close())
+		s.srv = nil
+	}
 }
 
 func (s *server) ingest(name string, pprof []byte) {
@@ -157,6 +168,23 @@ func (s *server) flameTotal(selector string) (int64, int64) {
 	return fg.Total, sampled
 }
 
+// flameSelf is the self of each function in the merged flamegraph.
+func (s *server) flameSelf(selector string) map[string]int64 {
+	s.t.Helper()
+	resp, err := s.querier.SelectMergeStacktraces(context.Background(), connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
+		ProfileTypeID: cpu, LabelSelector: selector, Start: base.UnixMilli(), End: base.Add(time.Hour).UnixMilli(),
+	}))
+	require.NoError(s.t, err)
+	fg := resp.Msg.Flamegraph
+	out := map[string]int64{}
+	for _, lv := range fg.Levels {
+		for i := 0; i+3 < len(lv.Values); i += 4 {
+			out[fg.Names[lv.Values[i+3]]] += lv.Values[i+2]
+		}
+	}
+	return out
+}
+
 // pprofTotal is the oracle: google/pprof's sum of a profile's cpu values.
 func pprofTotal(t *testing.T, e noveltydata.Entry) int64 {
 	var sum int64
@@ -205,5 +233,4 @@ func TestSamplingKeepsTotalsVectorsAndNovelProfiles(t *testing.T) {
 	require.True(t, last, "a novel profile is kept whole")
 	t.Logf("sampling: %d of %d logindex profiles kept only totals; __sampled__ holds %.1f%% of the range's total",
 		sampled, len(pts), 100*float64(sampledSelf)/float64(total))
-	_ = fmt.Sprint
 }
