@@ -3,6 +3,7 @@ package novelty
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -24,8 +25,14 @@ type evalProfile struct {
 	shares map[string]float64
 }
 
+// recorderFrames are the recorder's own frames: every workload variant runs
+// in its own closure under main.(*recorder).record, so by stack each variant
+// would differ from the first frame on. They are dropped, as the query
+// language's drop_frames would, so stacks start at the workload.
+var recorderFrames = regexp.MustCompile(`^(runtime\.main|main\.main|main\.\(\*recorder\)\.record|main\..*\.func\d+)$`)
+
 // loadEvalProfiles reads every recorded profile and builds its tree as
-// Pyroscope would (cpu nanoseconds).
+// Pyroscope would (cpu nanoseconds), without the recorder's frames.
 func loadEvalProfiles(t testing.TB) []*evalProfile {
 	t.Helper()
 	var ps []*evalProfile
@@ -35,7 +42,7 @@ func loadEvalProfiles(t testing.TB) []*evalProfile {
 		tr, err := flametest.FromProfile(pp, 1)
 		require.NoError(t, err, e.File)
 		require.Positive(t, tr.Total(), e.File)
-		ps = append(ps, &evalProfile{Entry: e, tree: tr})
+		ps = append(ps, &evalProfile{Entry: e, tree: flame.DropFrames(tr, recorderFrames)})
 	}
 	return ps
 }
