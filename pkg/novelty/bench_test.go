@@ -40,3 +40,14 @@ func BenchmarkBuildAndScore16k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTopTableReference16k is the reference of BenchmarkBuildAndScore16k
+// on this shared machine: flame's top table of the same tree, another
+// one-pass-per-node summary. Report build + score as a ratio to it.
+func BenchmarkTopTableReference16k(b *testing.B) {
+	t := flametest.Random(16384, 21)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = flame.TopTable(t)
+	}
+}

@@ -42,13 +42,14 @@ func (b *Builder) FromTree(t *flame.Tree) Vector {
 	// step per node and a name one hash per tree; keys are built for the K
 	// kept stacks only. Nodes are created root first, so a parent's id is
 	// below its child's.
-	names := make([]uint64, len(t.Names()))
+	names := grow(b.nameBuf, len(t.Names()))
 	for i, n := range t.Names() {
 		names[i] = fnv64a(n)
 	}
-	hash := make([]uint64, t.Len())
+	hash := grow(b.hashBuf, t.Len())
 	hash[0] = StackRoot
-	var feats []feat
+	feats := b.featBuf[:0]
+	defer func() { b.nameBuf, b.hashBuf, b.featBuf = names, hash, feats[:0] }()
 	virtual := false
 	for n := 1; n < t.Len(); n++ {
 		id := flame.NodeID(n)
@@ -105,4 +106,12 @@ func stackKey(t *flame.Tree, n flame.NodeID) string {
 		names[i], names[j] = names[j], names[i]
 	}
 	return strings.Join(names, ";")
+}
+
+// grow returns buf resized to n, reallocated only when too small.
+func grow(buf []uint64, n int) []uint64 {
+	if cap(buf) < n {
+		return make([]uint64, n)
+	}
+	return buf[:n]
 }

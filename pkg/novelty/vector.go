@@ -204,6 +204,9 @@ type Builder struct {
 	vals map[uint64]float64
 	keys map[uint64]string
 	refs map[uint64]uint64
+	// buffers FromTree reuses by stack
+	nameBuf, hashBuf []uint64
+	featBuf          []feat
 }
 
 // NewBuilder returns a Builder for p (defaults filled in).
