@@ -9,7 +9,11 @@ const link = {
       queryType: 'diff',
       labelSelector: '{pod="b"}',
       baseline: { from: '${__data.fields.matchFrom}', to: '${__data.fields.matchTo}' },
-      comparison: { labelSelector: '{pod="b"}', from: '${__data.fields.profileFrom}', to: '${__data.fields.profileTo}' },
+      comparison: {
+        labelSelector: '{pod="b"}',
+        from: '${__data.fields.profileFrom}',
+        to: '${__data.fields.profileTo}',
+      },
     },
   },
 };
