@@ -57,6 +57,7 @@ type Hook struct {
 	stackHash map[uint32]uint64
 	names     map[uint32]uint64
 	series    map[uint32]*patterns
+	calls     int
 	stats     Stats
 }
 
@@ -180,6 +181,10 @@ func (h *Hook) stackHashOf(t storage.StackTables, st uint32) uint64 {
 // only its total: it does when v matches a recent pattern of the series
 // that already had a profile kept whole in t's window.
 func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
+	h.calls++
+	if h.calls%1024 == 0 {
+		h.forget(t)
+	}
 	s := h.series[series]
 	if s == nil {
 		s = &patterns{}
@@ -213,6 +218,24 @@ func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
 	}
 	s.list = append(s.list, pattern{vector: *v, window: window, lastUsed: t})
 	return false
+}
+
+// forget drops the patterns not matched for two windows before t, and the
+// series left without any, so sampling's memory follows the active series.
+func (h *Hook) forget(t int64) {
+	horizon := t - 2*int64(h.opts.Sampling.Window)
+	for id, s := range h.series {
+		kept := s.list[:0]
+		for _, p := range s.list {
+			if p.lastUsed >= horizon {
+				kept = append(kept, p)
+			}
+		}
+		s.list = kept
+		if len(kept) == 0 {
+			delete(h.series, id)
+		}
+	}
 }
 
 // Record is a decoded vector record.

@@ -2,6 +2,7 @@ package vectors
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -18,6 +19,9 @@ import (
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
+// MaxProfiles bounds the profiles one SelectVectors answers.
+const MaxProfiles = 200_000
+
 // Service answers vectorsapi's SelectVectors from a DB.
 type Service struct {
 	db     *storage.DB
@@ -33,6 +37,8 @@ func NewService(db *storage.DB, by novelty.By) *Service {
 
 // Handler returns the service's path and HTTP handler.
 func (s *Service) Handler() (string, http.Handler) { return vectorsapi.NewHandler(s.SelectVectors) }
+
+var errTooMany = errors.New("too many profiles")
 
 // SelectVectors returns the vector of every profile of the selection, per
 // series in time order, the kept features' names listed once.
@@ -84,9 +90,13 @@ func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*ve
 		return i
 	}
 	bySeries := map[uint32]int{}
+	n := 0
 	err := snap.ScanVectors(ids, start, end, func(id uint32, t int64, rec []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if n++; n > MaxProfiles {
+			return errTooMany
 		}
 		d, err := decodeRecord(rec, name)
 		if err != nil {
@@ -107,6 +117,10 @@ func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*ve
 		})
 		return nil
 	})
+	if errors.Is(err, errTooMany) {
+		return nil, connect.NewError(connect.CodeResourceExhausted,
+			fmt.Errorf("the selection holds more than %d profiles: narrow the time range or the selector", MaxProfiles))
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, connect.NewError(connect.CodeCanceled, ctx.Err())
