@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
@@ -100,8 +101,8 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 			windowed = true
 			if how.widened > 0 && len(notices) == 0 {
 				notices = append(notices, data.Notice{Severity: data.NoticeSeverityInfo, Text: fmt.Sprintf(
-					"Scoring %d windows of %s: the server keeps no per-profile vectors, so each window's merged profile is scored, at most %d windows per series. Narrow the time range for a finer step.",
-					how.windows, how.widened, noveltyMaxWindows)})
+					"Scoring %d windows of %s: %s, so each window's merged profile is scored, at most %d windows per series. Narrow the time range for a finer step.",
+					how.windows, how.widened, windowReason(r), noveltyMaxWindows)})
 			}
 		}
 		res, err := novelty.ScoreSeries(opts, pts)
@@ -130,13 +131,21 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 	}
 	if windowed && len(notices) == 0 {
 		notices = append(notices, data.Notice{Severity: data.NoticeSeverityInfo,
-			Text: "The server keeps no per-profile vectors: each step window's merged profile is scored instead of each profile."})
+			Text: strings.ToUpper(windowReason(r)[:1]) + windowReason(r)[1:] + ": each step window's merged profile is scored instead of each profile."})
 	}
 	out := data.Frames(frames.NoveltyScores(scores, frames.DiffLink{DatasourceUID: d.uid, ProfileTypeID: r.Query.ProfileTypeID}))
 	if len(out) > 0 {
 		out[0].AppendNotices(append(notices, noveltyNotices(scores, dropped, len(series), opts.WarmUp)...)...)
 	}
 	return append(out, frames.NoveltyAnnotations(novel)), nil
+}
+
+// windowReason says why a query is scored per window.
+func windowReason(r *request) string {
+	if len(r.Query.Ops) > 0 {
+		return "the query transforms its profiles (vectors are kept of whole profiles)"
+	}
+	return "the server keeps no per-profile vectors"
 }
 
 // pointsHow tells how a series' points were made.

@@ -283,3 +283,13 @@ func TestNoveltyNoticesShortSeries(t *testing.T) {
 	require.NotEmpty(t, scores[0].Meta.Notices)
 	require.Contains(t, scores[0].Meta.Notices[0].Text, "only after 5 of history")
 }
+
+func TestNoveltyOfATransformedQueryIsPerWindow(t *testing.T) {
+	fx := novelFixture(t)
+	d := newDS(t, fx.url)
+	js := `{"expr":"drop_frames(` + cpuType + `{service_name=\"novelty\", pod=\"b\"}, \"^runtime\\\\.\")"}`
+	scores, ann := noveltyResult(t, ok(t, run(t, d, noveltyQuery("T", fx.base, js)), "T"))
+	require.Len(t, scores, 1)
+	require.Equal(t, "The query transforms its profiles (vectors are kept of whole profiles): each step window's merged profile is scored instead of each profile.", scores[0].Meta.Notices[0].Text)
+	require.Equal(t, []time.Time{fx.base.Add(7 * time.Minute).UTC()}, annotationTimes(t, ann))
+}

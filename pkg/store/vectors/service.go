@@ -68,12 +68,18 @@ func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*ve
 
 	res := &vectorsapi.Response{Names: []string{}, Series: []vectorsapi.Series{}}
 	index := map[string]uint64{}
+	stacks := map[uint64]string{}
 	name := func(ref uint64) (string, error) {
 		if s.by == novelty.ByStack {
 			if ref >= uint64(view.Len()) {
 				return "", fmt.Errorf("stack %d is not in the store", ref)
 			}
-			return strings.Join(view.Stack(uint32(ref)), ";"), nil
+			k, ok := stacks[ref]
+			if !ok {
+				k = strings.Join(view.Stack(uint32(ref)), ";")
+				stacks[ref] = k
+			}
+			return k, nil
 		}
 		if ref >= uint64(view.Strings()) {
 			return "", fmt.Errorf("string %d is not in the store", ref)
