@@ -27,9 +27,14 @@ func runStore(args []string) error {
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names accepted in the Host header besides IP addresses, localhost and the -listen host (\"*\": any)")
 	salvage := fs.Bool("salvage", false, "when the data directory is corrupt, move it aside and start with what is readable")
 	backfill := fs.Bool("backfill", false, "accept profiles of any time and keep them forever (-reject-older-than=0 -reject-newer-than=0 -retention=0)")
+	vectorOpts := noveltyFlags(fs)
 	lim := limits.Defaults()
 	lim.RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	vo, err := vectorOpts()
+	if err != nil {
 		return err
 	}
 	if *backfill {
@@ -64,7 +69,7 @@ func runStore(args []string) error {
 		Multitenancy: *multi, AuthToken: *token,
 		ListenAddr: *listen, AllowedHosts: httpguard.ParseHosts(*hosts),
 		WaitOnDiskFull: ctx, Salvage: *salvage,
-		TracerProvider: tracing.Provider,
+		TracerProvider: tracing.Provider, Vectors: vo,
 	})
 	if err != nil {
 		ln.Close()

@@ -3,6 +3,7 @@ package frames
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,49 +12,72 @@ import (
 	"github.com/emberscope/emberscope/pkg/model"
 )
 
-// NoveltyPoint is the novelty score of one window of a series.
+// NoveltyPoint is the novelty score of one profile (From equal to To) or
+// one step window [From, To] of a series.
 type NoveltyPoint struct {
-	// Time is the start of the window.
-	Time time.Time
-	// Score is the window's distance to the series' recent history, 0..1.
+	From, To time.Time
+	// Score is 1 − the highest cosine similarity to the series' recent
+	// history (or the distance to the nearest pattern), 0..1.
 	Score float64
+	// MatchFrom and MatchTo are the most similar earlier profile (or
+	// window); zero for the first point of a series.
+	MatchFrom, MatchTo time.Time
 }
 
-// NoveltySeries is the scores over time of one series.
+// NoveltySeries is the scores over time of one series; Selector selects
+// it (the query's selector plus its group-by labels).
 type NoveltySeries struct {
-	Labels model.Labels
-	Points []NoveltyPoint
+	Labels   model.Labels
+	Selector string
+	Points   []NoveltyPoint
 }
 
-// NoveltyChange is a frame whose self share grew in a novel window.
+// NoveltyChange is a function (or stack) whose self share moved against
+// what a novel profile matched.
 type NoveltyChange struct {
 	Name string
-	// From and To are its self share (0..1) in the previous window and in
-	// this one.
+	// From is its self share (0..1) in the match, To in the novel profile.
 	From, To float64
 }
 
-// NovelWindow is a window whose profile was novel for its series.
-type NovelWindow struct {
-	From, To  time.Time
+// NovelPoint is a profile (or window) that was novel for its series.
+type NovelPoint struct {
+	NoveltyPoint
 	Labels    model.Labels
-	Score     float64
 	Threshold float64
-	// Changes are the frames whose self share grew most, largest first.
+	// Changes are the functions whose share moved most, largest first.
 	Changes []NoveltyChange
+}
+
+// DiffLink is what the score frames need to link a point to the diff of
+// its profile against its match: the datasource and the query's type.
+type DiffLink struct {
+	DatasourceUID  string
+	DatasourceName string
+	ProfileTypeID  string
 }
 
 // NoveltyScores returns one frame per series (the "timeseries-multi"
 // shape): a "time" field and a float64 "score" field (0..1) carrying the
-// series labels, displayed as "novelty" followed by the label set.
-func NoveltyScores(series []NoveltySeries) []*data.Frame {
+// series labels, displayed as "novelty" followed by the label set, then
+// four string fields a data link reads (the point's and its match's range
+// in unix milliseconds, "" without a match; strings so that graphs do not
+// draw them). With a datasource UID, the score field links each point to
+// the diff of the most similar earlier profile (left) against it (right).
+func NoveltyScores(series []NoveltySeries, link DiffLink) []*data.Frame {
 	out := make([]*data.Frame, 0, len(series))
 	for _, s := range series {
-		times := make([]time.Time, len(s.Points))
-		scores := make([]float64, len(s.Points))
+		n := len(s.Points)
+		times := make([]time.Time, n)
+		scores := make([]float64, n)
+		from, to, mFrom, mTo := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 		for i, p := range s.Points {
-			times[i] = p.Time.UTC()
+			times[i] = p.From.UTC()
 			scores[i] = p.Score
+			from[i], to[i] = ms(p.From), ms(p.To)
+			if !p.MatchFrom.IsZero() {
+				mFrom[i], mTo[i] = ms(p.MatchFrom), ms(p.MatchTo)
+			}
 		}
 		score := data.NewField("score", noveltyFieldLabels(s.Labels), scores)
 		lo, hi := 0.0, 1.0
@@ -61,9 +85,15 @@ func NoveltyScores(series []NoveltySeries) []*data.Frame {
 			DisplayNameFromDS: strings.TrimSpace("novelty " + displayName(s.Labels, "")),
 			Min:               (*data.ConfFloat64)(&lo),
 			Max:               (*data.ConfFloat64)(&hi),
-			Description:       "Cosine distance of each window's profile to the recent history of its series: 0 is the usual mix of frames, 1 nothing in common.",
+			Description:       "1 − the highest cosine similarity of each profile to the recent profiles of its series: 0 is the usual mix of functions, 1 nothing in common.",
 		}
-		f := data.NewFrame("novelty", data.NewField("time", nil, times), score)
+		if link.DatasourceUID != "" {
+			score.Config.Links = []data.DataLink{diffLink(link, s.Selector)}
+		}
+		f := data.NewFrame("novelty",
+			data.NewField("time", nil, times), score,
+			data.NewField("profileFrom", nil, from), data.NewField("profileTo", nil, to),
+			data.NewField("matchFrom", nil, mFrom), data.NewField("matchTo", nil, mTo))
 		f.Meta = &data.FrameMeta{
 			Type:                   data.FrameTypeTimeSeriesMulti,
 			TypeVersion:            data.FrameTypeVersion{0, 1},
@@ -74,22 +104,49 @@ func NoveltyScores(series []NoveltySeries) []*data.Frame {
 	return out
 }
 
-// NoveltyAnnotations returns the novel windows as an annotations frame
+// ms is t in unix milliseconds, as a diff query's comparison reads times.
+func ms(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+
+// diffLink opens, in Explore, the diff of a point's match (the baseline,
+// left) against the point (right), both on the series' selector; Grafana
+// fills the ${__data.fields.*} variables from the clicked row.
+func diffLink(l DiffLink, selector string) data.DataLink {
+	return data.DataLink{
+		Title: "Diff against the most similar earlier profile",
+		Internal: &data.InternalDataLink{
+			DatasourceUID:  l.DatasourceUID,
+			DatasourceName: l.DatasourceName,
+			Query: map[string]any{
+				"queryType":     "diff",
+				"profileTypeId": l.ProfileTypeID,
+				"labelSelector": selector,
+				"baseline":      map[string]any{"from": "${__data.fields.matchFrom}", "to": "${__data.fields.matchTo}"},
+				"comparison": map[string]any{
+					"labelSelector": selector,
+					"from":          "${__data.fields.profileFrom}",
+					"to":            "${__data.fields.profileTo}",
+				},
+			},
+		},
+	}
+}
+
+// NoveltyAnnotations returns the novel points as an annotations frame
 // (meta.dataTopic "annotations", which Grafana draws over the panel's
-// time series): fields time and timeEnd (the window, so each shows as a
+// time series): fields time and timeEnd (the profile, or the window as a
 // region), title ("Novel profile" and the series labels), text (the score,
-// the threshold and the frames that grew most) and tags ("novelty" and one
-// name=value per series label, comma separated as Grafana splits them).
-// Windows are written in time order, then by label set.
-func NoveltyAnnotations(windows []NovelWindow) *data.Frame {
-	ws := slices.Clone(windows)
-	slices.SortStableFunc(ws, func(a, b NovelWindow) int {
+// the threshold and the functions whose share moved most), tags ("novelty"
+// and one name=value per series label, comma separated as Grafana splits
+// them) and score. Points are written in time order, then by label set.
+func NoveltyAnnotations(points []NovelPoint) *data.Frame {
+	ps := slices.Clone(points)
+	slices.SortStableFunc(ps, func(a, b NovelPoint) int {
 		if c := a.From.Compare(b.From); c != 0 {
 			return c
 		}
 		return strings.Compare(displayName(a.Labels, ""), displayName(b.Labels, ""))
 	})
-	n := len(ws)
+	n := len(ps)
 	var (
 		start = make([]time.Time, n)
 		end   = make([]time.Time, n)
@@ -98,12 +155,12 @@ func NoveltyAnnotations(windows []NovelWindow) *data.Frame {
 		tags  = make([]string, n)
 		score = make([]float64, n)
 	)
-	for i, w := range ws {
-		start[i], end[i] = w.From.UTC(), w.To.UTC()
-		title[i] = strings.TrimSpace("Novel profile " + displayName(w.Labels, ""))
-		text[i] = noveltyText(w)
-		tags[i] = noveltyTags(w.Labels)
-		score[i] = w.Score
+	for i, p := range ps {
+		start[i], end[i] = p.From.UTC(), p.To.UTC()
+		title[i] = strings.TrimSpace("Novel profile " + displayName(p.Labels, ""))
+		text[i] = noveltyText(p)
+		tags[i] = noveltyTags(p.Labels)
+		score[i] = p.Score
 	}
 	f := data.NewFrame("novelty annotations",
 		data.NewField("time", nil, start),
@@ -117,19 +174,22 @@ func NoveltyAnnotations(windows []NovelWindow) *data.Frame {
 	return f
 }
 
-// noveltyText says why a window is novel.
-func noveltyText(w NovelWindow) string {
+// noveltyText says why a point is novel.
+func noveltyText(p NovelPoint) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Novelty score %.2f (threshold %.2f).", w.Score, w.Threshold)
-	if len(w.Changes) > 0 {
-		b.WriteString(" Grew most:")
-		for i, c := range w.Changes {
+	fmt.Fprintf(&b, "Novelty score %.2f (threshold %.2f).", p.Score, p.Threshold)
+	if len(p.Changes) > 0 {
+		b.WriteString(" Moved most:")
+		for i, c := range p.Changes {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			fmt.Fprintf(&b, " %s (%s → %s of self)", c.Name, percent(c.From), percent(c.To))
 		}
 		b.WriteByte('.')
+	}
+	if !p.MatchFrom.IsZero() {
+		fmt.Fprintf(&b, " Most similar earlier profile: %s.", p.MatchFrom.UTC().Format(time.RFC3339))
 	}
 	return b.String()
 }

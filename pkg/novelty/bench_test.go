@@ -7,38 +7,47 @@ import (
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
 
-// BenchmarkNewSummary16k summarises a 16,384-node tree shaped like a real
-// profile.
-func BenchmarkNewSummary16k(b *testing.B) {
-	t := flametest.Random(16384, 1)
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = NewSummary(t)
+// BenchmarkBuildAndScore16k builds the vector of a 16,384-node tree shaped
+// like a real profile and scores it against a full history of H = 20
+// vectors: the per-profile cost of novelty. It reports the bytes the store
+// keeps per profile (the vector's binary form, 4-byte references).
+func BenchmarkBuildAndScore16k(b *testing.B) {
+	for _, by := range []By{ByFunction, ByStack} {
+		b.Run(by.String(), func(b *testing.B) {
+			trees := make([]*flame.Tree, 21)
+			for i := range trees {
+				trees[i] = flametest.Random(16384, uint64(i+1))
+			}
+			s, err := NewSeries(Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			builder, err := NewBuilder(Params{By: by})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, t := range trees[:20] {
+				s.Score(builder.FromTree(t))
+			}
+			var size int
+			b.ReportAllocs()
+			for b.Loop() {
+				v := builder.FromTree(trees[20])
+				s.Score(v)
+				size = len(v.AppendBinary(nil, func(Entry) uint64 { return 1 << 21 }))
+			}
+			b.ReportMetric(float64(size), "bytes/profile")
+		})
 	}
 }
 
-// BenchmarkTopTableReference16k is the reference for BenchmarkNewSummary16k:
-// flame's top table of the same tree, another one-pass-per-node summary.
-// Report NewSummary as a ratio to it.
+// BenchmarkTopTableReference16k is the reference of BenchmarkBuildAndScore16k
+// on this shared machine: flame's top table of the same tree, another
+// one-pass-per-node summary. Report build + score as a ratio to it.
 func BenchmarkTopTableReference16k(b *testing.B) {
-	t := flametest.Random(16384, 1)
+	t := flametest.Random(16384, 21)
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = flame.TopTable(t)
-	}
-}
-
-// BenchmarkScore scores one vector against a warm series history.
-func BenchmarkScore(b *testing.B) {
-	vs := [2]Vector{NewSummary(flametest.Random(2048, 1)).Vector, NewSummary(flametest.Random(2048, 2)).Vector}
-	sc, err := NewScorer(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		sc.Score("svc", vs[i&1])
-		i++
 	}
 }

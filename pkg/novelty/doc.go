@@ -1,20 +1,23 @@
-// Package novelty scores how new a profile looks against the recent history
-// of its series, without keeping any stacks.
+// Package novelty grades each profile of a series by how new it looks
+// against the series' recent history, from one small vector per profile:
+// no stacks or functions are held.
 //
-// A profile (or the merged profile of a time window) is summarised once, in
-// one pass over its flame.Tree, into a Vector of Dims float32s: every frame
-// name is hashed into one of Dims buckets with a hash-chosen sign (signed
-// feature hashing), weighted by its self share (self value / profile total),
-// and the vector is L2-normalised. Self shares make the vector independent
-// of how many samples a window holds, so a busy window and a quiet one of
-// the same code look alike; the sign halves the bias that hash collisions put
-// on dot products. After NewSummary returns, the tree can be dropped.
+// The vector (version 1, see Vector) keeps a profile's K largest self
+// contributors (functions, or whole stacks with ByStack) exactly, as their
+// share of the profile, and feature-hashes the rest into D signed buckets;
+// the whole is L2-normalised. Cosine estimates the similarity of two
+// profiles from their vectors; Merge combines the vectors of profiles as
+// merging the profiles would.
 //
-// A Scorer keeps per series only an exponentially weighted mean of the
-// vectors seen and an exponentially weighted mean and variance of the
-// distances seen (O(Dims) memory per series). Each new vector's score is its
-// cosine distance to the mean vector, clamped to 0..1; it is novel when the
-// score exceeds mean + K·stddev of the past distances (and an absolute
-// floor), once WarmUp vectors have been seen. Everything is deterministic:
-// the same vectors in the same order give the same scores.
+// A Series scores vectors in time order: the score is 1 − the highest
+// cosine similarity to the last H vectors of the series, or with
+// clustering the distance to the nearest cluster centroid (a vector within
+// Threshold of a centroid joins its cluster). A profile is novel when its
+// score exceeds Threshold (default 0.1) after a warm-up, and Changes names
+// the functions whose share moved most against what it matched.
+//
+// The pipeline functions serve the datasource: ProfilePoints for a store
+// that answers per-profile vectors (profiles of one push merged into one
+// point), Windows and WindowPoints for servers without vectors (one merged
+// tree per step window, a bounded number of windows), ScoreSeries for both.
 package novelty

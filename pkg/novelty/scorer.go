@@ -1,167 +1,237 @@
 package novelty
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Defaults of Options.
 const (
-	DefaultK           = 3
+	DefaultHistory     = 20
+	DefaultThreshold   = 0.1
 	DefaultWarmUp      = 5
-	DefaultAlpha       = 0.2
-	DefaultMinDistance = 0.1
+	DefaultChanges     = 3
+	DefaultMaxClusters = 64
 )
 
-// Options tune a Scorer; zero fields take the defaults.
+// Options tune scoring; zero fields take the defaults.
 type Options struct {
-	// K is how many standard deviations above the mean of past distances a
-	// distance must be to be novel (default 3).
-	K float64
-	// WarmUp is how many vectors a series must have seen before any can be
+	// History is H, how many of a series' latest vectors a new one is
+	// compared with (default 20).
+	History int
+	// Cluster scores against cluster centroids instead of the last H
+	// vectors: each vector joins the nearest cluster when within Threshold
+	// of its centroid (which then moves to the running mean of its members),
+	// else starts a new one.
+	Cluster bool
+	// MaxClusters bounds the clusters of a series (default 64); the least
+	// recently matched is dropped.
+	MaxClusters int
+	// Threshold is the score above which a profile is novel, and the radius
+	// within which it joins a cluster (default 0.1, users' first experiment).
+	Threshold float64
+	// WarmUp is how many vectors a series must have seen before one can be
 	// novel (default 5).
 	WarmUp int
-	// Alpha is the weight of a new vector in the mean vector and of a new
-	// distance in the distance statistics, 0 < Alpha ≤ 1 (default 0.2, a
-	// memory of about the last 1/Alpha = 5 windows). Until a series has seen
-	// 1/Alpha values each gets weight 1/n, so the early means are plain means.
-	Alpha float64
-	// MinDistance is a floor under the threshold (default 0.1): a series that
-	// never changes has a spread of 0, and without a floor any sampling noise
-	// would be novel.
-	MinDistance float64
+	// Changes is how many moved functions a novel profile names (default 3).
+	Changes int
 }
 
-func (o Options) withDefaults() (Options, error) {
-	if o.K == 0 {
-		o.K = DefaultK
+// WithDefaults fills zero fields and checks the rest.
+func (o Options) WithDefaults() (Options, error) {
+	if o.History == 0 {
+		o.History = DefaultHistory
+	}
+	if o.Threshold == 0 {
+		o.Threshold = DefaultThreshold
 	}
 	if o.WarmUp == 0 {
 		o.WarmUp = DefaultWarmUp
 	}
-	if o.Alpha == 0 {
-		o.Alpha = DefaultAlpha
+	if o.Changes == 0 {
+		o.Changes = DefaultChanges
 	}
-	if o.MinDistance == 0 {
-		o.MinDistance = DefaultMinDistance
+	if o.MaxClusters == 0 {
+		o.MaxClusters = DefaultMaxClusters
 	}
 	switch {
-	case o.K < 0 || math.IsNaN(o.K) || math.IsInf(o.K, 0):
-		return o, fmt.Errorf("novelty: K must be a positive number, not %v", o.K)
+	case o.History < 1 || o.History > 10000:
+		return o, fmt.Errorf("novelty: history must be 1..10000 profiles, not %d", o.History)
+	case !(o.Threshold > 0 && o.Threshold <= 1):
+		return o, fmt.Errorf("novelty: threshold must be in (0, 1], not %v", o.Threshold)
 	case o.WarmUp < 0:
-		return o, fmt.Errorf("novelty: WarmUp must not be negative, not %d", o.WarmUp)
-	case !(o.Alpha > 0 && o.Alpha <= 1):
-		return o, fmt.Errorf("novelty: Alpha must be in (0, 1], not %v", o.Alpha)
-	case o.MinDistance < 0 || o.MinDistance > 1:
-		return o, fmt.Errorf("novelty: MinDistance must be in [0, 1], not %v", o.MinDistance)
+		return o, fmt.Errorf("novelty: warm-up must not be negative, not %d", o.WarmUp)
+	case o.Changes < 0:
+		return o, fmt.Errorf("novelty: changes must not be negative, not %d", o.Changes)
+	case o.MaxClusters < 1:
+		return o, fmt.Errorf("novelty: max clusters must be positive, not %d", o.MaxClusters)
 	}
 	return o, nil
 }
 
-// Score is the verdict on one vector.
-type Score struct {
-	// Distance is the cosine distance to the series' mean vector, clamped to
-	// 0..1 (0: same mix of frames; 1: nothing in common). The first vector
-	// of a series scores 0.
-	Distance float64
-	// Threshold is the distance above which the vector would have been
-	// novel: max(mean + K·stddev of past distances, MinDistance). It is
-	// +Inf while the series warms up.
-	Threshold float64
-	// Novel is Distance > Threshold.
+// Change is a feature whose share moved against the matched history.
+type Change struct {
+	Name string
+	// From is its share (0..1) in what the profile matched, To in the profile.
+	From, To float64
+}
+
+// Result is the verdict on one vector of a series.
+type Result struct {
+	// Score is 1 − the highest cosine similarity to the last H vectors (or
+	// the distance to the nearest centroid), 0..1; the first vector of a
+	// series scores 0.
+	Score float64
+	// Novel is Score > Threshold once the series has warmed up.
 	Novel bool
+	// Match is the sequence number (0-based, in Score calls of the series)
+	// of the most similar of the last H vectors, -1 for the first.
+	Match int
+	// Changes name the features whose share moved most against what was
+	// matched (the nearest vector, or the nearest centroid), largest first;
+	// set for novel vectors only.
+	Changes []Change
 }
 
-// history is all a Scorer keeps of a series.
-type history struct {
-	mean [Dims]float64
-	// n counts the vectors seen; dn the distances (n-1).
-	n, dn             int
-	distMean, distVar float64
+// Series scores the vectors of one series in time order. It keeps the last
+// H vectors (and with clustering, the centroids): no stacks.
+type Series struct {
+	opts     Options
+	seen     int
+	ring     []Vector
+	ringSeq  []int
+	clusters []cluster
 }
 
-// Scorer scores vectors against the history of their series. It is not safe
-// for concurrent use.
-type Scorer struct {
-	opts   Options
-	series map[string]*history
+type cluster struct {
+	centroid Vector
+	n        int
+	lastUsed int
 }
 
-// NewScorer returns a Scorer; zero options take the defaults.
-func NewScorer(opts Options) (*Scorer, error) {
-	o, err := opts.withDefaults()
+// NewSeries returns an empty series history.
+func NewSeries(opts Options) (*Series, error) {
+	o, err := opts.WithDefaults()
 	if err != nil {
 		return nil, err
 	}
-	return &Scorer{opts: o, series: map[string]*history{}}, nil
+	return &Series{opts: o}, nil
 }
 
-// Options returns the options in effect, defaults filled in.
-func (s *Scorer) Options() Options { return s.opts }
+// Options returns the options in effect.
+func (s *Series) Options() Options { return s.opts }
 
-// Score scores v against the history of series, then adds v to it. A zero
-// vector (an empty profile) is neither scored nor remembered: ok is false.
-func (s *Scorer) Score(series string, v Vector) (sc Score, ok bool) {
+// Score scores v against the series' history, then adds it. A zero vector
+// (an empty profile) is neither scored nor remembered: ok is false.
+func (s *Series) Score(v Vector) (r Result, ok bool) {
 	if v.IsZero() {
-		return Score{}, false
+		return Result{}, false
 	}
-	h := s.series[series]
-	if h == nil {
-		h = &history{}
-		s.series[series] = h
-	}
-	sc.Threshold = math.Inf(1)
-	if h.n > 0 {
-		sc.Distance = h.distance(&v)
-		if h.n >= s.opts.WarmUp && h.dn > 0 {
-			sc.Threshold = max(h.distMean+s.opts.K*math.Sqrt(h.distVar), s.opts.MinDistance)
-			sc.Novel = sc.Distance > sc.Threshold
+	r.Match = -1
+	var ref *Vector
+	best := -2.0
+	for i := range s.ring {
+		if c := Cosine(&v, &s.ring[i]); c > best {
+			best, r.Match, ref = c, s.ringSeq[i], &s.ring[i]
 		}
-		h.addDistance(sc.Distance, s.opts.Alpha)
 	}
-	h.addVector(&v, s.opts.Alpha)
-	return sc, true
+	if ref != nil {
+		r.Score = min(max(1-best, 0), 1)
+	}
+	if s.opts.Cluster {
+		ci, d := s.nearestCluster(&v)
+		if ci >= 0 {
+			r.Score = d
+			ref = &s.clusters[ci].centroid
+		}
+		s.addToCluster(v, ci, d)
+	}
+	r.Novel = ref != nil && s.seen >= s.opts.WarmUp && r.Score > s.opts.Threshold
+	if r.Novel && s.opts.Changes > 0 {
+		r.Changes = Changes(ref, &v, s.opts.Changes)
+	}
+	s.remember(v)
+	return r, true
 }
 
-// Forget drops a series' history.
-func (s *Scorer) Forget(series string) { delete(s.series, series) }
-
-// Len returns how many series the Scorer remembers.
-func (s *Scorer) Len() int { return len(s.series) }
-
-// weight is the weight of the nth value (1-based): 1/n while that is above
-// alpha, so early means are plain means, then alpha.
-func weight(n int, alpha float64) float64 { return max(1/float64(n), alpha) }
-
-func (h *history) distance(v *Vector) float64 {
-	var dot, norm float64
-	for i, m := range h.mean {
-		dot += m * float64(v[i])
-		norm += m * m
+func (s *Series) remember(v Vector) {
+	if len(s.ring) < s.opts.History {
+		s.ring = append(s.ring, v)
+		s.ringSeq = append(s.ringSeq, s.seen)
+	} else {
+		i := s.seen % s.opts.History
+		s.ring[i], s.ringSeq[i] = v, s.seen
 	}
-	if norm == 0 {
-		return 1
-	}
-	// v is unit length, so cos = dot / |mean|.
-	d := 1 - dot/math.Sqrt(norm)
-	return min(max(d, 0), 1)
+	s.seen++
 }
 
-func (h *history) addVector(v *Vector, alpha float64) {
-	h.n++
-	w := weight(h.n, alpha)
-	for i := range h.mean {
-		h.mean[i] += w * (float64(v[i]) - h.mean[i])
+func (s *Series) nearestCluster(v *Vector) (int, float64) {
+	best, bd := -1, math.Inf(1)
+	for i := range s.clusters {
+		if d := Distance(v, &s.clusters[i].centroid); d < bd {
+			best, bd = i, d
+		}
 	}
+	return best, bd
 }
 
-// addDistance updates the exponentially weighted mean and variance of the
-// distances (West's incremental form; with weights 1/n it is Welford's).
-func (h *history) addDistance(d, alpha float64) {
-	h.dn++
-	w := weight(h.dn, alpha)
-	diff := d - h.distMean
-	incr := w * diff
-	h.distMean += incr
-	h.distVar = (1 - w) * (h.distVar + diff*incr)
+func (s *Series) addToCluster(v Vector, ci int, d float64) {
+	if ci >= 0 && d <= s.opts.Threshold {
+		c := &s.clusters[ci]
+		c.n++
+		c.lastUsed = s.seen
+		// Running mean of the members' unit vectors, as shares weighted
+		// equally: merge with weights n-1 : 1, renormalised by Merge.
+		if m, err := Merge([]Vector{c.centroid, v}, []int64{int64(c.n - 1), 1}); err == nil {
+			c.centroid = m
+		}
+		return
+	}
+	if len(s.clusters) == s.opts.MaxClusters {
+		oldest := 0
+		for i := range s.clusters {
+			if s.clusters[i].lastUsed < s.clusters[oldest].lastUsed {
+				oldest = i
+			}
+		}
+		s.clusters = slices.Delete(s.clusters, oldest, oldest+1)
+	}
+	s.clusters = append(s.clusters, cluster{centroid: v, n: 1, lastUsed: s.seen})
+}
+
+// Clusters returns how many clusters the series holds (0 without clustering).
+func (s *Series) Clusters() int { return len(s.clusters) }
+
+// Changes returns the n features whose share moved most from ref to v (by
+// absolute change; kept features of either vector are compared, the other
+// side's share estimated from its bucket when it did not keep them),
+// largest move first, ties by name.
+func Changes(ref, v *Vector, n int) []Change {
+	seen := map[uint64]bool{}
+	var out []Change
+	add := func(e Entry) {
+		if seen[e.Hash] {
+			return
+		}
+		seen[e.Hash] = true
+		c := Change{Name: e.Key, From: ref.Share(e.Key), To: v.Share(e.Key)}
+		if c.From != c.To {
+			out = append(out, c)
+		}
+	}
+	for _, e := range v.Exact {
+		add(e)
+	}
+	for _, e := range ref.Exact {
+		add(e)
+	}
+	slices.SortFunc(out, func(a, b Change) int {
+		if c := cmp.Compare(math.Abs(b.To-b.From), math.Abs(a.To-a.From)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return out[:min(n, len(out))]
 }

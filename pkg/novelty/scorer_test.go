@@ -1,156 +1,155 @@
 package novelty
 
 import (
+	"context"
 	"fmt"
-	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
 
-// steady is the hand-built "normal" profile: three frames, jittered a bit by i.
-func steady(i int) map[string]int64 {
-	j := int64(i%3) - 1 // -1, 0, 1
-	return map[string]int64{
-		"main;serve;decode":     400 + 10*j,
-		"main;serve;render":     400 - 10*j,
-		"main;runtime;mallocgc": 200,
-	}
+// steady is the usual profile, jittered a little by i.
+func steady(t *testing.T, i int) Vector {
+	j := i%3 - 1
+	return mustVector(t, flametest.Stacks(
+		fmt.Sprintf("main;serve;decode %d", 400+10*j),
+		fmt.Sprintf("main;serve;render %d", 400-10*j),
+		"main;runtime;mallocgc 200"), Params{})
 }
 
-func vec(stacks map[string]int64) Vector { return NewSummary(tree(stacks)).Vector }
+func hot(t *testing.T) Vector {
+	return mustVector(t, flametest.Stacks("main;serve;decode 400", "main;serve;render 400", "main;runtime;mallocgc 200", "main;serve;regexpCompile 400"), Params{})
+}
 
-func TestScorerTable(t *testing.T) {
-	hot := steady(0)
-	hot["main;serve;regexpCompile"] = 1500
-	cases := []struct {
-		name    string
-		series  []map[string]int64
-		novel   []int // indexes expected to be novel
-		maxLast float64
-		minLast float64
-	}{
-		{
-			name:    "same shape scores about 0",
-			series:  []map[string]int64{steady(0), steady(1), steady(2), steady(3), steady(4), steady(5), steady(6), steady(7)},
-			maxLast: 0.01,
-		},
-		{
-			name:    "a new hot function is novel",
-			series:  []map[string]int64{steady(0), steady(1), steady(2), steady(3), steady(4), steady(5), hot},
-			novel:   []int{6},
-			minLast: 0.3,
-		},
-		{
-			name:    "a new hot function during the warm-up is not flagged",
-			series:  []map[string]int64{steady(0), steady(1), steady(2), hot},
-			minLast: 0.3,
-		},
-		{
-			name: "gradual drift is not novel",
-			series: func() []map[string]int64 {
-				var out []map[string]int64
-				// The share of a new function grows by 4 points a window,
-				// from 0 to 60% of the profile.
-				for i := range 16 {
-					s := steady(i)
-					s["main;serve;gzip"] = int64(1000 * (0.04 * float64(i)) / (1 - 0.04*float64(i)))
-					out = append(out, s)
-				}
-				return out
-			}(),
-			maxLast: 0.1,
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			sc, err := NewScorer(Options{})
+func TestSeriesScoresAgainstTheMostSimilarOfHistory(t *testing.T) {
+	for _, cluster := range []bool{false, true} {
+		t.Run(fmt.Sprintf("cluster=%v", cluster), func(t *testing.T) {
+			s, err := NewSeries(Options{Cluster: cluster})
 			require.NoError(t, err)
-			var got []int
-			var last Score
-			for i, stacks := range tc.series {
-				s, ok := sc.Score("svc", vec(stacks))
-				require.True(t, ok)
-				require.GreaterOrEqual(t, s.Distance, 0.0)
-				require.LessOrEqual(t, s.Distance, 1.0)
-				if s.Novel {
-					got = append(got, i)
-				}
-				last = s
+			r, ok := s.Score(steady(t, 0))
+			require.True(t, ok)
+			require.Zero(t, r.Score, "the first profile has nothing to differ from")
+			require.Equal(t, -1, r.Match)
+			for i := 1; i < 8; i++ {
+				r, _ = s.Score(steady(t, i))
+				require.Less(t, r.Score, 0.01)
+				require.False(t, r.Novel)
 			}
-			require.Equal(t, tc.novel, got, "novel windows")
-			if tc.maxLast > 0 {
-				require.Less(t, last.Distance, tc.maxLast)
+			r, _ = s.Score(hot(t))
+			require.True(t, r.Novel, "score %.3f", r.Score)
+			require.Greater(t, r.Score, 0.1)
+			require.Equal(t, "regexpCompile", r.Changes[0].Name, "what moved most is the new function")
+			require.Zero(t, r.Changes[0].From)
+			require.InDelta(t, 400.0/1400, r.Changes[0].To, 1e-6)
+			require.Len(t, r.Changes, 3)
+			if cluster {
+				require.Equal(t, 2, s.Clusters(), "the usual profiles merged into one cluster, the hot one starts another")
+			} else {
+				require.Equal(t, 1, r.Match%3, "the closest usual profile is the one hot extends (jitter 0)")
 			}
-			if tc.minLast > 0 {
-				require.Greater(t, last.Distance, tc.minLast)
-			}
+			// Once seen, the hot profile is history: the next one is not novel.
+			r, _ = s.Score(hot(t))
+			require.False(t, r.Novel)
+			require.Equal(t, 8, r.Match)
 		})
 	}
 }
 
-func TestScorerFirstVectorScoresZeroAndWarmsUp(t *testing.T) {
-	sc, err := NewScorer(Options{WarmUp: 3})
+func TestSeriesWarmsUpAndForgetsBeyondH(t *testing.T) {
+	s, err := NewSeries(Options{History: 3, WarmUp: 2})
 	require.NoError(t, err)
-	s, ok := sc.Score("a", vec(steady(0)))
-	require.True(t, ok)
-	require.Zero(t, s.Distance)
-	require.True(t, math.IsInf(s.Threshold, 1), "no threshold during warm-up")
-	sc.Score("a", vec(steady(1)))
-	sc.Score("a", vec(steady(2)))
-	s, _ = sc.Score("a", vec(steady(3)))
-	require.False(t, math.IsInf(s.Threshold, 1), "after 3 vectors the threshold is set")
-	require.GreaterOrEqual(t, s.Threshold, DefaultMinDistance)
-}
-
-func TestScorerSeriesAreIndependent(t *testing.T) {
-	sc, err := NewScorer(Options{})
-	require.NoError(t, err)
-	other := map[string]int64{"main;batch;compress": 10}
-	for i := range 6 {
-		sc.Score("serve", vec(steady(i)))
-		sc.Score("batch", vec(other))
+	r, _ := s.Score(steady(t, 0))
+	require.False(t, r.Novel)
+	r, _ = s.Score(hot(t))
+	require.False(t, r.Novel, "still warming up")
+	require.Greater(t, r.Score, 0.1)
+	for i := range 3 {
+		s.Score(steady(t, i))
 	}
-	s, _ := sc.Score("batch", vec(other))
-	require.False(t, s.Novel, "batch looks like its own history")
-	require.Less(t, s.Distance, 1e-6)
-	s, _ = sc.Score("serve", vec(other))
-	require.True(t, s.Novel, "batch's profile is novel for serve")
-	require.Equal(t, 2, sc.Len())
-	sc.Forget("batch")
-	require.Equal(t, 1, sc.Len())
-}
-
-func TestScorerSkipsEmptyProfiles(t *testing.T) {
-	sc, err := NewScorer(Options{})
-	require.NoError(t, err)
-	_, ok := sc.Score("a", Vector{})
-	require.False(t, ok)
-	require.Zero(t, sc.Len(), "an empty profile leaves no history")
-}
-
-func TestScorerIsDeterministic(t *testing.T) {
-	run := func() []Score {
-		sc, _ := NewScorer(Options{})
-		var out []Score
-		for i := range 30 {
-			s := steady(i)
-			s[fmt.Sprintf("main;f%d", i%4)] = int64(50 * (i % 5))
-			r, _ := sc.Score("x", vec(s))
-			out = append(out, r)
-		}
-		return out
-	}
-	require.Equal(t, run(), run())
+	r, _ = s.Score(hot(t))
+	require.True(t, r.Novel, "the earlier hot profile is older than the last 3")
+	_, ok := s.Score(Vector{})
+	require.False(t, ok, "an empty profile is neither scored nor remembered")
 }
 
 func TestOptionsErrors(t *testing.T) {
-	for _, o := range []Options{{K: -1}, {WarmUp: -2}, {Alpha: 1.5}, {Alpha: -0.1}, {MinDistance: 2}, {K: math.NaN()}} {
-		_, err := NewScorer(o)
+	for _, o := range []Options{{History: -1}, {Threshold: 2}, {Threshold: -0.5}, {WarmUp: -1}, {Changes: -2}, {MaxClusters: -1}} {
+		_, err := NewSeries(o)
 		require.Error(t, err, "%+v", o)
 		require.Contains(t, err.Error(), "novelty:")
 	}
-	sc, err := NewScorer(Options{})
+	s, err := NewSeries(Options{})
 	require.NoError(t, err)
-	require.Equal(t, Options{K: 3, WarmUp: 5, Alpha: 0.2, MinDistance: 0.1}, sc.Options())
+	require.Equal(t, Options{History: 20, Threshold: 0.1, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
+}
+
+func TestScoreSeriesNamesTheMatchedPoint(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	var pts []Point
+	for i := range 6 {
+		pts = append(pts, Point{Time: t0.Add(time.Duration(i) * time.Minute), End: t0.Add(time.Duration(i) * time.Minute), Vector: steady(t, i)})
+	}
+	pts = append(pts, Point{Time: t0.Add(10 * time.Minute), End: t0.Add(10 * time.Minute), Vector: hot(t)})
+	pts = append(pts, Point{Time: t0.Add(11 * time.Minute)}) // empty: skipped
+	got, err := ScoreSeries(Options{}, pts)
+	require.NoError(t, err)
+	require.Len(t, got, 7)
+	last := got[6]
+	require.True(t, last.Novel)
+	require.True(t, last.MatchTime.Before(last.Time))
+	require.False(t, last.MatchTime.IsZero())
+	require.True(t, got[0].MatchTime.IsZero())
+}
+
+func TestProfilePointsMergeOnePush(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	a := mustVector(t, flametest.Stacks("m;x 30"), Params{})
+	b := mustVector(t, flametest.Stacks("m;y 10"), Params{})
+	pts, err := ProfilePoints([]Profile{{Time: t0.Add(time.Second), Total: 10, Vector: a}, {Time: t0, Total: 30, Vector: a}, {Time: t0, Total: 10, Vector: b}})
+	require.NoError(t, err)
+	require.Len(t, pts, 2)
+	require.Equal(t, t0, pts[0].Time)
+	require.InDelta(t, 0.75, pts[0].Vector.Share("x"), 1e-6)
+	require.InDelta(t, 0.25, pts[0].Vector.Share("y"), 1e-6)
+}
+
+func TestWindowsAreBounded(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	ws, step, widened, err := Windows(t0, t0.Add(10*time.Minute), time.Minute, 100)
+	require.NoError(t, err)
+	require.False(t, widened)
+	require.Equal(t, time.Minute, step)
+	require.Len(t, ws, 10)
+	require.Equal(t, t0.Add(time.Minute-time.Millisecond), ws[0].To)
+	require.Equal(t, t0.Add(10*time.Minute), ws[9].To)
+
+	ws, step, widened, err = Windows(t0, t0.Add(time.Hour), time.Second, 50)
+	require.NoError(t, err)
+	require.True(t, widened)
+	require.Equal(t, 72*time.Second, step)
+	require.Len(t, ws, 50)
+
+	_, _, _, err = Windows(t0, t0.Add(time.Hour), 0, 50)
+	require.ErrorContains(t, err, "step")
+}
+
+func TestWindowPointsKeepsWindowOrder(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	ws, _, _, err := Windows(t0, t0.Add(5*time.Minute), time.Minute, 10)
+	require.NoError(t, err)
+	pts, err := WindowPoints(context.Background(), ws, 2, func(_ context.Context, w Window) (Vector, error) {
+		return steady(t, w.From.Minute()), nil
+	})
+	require.NoError(t, err)
+	require.Len(t, pts, 5)
+	for i, p := range pts {
+		require.Equal(t, ws[i].From, p.Time)
+		require.Equal(t, steady(t, ws[i].From.Minute()), p.Vector)
+	}
+	_, err = WindowPoints(context.Background(), ws, 2, func(context.Context, Window) (Vector, error) { return Vector{}, fmt.Errorf("boom") })
+	require.ErrorContains(t, err, "window 2026-12-01T10:0")
+	require.ErrorContains(t, err, "boom")
 }

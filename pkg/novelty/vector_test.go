@@ -1,6 +1,7 @@
 package novelty
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math"
 	"testing"
@@ -8,105 +9,176 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
 
-// tree builds a tree from stacks "a;b;c" with values.
-func tree(stacks map[string]int64) *flame.Tree {
-	t := flame.New()
-	for s, v := range stacks {
-		var names []string
-		start := 0
-		for i := 0; i <= len(s); i++ {
-			if i == len(s) || s[i] == ';' {
-				names = append(names, s[start:i])
-				start = i + 1
-			}
-		}
-		t.InsertStackNames(v, names...)
+func mustVector(t testing.TB, tr *flame.Tree, p Params) Vector {
+	t.Helper()
+	v, err := FromTree(tr, p)
+	require.NoError(t, err)
+	return v
+}
+
+func norm(v *Vector) float64 {
+	var s float64
+	for _, e := range v.Exact {
+		s += float64(e.Weight) * float64(e.Weight)
 	}
-	return t
-}
-
-func norm(v Vector) float64 { return math.Sqrt(v.Dot(&v)) }
-
-func TestSummaryIsUnitLengthAndScaleFree(t *testing.T) {
-	a := NewSummary(tree(map[string]int64{"main;serve;decode": 30, "main;serve;render": 70}))
-	b := NewSummary(tree(map[string]int64{"main;serve;decode": 300, "main;serve;render": 700}))
-	require.InDelta(t, 1, norm(a.Vector), 1e-6)
-	require.Equal(t, a.Vector, b.Vector, "ten times the samples, same mix: same vector")
-	require.Equal(t, int64(100), a.Total)
-	require.InDelta(t, 0.3, a.Shares["decode"], 1e-12)
-	require.InDelta(t, 0.7, a.Shares["render"], 1e-12)
-	require.NotContains(t, a.Shares, "serve", "frames without self have no share")
-}
-
-func TestSummarySumsSelfAcrossNodesOfOneName(t *testing.T) {
-	// decode is a leaf under two callers: its shares add up.
-	s := NewSummary(tree(map[string]int64{"a;decode": 1, "b;decode": 1, "b;x": 2}))
-	require.InDelta(t, 0.5, s.Shares["decode"], 1e-12)
-	require.InDelta(t, 0.5, s.Shares["x"], 1e-12)
-}
-
-func TestSummaryOfEmptyTreeIsZero(t *testing.T) {
-	s := NewSummary(flame.New())
-	require.True(t, s.Vector.IsZero())
-	require.Zero(t, s.Total)
-	require.Empty(t, s.Shares)
-}
-
-func TestVectorIsDeterministic(t *testing.T) {
-	stacks := map[string]int64{}
-	for i := range 200 {
-		stacks["main;f"+string(rune('a'+i%26))+";g"+string(rune('a'+i%7))] = int64(i + 1)
+	for _, x := range v.Buckets {
+		s += float64(x) * float64(x)
 	}
-	// Map iteration order differs between builds; the vector must not.
-	first := NewSummary(tree(stacks)).Vector
-	for range 20 {
-		require.Equal(t, first, NewSummary(tree(stacks)).Vector)
+	return math.Sqrt(s)
+}
+
+// exactCosine is the cosine of two share maps over every feature.
+func exactCosine(a, b map[string]float64) float64 {
+	var dot, na, nb float64
+	for k, x := range a {
+		dot += x * b[k]
+		na += x * x
 	}
-}
-
-func TestDifferentFramesGiveDistantVectors(t *testing.T) {
-	a := NewSummary(tree(map[string]int64{"main;serve;decode": 50, "main;serve;render": 50})).Vector
-	b := NewSummary(tree(map[string]int64{"main;batch;compress": 50, "main;batch;checksum": 50})).Vector
-	c := NewSummary(tree(map[string]int64{"main;serve;decode": 55, "main;serve;render": 45})).Vector
-	require.Less(t, math.Abs(a.Dot(&b)), 0.5, "no frame in common")
-	require.Greater(t, a.Dot(&c), 0.95, "same frames, slightly different mix")
-}
-
-func TestRisesNameTheFramesThatGrew(t *testing.T) {
-	prev := NewSummary(tree(map[string]int64{"m;a": 50, "m;b": 30, "m;c": 20}))
-	cur := NewSummary(tree(map[string]int64{"m;a": 20, "m;b": 35, "m;c": 20, "m;new": 25}))
-	rises := cur.Rises(prev, 3)
-	require.Len(t, rises, 2, "only b and new grew")
-	require.Equal(t, "new", rises[0].Name)
-	require.InDelta(t, 0.25, rises[0].Delta(), 1e-12)
-	require.Zero(t, rises[0].From)
-	require.Equal(t, "b", rises[1].Name)
-	require.InDelta(t, 0.30, rises[1].From, 1e-12)
-	require.InDelta(t, 0.35, rises[1].To, 1e-12)
-
-	// Without a previous window, every frame is new; at most n are kept.
-	first := prev.Rises(Summary{}, 2)
-	require.Equal(t, []string{"a", "b"}, []string{first[0].Name, first[1].Name})
-	require.Nil(t, cur.Rises(prev, 0))
-}
-
-func TestRisesTiesAreByName(t *testing.T) {
-	cur := NewSummary(tree(map[string]int64{"z": 1, "y": 1, "x": 1, "w": 1}))
-	rises := cur.Rises(Summary{}, 3)
-	require.Equal(t, "w", rises[0].Name)
-	require.Equal(t, "x", rises[1].Name)
-	require.Equal(t, "y", rises[2].Name)
-}
-
-func TestBucketHashIsFNV1a(t *testing.T) {
-	for _, name := range []string{"", "main", "github.com/acme/svc.(*T).Method", "naïve·frame"} {
-		h := fnv.New64a()
-		_, _ = h.Write([]byte(name))
-		require.Equal(t, h.Sum64(), fnv64a(name), name)
-		i, sign := bucket(name)
-		require.Equal(t, int(h.Sum64()%Dims), i)
-		require.Equal(t, h.Sum64()>>63 == 1, sign < 0)
+	for _, y := range b {
+		nb += y * y
 	}
+	return dot / math.Sqrt(na*nb)
+}
+
+func TestVectorKeepsTopKExactlyAndHashesTheRest(t *testing.T) {
+	var lines []string
+	for i := range 50 {
+		lines = append(lines, fmt.Sprintf("main;f%02d %d", i, 100-i))
+	}
+	tr := flametest.Stacks(lines...)
+	v := mustVector(t, tr, Params{K: 8, D: 16})
+	require.Len(t, v.Exact, 8)
+	require.Len(t, v.Buckets, 16)
+	require.InDelta(t, 1, norm(&v), 1e-6)
+	total := float64(tr.Total())
+	for i := range 8 {
+		key := fmt.Sprintf("f%02d", i)
+		require.InDelta(t, float64(100-i)/total, v.Share(key), 1e-6, key)
+	}
+	// Ten times the samples, same mix: same vector.
+	for i := range lines {
+		lines[i] += "0"
+	}
+	require.Equal(t, v, mustVector(t, flametest.Stacks(lines...), Params{K: 8, D: 16}))
+}
+
+func TestCosineIsExactWhenEveryFeatureIsKept(t *testing.T) {
+	a := flametest.Stacks("main;serve;decode 30", "main;serve;render 50", "main;gc 20")
+	b := flametest.Stacks("main;serve;decode 60", "main;serve;render 20", "main;log 20")
+	va, vb := mustVector(t, a, Params{}), mustVector(t, b, Params{})
+	want := exactCosine(map[string]float64{"decode": .3, "render": .5, "gc": .2}, map[string]float64{"decode": .6, "render": .2, "log": .2})
+	require.InDelta(t, want, Cosine(&va, &vb), 1e-6)
+	require.InDelta(t, 1, Cosine(&va, &va), 1e-6)
+	require.InDelta(t, 1-want, Distance(&va, &vb), 1e-6)
+}
+
+func TestCosineOfAKeptFeatureAgainstTheOthersBucket(t *testing.T) {
+	// x is kept by a (its largest) but hashed by b (its smallest): the
+	// estimate reads b's bucket, so the similarity stays close to exact.
+	a := flametest.Stacks("m;x 50", "m;y 30", "m;z 20")
+	b := flametest.Stacks("m;x 10", "m;y 50", "m;z 40")
+	p := Params{K: 2, D: 64}
+	va, vb := mustVector(t, a, p), mustVector(t, b, p)
+	want := exactCosine(map[string]float64{"x": .5, "y": .3, "z": .2}, map[string]float64{"x": .1, "y": .5, "z": .4})
+	require.InDelta(t, want, Cosine(&va, &vb), 0.01)
+}
+
+func TestVectorByStackKeepsStacksApart(t *testing.T) {
+	a := flametest.Stacks("main;serve;decode 50", "main;batch;decode 50")
+	b := flametest.Stacks("main;serve;decode 100")
+	byFunc := Params{}
+	byStack := Params{By: ByStack}
+	fa, fb := mustVector(t, a, byFunc), mustVector(t, b, byFunc)
+	require.InDelta(t, 1, Cosine(&fa, &fb), 1e-6, "one function, decode, in both")
+	sa, sb := mustVector(t, a, byStack), mustVector(t, b, byStack)
+	require.InDelta(t, 1/math.Sqrt2, Cosine(&sa, &sb), 1e-6, "two stacks against one")
+	require.InDelta(t, 0.5, sa.Share("main;serve;decode"), 1e-6)
+	require.InDelta(t, 0.5, sa.Share("main;batch;decode"), 1e-6)
+	require.Zero(t, Cosine(&fa, &sa), "vectors of different parameters are not compared")
+}
+
+func TestStackHashChainsFrameNames(t *testing.T) {
+	v := mustVector(t, flametest.Stacks("x;y 5", "a;b;c 1"), Params{By: ByStack})
+	h := fnv.New64a()
+	_, _ = h.Write([]byte("c"))
+	want := StackHash(StackHash(StackHash(StackRoot, NameHash("a")), NameHash("b")), h.Sum64())
+	i, ok := v.find(want)
+	require.True(t, ok)
+	require.Equal(t, "a;b;c", v.Exact[i].Key)
+	require.NotEqual(t, StackHash(StackHash(StackRoot, NameHash("a")), NameHash("b")), StackHash(StackHash(StackRoot, NameHash("b")), NameHash("a")), "order matters")
+}
+
+func TestEmptyTreeGivesZeroVector(t *testing.T) {
+	v := mustVector(t, flame.New(), Params{})
+	require.True(t, v.IsZero())
+	require.Zero(t, Cosine(&v, &v))
+}
+
+func TestMergeMatchesTheVectorOfTheMergedProfiles(t *testing.T) {
+	a := flametest.Stacks("m;x 50", "m;y 30", "m;z 20")
+	b := flametest.Stacks("m;x 100", "m;w 300")
+	merged := flame.New()
+	merged.Merge(a)
+	merged.Merge(b)
+	p := Params{}
+	got, err := Merge([]Vector{mustVector(t, a, p), mustVector(t, b, p)}, []int64{a.Total(), b.Total()})
+	require.NoError(t, err)
+	want := mustVector(t, merged, p)
+	require.InDelta(t, 1, Cosine(&got, &want), 1e-6)
+	require.InDelta(t, want.Share("w"), got.Share("w"), 1e-6)
+
+	// Beyond K, the smallest features fold into buckets.
+	p = Params{K: 2, D: 64}
+	got, err = Merge([]Vector{mustVector(t, a, p), mustVector(t, b, p)}, []int64{a.Total(), b.Total()})
+	require.NoError(t, err)
+	require.Len(t, got.Exact, 2)
+	want = mustVector(t, merged, p)
+	require.InDelta(t, 1, Cosine(&got, &want), 0.01)
+
+	_, err = Merge([]Vector{mustVector(t, a, Params{}), mustVector(t, a, Params{K: 4})}, []int64{1, 1})
+	require.ErrorContains(t, err, "parameters")
+}
+
+func TestEncodingRoundTrips(t *testing.T) {
+	var lines []string
+	for i := range 300 {
+		lines = append(lines, fmt.Sprintf("main;pkg.f%03d %d", i, 1+i%17))
+	}
+	v := mustVector(t, flametest.Stacks(lines...), Params{})
+	names := map[string]uint64{}
+	var byRef []string
+	b := v.AppendBinary(nil, func(e Entry) uint64 {
+		names[e.Key] = uint64(len(byRef))
+		byRef = append(byRef, e.Key)
+		return names[e.Key]
+	})
+	require.LessOrEqual(t, len(b), 2048, "a vector is at most 2 KB")
+	got, err := Decode(b, func(r uint64) (string, error) { return byRef[r], nil })
+	require.NoError(t, err)
+	require.Equal(t, v, got)
+
+	_, err = Decode(b[:len(b)-1], func(r uint64) (string, error) { return byRef[r], nil })
+	require.ErrorIs(t, err, ErrCorrupt)
+	bad := append([]byte{9}, b[1:]...)
+	_, err = Decode(bad, nil)
+	require.ErrorContains(t, err, "version 9")
+}
+
+func TestParamsErrors(t *testing.T) {
+	for _, p := range []Params{{K: -1}, {D: -3}, {D: 1 << 20}, {By: 7}} {
+		_, err := p.WithDefaults()
+		require.Error(t, err, "%+v", p)
+		require.Contains(t, err.Error(), "novelty:")
+	}
+	p, err := Params{}.WithDefaults()
+	require.NoError(t, err)
+	require.Equal(t, Params{K: 32, D: 256, By: ByFunction}, p)
+	by, err := ParseBy("stack")
+	require.NoError(t, err)
+	require.Equal(t, ByStack, by)
+	_, err = ParseBy("frames")
+	require.ErrorContains(t, err, `"frames"`)
 }

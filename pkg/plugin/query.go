@@ -46,6 +46,10 @@ type queryModel struct {
 	MaxNodes      json.RawMessage `json:"maxNodes"`
 	Limit         json.RawMessage `json:"limit"`
 	Comparison    *comparison     `json:"comparison"`
+	// Baseline, for diff, is the left side's range when not the query's.
+	Baseline *baselineModel `json:"baseline"`
+	// Novelty holds the novelty query type's options.
+	Novelty *noveltyModel `json:"novelty"`
 	// Filters are Grafana's ad-hoc filters, added to the selection as
 	// matchers (and to a diff's comparison selector).
 	Filters []adHocFilter `json:"filters"`
@@ -76,6 +80,9 @@ type request struct {
 	Comparison *comparisonRequest
 	// Live is set for a live query; Range is then the last Live.Window.
 	Live *liveOptions
+	// Baseline is a diff's left range when it is not Range.
+	Baseline *source.TimeRange
+	Novelty  *noveltyModel
 }
 
 type comparisonRequest struct {
@@ -143,6 +150,10 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 		r.Range = liveRange(time.Now(), r.Live.Window, r.Step)
 	} else {
 		r.Step = step(q, minStep)
+	}
+	r.Novelty = m.Novelty
+	if r.Baseline, err = parseBaseline(m.Baseline); err != nil {
+		return nil, err
 	}
 	if m.Comparison != nil {
 		if r.Live != nil {

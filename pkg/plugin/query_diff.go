@@ -19,9 +19,13 @@ func (d *Datasource) queryDiff(ctx context.Context, r *request) (data.Frames, er
 		return nil, userErrorf("a diff query needs a comparison: {\"labelSelector\": ..., \"from\": ms, \"to\": ms}")
 	}
 	right := source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Comparison.Selector, Range: r.Comparison.Range}
+	left := r.selection()
+	if r.Baseline != nil {
+		left.Range = *r.Baseline
+	}
 	var lt, rt *flame.Tree
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) { lt, err = d.fullTree(gctx, r, r.selection()); return err })
+	g.Go(func() (err error) { lt, err = d.fullTree(gctx, r, left); return err })
 	g.Go(func() (err error) { rt, err = d.fullTree(gctx, r, right); return err })
 	if err := g.Wait(); err != nil {
 		return nil, err

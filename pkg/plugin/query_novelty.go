@@ -2,64 +2,65 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/prometheus/prometheus/model/labels"
-	"golang.org/x/sync/errgroup"
 
-	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/frames"
 	"github.com/emberscope/emberscope/pkg/novelty"
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
-// QueryTypeNovelty scores each window of each series against the recent
-// history of that series.
+// QueryTypeNovelty scores each profile (or, on servers without vectors,
+// each step window) of each series against the recent history of that
+// series.
 const QueryTypeNovelty = "novelty"
 
 const (
-	// noveltyMaxWindows bounds the windows of one novelty query (per series).
-	noveltyMaxWindows = 1000
+	// noveltyMaxWindows bounds the windows of one novelty query per series
+	// on servers without vectors; a finer step is widened to fit.
+	noveltyMaxWindows = 200
 	// noveltyMaxNodes is the node budget asked per window: the vector only
-	// needs the frames that carry most self value.
+	// needs the functions that carry most self value.
 	noveltyMaxNodes = 2048
-	// noveltyConcurrency bounds the windows fetched (or fetched and waiting
-	// to be scored) at once, per series.
+	// noveltyConcurrency bounds the windows fetched at once, per series.
 	noveltyConcurrency = 4
-	// noveltyTopChanges is how many grown frames a novel window names.
-	noveltyTopChanges = 3
 )
 
-// window is one step of a novelty query: [From, To] with To inclusive at
-// millisecond precision, as the querier API reads ranges.
-type window struct{ From, To time.Time }
+// noveltyModel is the query JSON's "novelty" object: scoring options, zero
+// meaning the default.
+type noveltyModel struct {
+	History   int     `json:"history"`
+	Cluster   bool    `json:"cluster"`
+	Threshold float64 `json:"threshold"`
+	// By is "function" (default) or "stack": the features of the vectors
+	// built per window on servers without vectors (a store's vectors are
+	// built at ingest, by its own setting).
+	By string `json:"by"`
+}
 
-// noveltyWindows splits the range into windows of step from its start (as
-// the embedded store buckets series), the last one cut at the range's end.
-func noveltyWindows(r source.TimeRange, step time.Duration) ([]window, error) {
-	if step <= 0 {
-		return nil, userErrorf("novelty: the step is %s: set the query's interval, max data points or the datasource's minimum step", step)
+// parseNovelty reads the novelty options of a query.
+func parseNovelty(raw *noveltyModel) (novelty.Options, novelty.Params, error) {
+	var m noveltyModel
+	if raw != nil {
+		m = *raw
 	}
-	from := r.From.Truncate(time.Millisecond)
-	span := r.To.Sub(from)
-	n := int64((span + step - 1) / step)
-	if n > noveltyMaxWindows {
-		return nil, userErrorf("novelty: a step of %s splits the %s range into %d windows; at most %d are scored: raise the step (the query's interval or min interval) or narrow the time range",
-			step, span, n, noveltyMaxWindows)
+	o, err := novelty.Options{History: m.History, Cluster: m.Cluster, Threshold: m.Threshold}.WithDefaults()
+	if err != nil {
+		return o, novelty.Params{}, userErrorf("novelty: %v", err)
 	}
-	out := make([]window, 0, n)
-	for start := from; start.Before(r.To); start = start.Add(step) {
-		end := start.Add(step - time.Millisecond)
-		if next := start.Add(step); !next.Before(r.To) {
-			end = r.To
-		}
-		out = append(out, window{From: start, To: end})
+	by, err := novelty.ParseBy(m.By)
+	if err != nil {
+		return o, novelty.Params{}, userErrorf("novelty.by: %v", err)
 	}
-	return out, nil
+	return o, novelty.Params{By: by}, nil
 }
 
 // noveltySeries is one series of a novelty query: its labels and the
@@ -69,14 +70,14 @@ type noveltySeries struct {
 	selector string
 }
 
-// queryNovelty answers a "novelty" query: the range is cut into windows of
-// the query's step; each window's merged stacks (per series of the query's
-// group-by) are summarised into a vector, the tree dropped, and the vectors
-// scored in time order against the series' history. It returns one score
-// series per series and an annotations frame marking the novel windows with
-// the frames whose self share grew most.
+// queryNovelty answers a "novelty" query. It only adapts package novelty:
+// it lists the series (one per value set of the group-by), gets each
+// one's points — per-profile vectors when the server keeps them, else one
+// merged tree per step window made into a vector — scores them with
+// novelty.ScoreSeries, and turns the results into a score frame per series
+// and an annotations frame of the novel points.
 func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames, error) {
-	windows, err := noveltyWindows(r.Range, r.Step)
+	opts, params, err := parseNovelty(r.Novelty)
 	if err != nil {
 		return nil, err
 	}
@@ -84,34 +85,134 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 	if err != nil {
 		return nil, err
 	}
-	scorer, err := novelty.NewScorer(novelty.Options{})
-	if err != nil {
-		return nil, err
-	}
 	var (
-		scores []frames.NoveltySeries
-		novel  []frames.NovelWindow
-		scored int
+		scores   []frames.NoveltySeries
+		novel    []frames.NovelPoint
+		scored   int
+		notices  []data.Notice
+		windowed bool
 	)
 	for _, s := range series {
-		pts, nov, err := d.scoreSeries(ctx, r, scorer, s, windows)
+		pts, how, err := d.noveltyPoints(ctx, r, s, params)
 		if err != nil {
 			return nil, err
 		}
-		scores = append(scores, frames.NoveltySeries{Labels: s.labels, Points: pts})
-		novel = append(novel, nov...)
-		scored += len(pts)
+		if how.windowed {
+			windowed = true
+			if how.widened > 0 && len(notices) == 0 {
+				notices = append(notices, data.Notice{Severity: data.NoticeSeverityInfo, Text: fmt.Sprintf(
+					"Scoring %d windows of %s: %s, so each window's merged profile is scored, at most %d windows per series. Narrow the time range for a finer step.",
+					how.windows, how.widened, windowReason(r), noveltyMaxWindows)})
+			}
+		}
+		res, err := novelty.ScoreSeries(opts, pts)
+		if err != nil {
+			return nil, err
+		}
+		ns := frames.NoveltySeries{Labels: s.labels, Selector: s.selector}
+		for _, x := range res {
+			p := frames.NoveltyPoint{From: x.Time, To: x.End, Score: x.Score, MatchFrom: x.MatchTime, MatchTo: x.MatchEnd}
+			ns.Points = append(ns.Points, p)
+			if x.Novel {
+				np := frames.NovelPoint{NoveltyPoint: p, Labels: s.labels, Threshold: opts.Threshold}
+				for _, c := range x.Changes {
+					np.Changes = append(np.Changes, frames.NoveltyChange{Name: c.Name, From: c.From, To: c.To})
+				}
+				novel = append(novel, np)
+			}
+		}
+		scores = append(scores, ns)
+		scored += len(res)
 	}
 	if scored == 0 {
 		if err := d.checkProfileType(ctx, r); err != nil {
 			return nil, err
 		}
 	}
-	out := data.Frames(frames.NoveltyScores(scores))
+	if windowed && len(notices) == 0 {
+		notices = append(notices, data.Notice{Severity: data.NoticeSeverityInfo,
+			Text: strings.ToUpper(windowReason(r)[:1]) + windowReason(r)[1:] + ": each step window's merged profile is scored instead of each profile."})
+	}
+	out := data.Frames(frames.NoveltyScores(scores, frames.DiffLink{DatasourceUID: d.uid, ProfileTypeID: r.Query.ProfileTypeID}))
 	if len(out) > 0 {
-		out[0].AppendNotices(noveltyNotices(scores, dropped, len(series), scorer.Options().WarmUp)...)
+		out[0].AppendNotices(append(notices, noveltyNotices(scores, dropped, len(series), opts.WarmUp)...)...)
 	}
 	return append(out, frames.NoveltyAnnotations(novel)), nil
+}
+
+// windowReason says why a query is scored per window.
+func windowReason(r *request) string {
+	if len(r.Query.Ops) > 0 {
+		return "the query transforms its profiles (vectors are kept of whole profiles)"
+	}
+	return "the server keeps no per-profile vectors"
+}
+
+// pointsHow tells how a series' points were made.
+type pointsHow struct {
+	windowed bool
+	windows  int
+	// widened is the step used when the query's was widened to fit.
+	widened time.Duration
+}
+
+// noveltyPoints returns the points of one series: per profile from a
+// server that keeps vectors (the profiles of one push, split by sample
+// labels into several series, merged into one point), else per window.
+func (d *Datasource) noveltyPoints(ctx context.Context, r *request, s noveltySeries, params novelty.Params) ([]novelty.Point, pointsHow, error) {
+	sel := source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: s.selector, Range: r.Range}
+	if vs, ok := d.src.(source.VectorSource); ok && len(r.Query.Ops) == 0 {
+		pvs, err := vs.Vectors(ctx, sel)
+		switch {
+		case err == nil:
+			ps := make([]novelty.Profile, len(pvs))
+			for i, p := range pvs {
+				ps[i] = novelty.Profile{Time: p.Time, Total: p.Total, Vector: p.Vector}
+			}
+			pts, err := novelty.ProfilePoints(ps)
+			if err != nil {
+				return nil, pointsHow{}, fmt.Errorf("novelty: %w", err)
+			}
+			for i := range pts {
+				// A profile is one instant; the diff link reads [t, t+1ms).
+				pts[i].End = pts[i].Time.Add(time.Millisecond)
+			}
+			return pts, pointsHow{}, nil
+		case !errors.Is(err, source.ErrNoVectors):
+			return nil, pointsHow{}, fmt.Errorf("novelty: vectors: %w", err)
+		}
+	}
+	ws, step, widened, err := novelty.Windows(r.Range.From, r.Range.To, r.Step, noveltyMaxWindows)
+	if err != nil {
+		return nil, pointsHow{}, userErrorf("novelty: %v", err)
+	}
+	how := pointsHow{windowed: true, windows: len(ws)}
+	if widened {
+		how.widened = step
+	}
+	builder := func() (*novelty.Builder, error) { return novelty.NewBuilder(params) }
+	if _, err := builder(); err != nil {
+		return nil, how, userErrorf("%v", err)
+	}
+	pts, err := novelty.WindowPoints(ctx, ws, noveltyConcurrency, func(ctx context.Context, w novelty.Window) (novelty.Vector, error) {
+		t, err := d.src.MergeStacks(ctx, source.StacksRequest{
+			Selection: source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: s.selector, Range: source.TimeRange{From: w.From, To: w.To}},
+			MaxNodes:  noveltyMaxNodes,
+		})
+		if err != nil {
+			return novelty.Vector{}, err
+		}
+		// Through the query's transforms (frames_from_label does not
+		// apply: novelty compares the code's functions, not label values).
+		if t, err = applyOps(t, r.Query.Ops); err != nil {
+			return novelty.Vector{}, err
+		}
+		return novelty.FromTree(t, params)
+	})
+	if err != nil {
+		return nil, how, fmt.Errorf("novelty: %w", err)
+	}
+	return pts, how, nil
 }
 
 // noveltyNotices tell what a user may otherwise misread: series left out by
@@ -133,7 +234,7 @@ func noveltyNotices(scores []frames.NoveltySeries, dropped, kept, warmUp int) []
 	if short > 0 {
 		out = append(out, data.Notice{
 			Severity: data.NoticeSeverityInfo,
-			Text: fmt.Sprintf("%d of %d series have %d or fewer windows with profiles: a window can be novel only after %d windows of history. Widen the time range or lower the step.",
+			Text: fmt.Sprintf("%d of %d series have %d or fewer profiles: a profile can be novel only after %d of history. Widen the time range.",
 				short, len(scores), warmUp, warmUp),
 		})
 	}
@@ -199,84 +300,29 @@ func compareLabels(a, b []source.Label) int {
 	return len(a) - len(b)
 }
 
-// scoreSeries fetches the windows of one series a few at a time, summarises
-// each tree as soon as it arrives (the tree is dropped there), and scores the
-// summaries in time order. At most noveltyConcurrency windows are in flight
-// or waiting to be scored, so memory stays bounded whatever the range.
-func (d *Datasource) scoreSeries(ctx context.Context, r *request, scorer *novelty.Scorer, s noveltySeries, windows []window) ([]frames.NoveltyPoint, []frames.NovelWindow, error) {
-	g, gctx := errgroup.WithContext(ctx)
-	slots := make([]chan novelty.Summary, len(windows))
-	for i := range slots {
-		slots[i] = make(chan novelty.Summary, 1)
-	}
-	sem := make(chan struct{}, noveltyConcurrency)
-	g.Go(func() error {
-		for i, w := range windows {
-			select {
-			case sem <- struct{}{}:
-			case <-gctx.Done():
-				return nil
-			}
-			g.Go(func() error {
-				t, err := d.windowTree(gctx, r, s.selector, w)
-				if err != nil {
-					return fmt.Errorf("novelty: window %s to %s: %w", w.From.UTC().Format(time.RFC3339), w.To.UTC().Format(time.RFC3339), err)
-				}
-				slots[i] <- novelty.NewSummary(t)
-				return nil
-			})
-		}
-		return nil
-	})
-
-	key := labelKey(s.labels)
-	var (
-		points []frames.NoveltyPoint
-		novel  []frames.NovelWindow
-		prev   novelty.Summary
-	)
-consume:
-	for i, w := range windows {
-		var sum novelty.Summary
-		select {
-		case sum = <-slots[i]:
-			<-sem
-		case <-gctx.Done():
-			break consume
-		}
-		sc, ok := scorer.Score(key, sum.Vector)
-		if !ok {
-			continue // no profiles in this window
-		}
-		points = append(points, frames.NoveltyPoint{Time: w.From, Score: sc.Distance})
-		if sc.Novel {
-			nw := frames.NovelWindow{From: w.From, To: w.To, Labels: s.labels, Score: sc.Distance, Threshold: sc.Threshold}
-			for _, rise := range sum.Rises(prev, noveltyTopChanges) {
-				nw.Changes = append(nw.Changes, frames.NoveltyChange{Name: rise.Name, From: rise.From, To: rise.To})
-			}
-			novel = append(novel, nw)
-		}
-		prev = sum // the summary before it is dropped here
-	}
-	if err := g.Wait(); err != nil {
-		return nil, nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	return points, novel, nil
+// baselineModel is a diff's optional "baseline" time range (epoch ms):
+// the left side's range when it is not the query's (a novelty point's
+// diff link compares two instants).
+type baselineModel struct {
+	From json.Number `json:"from"`
+	To   json.Number `json:"to"`
 }
 
-// windowTree is the merged tree of one series in one window, through the
-// query's transforms (frames_from_label does not apply: novelty compares
-// frames of the code, not label values).
-func (d *Datasource) windowTree(ctx context.Context, r *request, selector string, w window) (*flame.Tree, error) {
-	t, err := d.src.MergeStacks(ctx, source.StacksRequest{
-		Selection: source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: selector, Range: source.TimeRange{From: w.From, To: w.To}},
-		MaxNodes:  noveltyMaxNodes,
-	})
-	if err != nil {
-		return nil, err
+// parseBaseline reads a diff's baseline range; nil keeps the query's.
+func parseBaseline(b *baselineModel) (*source.TimeRange, error) {
+	if b == nil || (b.From == "" && b.To == "") {
+		return nil, nil
 	}
-	return applyOps(t, r.Query.Ops)
+	from, err := b.From.Int64()
+	if err != nil || from <= 0 {
+		return nil, userErrorf("baseline.from: %q is not a time in epoch milliseconds", b.From.String())
+	}
+	to, err := b.To.Int64()
+	if err != nil || to <= 0 {
+		return nil, userErrorf("baseline.to: %q is not a time in epoch milliseconds", b.To.String())
+	}
+	if from >= to {
+		return nil, userErrorf("baseline: from %d is not before to %d", from, to)
+	}
+	return &source.TimeRange{From: time.UnixMilli(from).UTC(), To: time.UnixMilli(to).UTC()}, nil
 }

@@ -18,6 +18,7 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
 	"github.com/emberscope/emberscope/pkg/source"
 
 	"github.com/emberscope/emberscope/pkg/redact"
@@ -27,6 +28,7 @@ import (
 type Client struct {
 	url     string
 	querier querierv1connect.QuerierServiceClient
+	vectors *vectorsapi.Client
 }
 
 var _ source.Source = (*Client)(nil)
@@ -48,6 +50,7 @@ func NewWithHTTPClient(baseURL string, hc *http.Client) *Client {
 	return &Client{
 		url:     redact.URL(baseURL),
 		querier: querierv1connect.NewQuerierServiceClient(hc, baseURL),
+		vectors: vectorsapi.NewClient(hc, baseURL),
 	}
 }
 

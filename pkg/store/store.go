@@ -9,6 +9,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
@@ -30,6 +31,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/telemetry"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
+	"github.com/emberscope/emberscope/pkg/store/vectors"
 )
 
 // Options configure a Store.
@@ -70,6 +72,9 @@ type Options struct {
 	// TracerProvider traces ingest and query requests; nil uses the global
 	// provider (which records nothing unless telemetry.SetupTracing enabled it).
 	TracerProvider trace.TracerProvider
+	// Vectors configure the novelty vector kept per profile and sampling
+	// at ingest (off by default).
+	Vectors vectors.Options
 }
 
 // Store is an open profile store.
@@ -105,7 +110,11 @@ func Open(opts Options) (*Store, error) {
 	if opts.MaxAge > 0 {
 		lim.RejectOlderThan = opts.MaxAge
 	}
-	sopts := storage.Options{Dir: opts.Dir, Logger: logger, FS: opts.FS, WaitOnDiskFull: opts.WaitOnDiskFull}
+	hook, err := vectors.New(opts.Vectors)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	sopts := storage.Options{Dir: opts.Dir, Logger: logger, FS: opts.FS, WaitOnDiskFull: opts.WaitOnDiskFull, Vectors: hook}
 	if opts.Salvage {
 		if err := storage.Salvage(sopts); err != nil {
 			return nil, err
@@ -131,6 +140,8 @@ func Open(opts Options) (*Store, error) {
 	api.Handle(pushv1connect.NewPusherServiceHandler(ingest.NewPusher(in), readMax))
 	api.Handle(querierv1connect.NewQuerierServiceHandler(querier.New(db), readMax,
 		connect.WithInterceptors(tenant.QuerierInterceptor())))
+	vectorsPath, vectorsHandler := vectors.NewService(db, hook.Options().Params.By).Handler()
+	api.Handle(vectorsPath, vectorsHandler)
 	var apiHandler http.Handler = tenant.Middleware(opts.Multitenancy, api)
 	apiHandler = httpguard.Concurrency(lim.MaxConcurrentQueries, lim.MaxQueuedQueries, heavyQueries, apiHandler)
 	connectBody := httpguard.ConnectBody(lim.MaxBodyBytes, lim.MaxDecompressedBytes, apiHandler)
@@ -138,6 +149,7 @@ func Open(opts Options) (*Store, error) {
 	mux.Handle("/ingest", apiHandler)
 	mux.Handle("/push.v1.PusherService/", connectBody)
 	mux.Handle("/querier.v1.QuerierService/", connectBody)
+	mux.Handle(vectorsPath, connectBody)
 	mux.Handle("GET /metrics", m.Handler())
 	mux.HandleFunc("POST /flush", flushHandler(db))
 	if err := telemetry.RegisterMemoryGauges(m.Registry, db); err != nil {

@@ -9,6 +9,7 @@ import { DEFAULT_LIVE_INTERVAL, DEFAULT_LIVE_WINDOW, parseDuration } from '../da
 import { DATASOURCE_UID, QueryAnswer, runQuery } from './api';
 import { markersOf, SeriesGraph } from './SeriesGraph';
 import { ResultTable } from './ResultTable';
+import { NovelPoint, NoveltyDiffs, novelPointsOf } from './NoveltyDiffs';
 import { readUrl, writeUrl } from './url';
 
 const SERIES_HEIGHT = 160;
@@ -72,6 +73,7 @@ export function App() {
   const [answer, setAnswer] = useState<QueryAnswer>(EMPTY);
   const [selection, setSelection] = useState<{ from: number; to: number } | undefined>();
   const [selectedFlame, setSelectedFlame] = useState<QueryAnswer['flame']>();
+  const [novelDiff, setNovelDiff] = useState<{ point: NovelPoint; flame?: QueryAnswer['flame'] }>();
   const [error, setError] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
   const [options, setOptions] = useState<PanelOptions>(defaultOptions);
@@ -118,6 +120,7 @@ export function App() {
       if (!keepSelection) {
         setSelection(undefined);
         setSelectedFlame(undefined);
+        setNovelDiff(undefined);
       }
       await track(async () => {
         try {
@@ -169,9 +172,27 @@ export function App() {
     });
   };
 
+  // a novel point's diff against its most similar earlier profile (NoveltyDiffs)
+  const openNovelDiff = (point: NovelPoint) => {
+    setNovelDiff({ point });
+    return track(async () => {
+      try {
+        const a = await runQuery(point.query, rangeRef.current.from, rangeRef.current.to);
+        setNovelDiff({ point, flame: a.flame });
+        setError(undefined);
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+    });
+  };
+  const novelPoints = useMemo(
+    () => (ran?.queryType === 'novelty' ? novelPointsOf(answer.series, answer.annotations) : []),
+    [ran, answer]
+  );
+
   const type: QueryType = ran?.queryType ?? 'both';
   const views = viewsOf(type);
-  const flame = selection ? selectedFlame : answer.flame;
+  const flame = novelDiff ? novelDiff.flame : selection ? selectedFlame : answer.flame;
   const markers = useMemo(() => markersOf(answer.annotations), [answer.annotations]);
 
   const panelData: PanelData = useMemo(() => {
@@ -311,6 +332,7 @@ export function App() {
           />
         )}
       </div>
+      <NoveltyDiffs points={novelPoints} open={novelDiff?.point} onOpen={openNovelDiff} />
       {views.table && answer.tables.map((f, i) => <ResultTable key={`${f.name ?? ''}-${i}`} frame={f} />)}
       <div
         ref={panelBox}
@@ -320,10 +342,10 @@ export function App() {
           minHeight: 240,
           minWidth: 0,
           overflow: 'hidden',
-          display: views.flame || selection ? 'block' : 'none',
+          display: views.flame || selection || novelDiff ? 'block' : 'none',
         }}
       >
-        {(views.flame || selection) && panelSize.width > 0 && flame && (
+        {(views.flame || selection || novelDiff) && panelSize.width > 0 && flame && (
           <FlamegraphPanel
             {...({} as React.ComponentProps<typeof FlamegraphPanel>)}
             id={1}

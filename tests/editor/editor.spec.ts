@@ -218,9 +218,9 @@ test('the Novelty query type shows a score series and says when there is too lit
   await expect(page.getByTestId('series-graph')).toBeVisible();
   await expect(legend(page)).toHaveText(['novelty']);
   await expect(page.getByTestId('series-graph').locator('circle').first()).toBeVisible();
-  // two profiles made a minute apart fill at most two windows: too few to call one novel
+  // two profiles are too few to call one novel
   await expect(page.getByTestId('response-notice')).toHaveText(
-    '1 of 1 series have 5 or fewer windows with profiles: a window can be novel only after 5 windows of history. Widen the time range or lower the step.'
+    '1 of 1 series have 5 or fewer profiles: a profile can be novel only after 5 of history. Widen the time range.'
   );
   await expect(page.getByTestId('series-marker')).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, 'editor-04-novelty.png') });

@@ -22,14 +22,18 @@ type Options struct {
 	// WaitOnDiskFull, when set, makes Open wait while the disk is full,
 	// until it is done.
 	WaitOnDiskFull context.Context
+	// Vectors, when set, computes a record kept beside each profile at
+	// ingest (novelty vectors; see vectors.go).
+	Vectors VectorHook
 }
 
 // DB is the profile database. It is safe for concurrent use; appends are
 // serialised.
 type DB struct {
-	pdb    *pebble.DB
-	log    *slog.Logger
-	faults faults
+	pdb     *pebble.DB
+	log     *slog.Logger
+	faults  faults
+	vectors VectorHook
 
 	mu sync.RWMutex // guards t
 	t  *tables
@@ -51,7 +55,7 @@ func Open(opts Options) (*DB, error) {
 	if err != nil {
 		return nil, openError(opts.Dir, "open", err)
 	}
-	db := &DB{pdb: pdb, log: opts.Logger, t: newTables()}
+	db := &DB{pdb: pdb, log: opts.Logger, vectors: opts.Vectors, t: newTables()}
 	if err := db.load(); err != nil {
 		_ = pdb.Close()
 		return nil, openError(opts.Dir, "load", err)

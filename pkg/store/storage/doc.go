@@ -10,7 +10,8 @@
 //	                                          no other stack shares
 //	'L' series id (u32)                     → label count, then (name id, value id) pairs (uvarints), sorted by name
 //	'P' series id (u32) time (u64) seq (u64) → profile: total (varint), sample count, then (stack id delta,
-//	                                          value) pairs sorted by stack id, then the novelty vector
+//	                                          value) pairs sorted by stack id, then an empty legacy vector
+//	'V' series id (u32) time (u64) seq (u64) → the profile's novelty record (VectorHook), same key suffix
 //	'M' name                                → metadata (the profile sequence counter)
 //
 // Times are unix nanoseconds with the sign bit flipped so that they sort.

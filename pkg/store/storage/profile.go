@@ -1,57 +1,12 @@
 package storage
 
-import (
-	"hash/fnv"
-	"sort"
-)
-
-// VectorSize is the number of entries of a profile's novelty vector.
-const VectorSize = 16
-
-// Weight is one entry of a novelty vector: the hash of a leaf frame name and
-// its share of the profile's total, scaled to 0..65535.
+// Weight is one entry of the version-0 vector older stores wrote at the end
+// of a profile record: the hash of a leaf frame name and its share of the
+// profile's total, scaled to 0..65535. New records leave it empty; novelty
+// vectors live in table 'V' (vectors.go).
 type Weight struct {
 	Hash  uint32
 	Share uint16
-}
-
-// noveltyVector returns the VectorSize leaf frames with the largest self
-// value, hashed, with their share of the total.
-func noveltyVector(samples []stackValue, leafName func(uint32) string) []Weight {
-	self := make(map[string]int64)
-	var total int64
-	for _, s := range samples {
-		v := s.value
-		if v < 0 {
-			v = -v
-		}
-		self[leafName(s.stack)] += v
-		total += v
-	}
-	if total == 0 {
-		return nil
-	}
-	type kv struct {
-		name string
-		v    int64
-	}
-	all := make([]kv, 0, len(self))
-	for n, v := range self {
-		all = append(all, kv{n, v})
-	}
-	sort.Slice(all, func(a, b int) bool {
-		if all[a].v != all[b].v {
-			return all[a].v > all[b].v
-		}
-		return all[a].name < all[b].name
-	})
-	out := make([]Weight, 0, min(len(all), VectorSize))
-	for _, e := range all[:min(len(all), VectorSize)] {
-		h := fnv.New32a()
-		h.Write([]byte(e.name))
-		out = append(out, Weight{Hash: h.Sum32(), Share: uint16(e.v * 65535 / total)})
-	}
-	return out
 }
 
 // encodeProfile encodes samples sorted by stack id, then the vector.

@@ -60,7 +60,11 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 		samples = mergeSame(samples)
 		series := x.seriesID(w.Labels)
 		seq++
-		bw.set(profileKey(series, w.Time, seq), encodeProfile(samples, noveltyVector(samples, x.leafName)))
+		samples, vk, vrec := db.vectorize(x, series, w, seq, samples)
+		bw.set(profileKey(series, w.Time, seq), encodeProfile(samples, nil))
+		if vk != nil {
+			bw.set(vk, vrec)
+		}
 		bounds = append(bounds, seen{series, w.Time})
 		stats.Profiles++
 	}

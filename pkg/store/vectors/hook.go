@@ -1,0 +1,267 @@
+// Package vectors computes each profile's novelty vector at ingest, keeps
+// it beside the profile (storage's 'V' table), samples profiles that match
+// their series' recent pattern when asked, and answers the vectors of a
+// selection over Emberscope's vectors service (package vectorsapi).
+//
+// A record is: u8 flags (bit 0: sampled), varint total, then the vector's
+// binary form (package novelty) whose kept features refer to the store's
+// string ids (by function) or stack ids (by stack).
+package vectors
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/emberscope/emberscope/pkg/novelty"
+	"github.com/emberscope/emberscope/pkg/store/storage"
+)
+
+// Sampling configures sampling at ingest. A profile whose vector is within
+// Threshold of one of its series' recent patterns keeps its labels, total
+// and vector but not its stacks, except the first profile of each pattern
+// in each Window, which is kept whole; novel profiles are kept whole.
+type Sampling struct {
+	Enabled bool
+	// Threshold is the cosine distance within which a profile matches a
+	// pattern (default 0.1).
+	Threshold float64
+	// Window is the period in which the first profile of each pattern is
+	// kept whole (default 10 minutes, by profile time).
+	Window time.Duration
+	// Patterns bounds the patterns remembered per series (default 16; the
+	// least recently matched is forgotten).
+	Patterns int
+}
+
+// Defaults of Sampling.
+const (
+	DefaultSamplingThreshold = 0.1
+	DefaultSamplingWindow    = 10 * time.Minute
+	DefaultPatterns          = 16
+)
+
+// Options configure a Hook.
+type Options struct {
+	Params   novelty.Params
+	Sampling Sampling
+}
+
+// Hook is the storage.VectorHook of the store.
+type Hook struct {
+	opts    Options
+	builder *novelty.Builder
+	// stackHash caches the StackHash chain of stack ids (by stack), names
+	// the NameHash of string ids.
+	stackHash map[uint32]uint64
+	names     map[uint32]uint64
+	series    map[uint32]*patterns
+	calls     int
+	stats     Stats
+}
+
+// Stats count what the hook did.
+type Stats struct {
+	Profiles, Sampled int
+	// VectorBytes is the size of the records written.
+	VectorBytes int
+}
+
+type patterns struct {
+	list []pattern
+}
+
+type pattern struct {
+	vector   novelty.Vector
+	window   int64 // the window index of the last profile kept whole
+	lastUsed int64
+}
+
+// New returns a Hook; zero options take the defaults.
+func New(opts Options) (*Hook, error) {
+	p, err := opts.Params.WithDefaults()
+	if err != nil {
+		return nil, err
+	}
+	opts.Params = p
+	s := &opts.Sampling
+	if s.Threshold == 0 {
+		s.Threshold = DefaultSamplingThreshold
+	}
+	if s.Window == 0 {
+		s.Window = DefaultSamplingWindow
+	}
+	if s.Patterns == 0 {
+		s.Patterns = DefaultPatterns
+	}
+	switch {
+	case !(s.Threshold > 0 && s.Threshold < 1):
+		return nil, fmt.Errorf("vectors: sampling threshold must be in (0, 1), not %v", s.Threshold)
+	case s.Window < 0:
+		return nil, fmt.Errorf("vectors: sampling window must be positive, not %s", s.Window)
+	case s.Patterns < 1:
+		return nil, fmt.Errorf("vectors: sampling patterns must be positive, not %d", s.Patterns)
+	}
+	b, err := novelty.NewBuilder(p)
+	if err != nil {
+		return nil, err
+	}
+	return &Hook{opts: opts, builder: b, stackHash: map[uint32]uint64{0: novelty.StackRoot}, names: map[uint32]uint64{}, series: map[uint32]*patterns{}}, nil
+}
+
+// Options returns the options in effect.
+func (h *Hook) Options() Options { return h.opts }
+
+// Stats returns what the hook did since New. Call it between appends (the
+// hook is not safe for concurrent use; the store calls it under its append
+// lock).
+func (h *Hook) Stats() Stats { return h.stats }
+
+// Vector implements storage.VectorHook.
+func (h *Hook) Vector(p *storage.IngestProfile) ([]byte, bool) {
+	v := h.vectorOf(p)
+	if v.IsZero() {
+		return nil, false
+	}
+	strip := h.opts.Sampling.Enabled && h.sample(p.Series, p.Time, &v)
+	var total int64
+	for _, x := range p.Values {
+		total += x
+	}
+	flags := byte(0)
+	if strip {
+		flags = 1
+	}
+	rec := binary.AppendVarint([]byte{flags}, total)
+	rec = v.AppendBinary(rec, func(e novelty.Entry) uint64 { return e.Ref })
+	h.stats.Profiles++
+	h.stats.VectorBytes += len(rec)
+	if strip {
+		h.stats.Sampled++
+	}
+	return rec, strip
+}
+
+func (h *Hook) vectorOf(p *storage.IngestProfile) novelty.Vector {
+	b := h.builder
+	b.Reset()
+	for i, st := range p.Stacks {
+		v := float64(p.Values[i])
+		if h.opts.Params.By == novelty.ByStack {
+			b.AddRef(h.stackHashOf(p.Tables, st), uint64(st), v)
+			continue
+		}
+		f := p.Tables.Frame(st)
+		b.AddRef(h.nameHash(p.Tables, f), uint64(f), v)
+	}
+	return b.Vector()
+}
+
+func (h *Hook) nameHash(t storage.StackTables, id uint32) uint64 {
+	x, ok := h.names[id]
+	if !ok {
+		x = novelty.NameHash(t.String(id))
+		h.names[id] = x
+	}
+	return x
+}
+
+// stackHashOf is the StackHash chain of a stack, cached per stack id.
+func (h *Hook) stackHashOf(t storage.StackTables, st uint32) uint64 {
+	if x, ok := h.stackHash[st]; ok {
+		return x
+	}
+	x := novelty.StackHash(h.stackHashOf(t, t.Parent(st)), h.nameHash(t, t.Frame(st)))
+	h.stackHash[st] = x
+	return x
+}
+
+// sample decides whether a profile of series at time t with vector v keeps
+// only its total: it does when v matches a recent pattern of the series
+// that already had a profile kept whole in t's window.
+func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
+	h.calls++
+	if h.calls%1024 == 0 {
+		h.forget(t)
+	}
+	s := h.series[series]
+	if s == nil {
+		s = &patterns{}
+		h.series[series] = s
+	}
+	window := t / int64(h.opts.Sampling.Window)
+	best, bd := -1, 2.0
+	for i := range s.list {
+		if d := novelty.Distance(v, &s.list[i].vector); d < bd {
+			best, bd = i, d
+		}
+	}
+	if best >= 0 && bd <= h.opts.Sampling.Threshold {
+		pt := &s.list[best]
+		pt.lastUsed = t
+		if pt.window == window {
+			return true
+		}
+		pt.window = window
+		return false
+	}
+	if len(s.list) == h.opts.Sampling.Patterns {
+		oldest := 0
+		for i := range s.list {
+			if s.list[i].lastUsed < s.list[oldest].lastUsed {
+				oldest = i
+			}
+		}
+		s.list[oldest] = s.list[len(s.list)-1]
+		s.list = s.list[:len(s.list)-1]
+	}
+	s.list = append(s.list, pattern{vector: *v, window: window, lastUsed: t})
+	return false
+}
+
+// forget drops the patterns not matched for two windows before t, and the
+// series left without any, so sampling's memory follows the active series.
+func (h *Hook) forget(t int64) {
+	horizon := t - 2*int64(h.opts.Sampling.Window)
+	for id, s := range h.series {
+		kept := s.list[:0]
+		for _, p := range s.list {
+			if p.lastUsed >= horizon {
+				kept = append(kept, p)
+			}
+		}
+		s.list = kept
+		if len(kept) == 0 {
+			delete(h.series, id)
+		}
+	}
+}
+
+// Record is a decoded vector record.
+type Record struct {
+	Sampled bool
+	Total   int64
+	Vector  novelty.Vector
+}
+
+var errRecord = errors.New("vectors: corrupt record")
+
+// decodeRecord decodes rec; name resolves a kept feature's reference.
+func decodeRecord(rec []byte, name func(ref uint64) (string, error)) (Record, error) {
+	if len(rec) < 2 {
+		return Record{}, errRecord
+	}
+	r := Record{Sampled: rec[0]&1 == 1}
+	total, n := binary.Varint(rec[1:])
+	if n <= 0 {
+		return Record{}, errRecord
+	}
+	r.Total = total
+	v, err := novelty.Decode(rec[1+n:], name)
+	if err != nil {
+		return Record{}, err
+	}
+	r.Vector = v
+	return r, nil
+}
