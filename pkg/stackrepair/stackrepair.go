@@ -17,6 +17,10 @@
 //   - Stacks are compared by their location ids. A stack of 24 locations or
 //     more is "long"; long stacks with the same 24 outermost locations form a
 //     group, and the groups are taken in the order of those 24 ids.
+//   - The group that sorts last takes no part (it neither lends frames nor
+//     is repaired), unless every group before it holds a single stack; then
+//     only its first stack takes part. Pyroscope bounds that group by the
+//     number of groups rather than the number of stacks.
 //   - For every group, every run of 16 locations that ends 1 to 8 locations
 //     before the group's outermost one is indexed, each run pointing at the
 //     group where it ends farthest from the root (the first such group on a
@@ -175,14 +179,25 @@ func repair(p *profile.Profile) bool {
 			groups = append(groups, i)
 		}
 	}
+	// groupEnd(g) is the end in long of the stacks of group g that take
+	// part. Every group but the last takes all its stacks. The last group,
+	// as Pyroscope counts it, ends at the index equal to the number of
+	// groups: it takes part only when every group before it holds a single
+	// stack, and then with its first stack only. Otherwise it neither lends
+	// frames nor is repaired (recording 40 shows it: the 48 stacks that sort
+	// last are no donor for the two stacks their frames would extend).
 	groupEnd := func(g int) int {
 		if g+1 < len(groups) {
 			return groups[g+1]
 		}
-		return len(long)
+		return len(groups)
 	}
+	takesPart := func(g int) bool { return groupEnd(g) > groups[g] }
 	runs := make(map[string]link)
 	for g, at := range groups {
+		if !takesPart(g) {
+			continue
+		}
 		for shift := 1; shift <= maxShift; shift++ {
 			k := string(long[at].outer(runLen, shift))
 			if prev, ok := runs[k]; !ok || shift > prev.shift {
@@ -200,6 +215,9 @@ func repair(p *profile.Profile) bool {
 	}
 	changed := false
 	for g := range groups {
+		if !takesPart(g) {
+			continue
+		}
 		c := next[g]
 		missing := 0
 		for steps := 0; c.group > 0; {

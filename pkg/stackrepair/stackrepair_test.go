@@ -1,6 +1,7 @@
 package stackrepair_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -167,4 +168,63 @@ func TestHeapAndRecursionRules(t *testing.T) {
 	other := &profile.Profile{SampleType: []*profile.ValueType{{Type: "contentions", Unit: "count"}},
 		Sample: []*profile.Sample{{Location: stack(64), Value: []int64{1}}}}
 	assert.False(t, stackrepair.MayBeTruncated(other))
+}
+
+// TestLastGroupTakesNoPart checks the rule recording 40 of the Pyroscope
+// suite shows: the stacks whose 24 outermost location ids sort last neither
+// lend frames nor are repaired, unless every group before them holds a
+// single stack.
+func TestLastGroupTakesNoPart(t *testing.T) {
+	locs := map[uint64]*profile.Location{}
+	loc := func(id uint64) *profile.Location {
+		if l, ok := locs[id]; ok {
+			return l
+		}
+		fn := &profile.Function{ID: id, Name: fmt.Sprintf("main.f%d", id)}
+		l := &profile.Location{ID: id, Line: []profile.Line{{Function: fn}}}
+		locs[id] = l
+		return l
+	}
+	// frames returns the locations of ids from..to, leaf (to) first.
+	frames := func(from, to uint64) []*profile.Location {
+		var out []*profile.Location
+		for id := to; id >= from; id-- {
+			out = append(out, loc(id))
+		}
+		return out
+	}
+	sample := func(ls []*profile.Location) *profile.Sample {
+		return &profile.Sample{Location: ls, Value: []int64{1, 10}}
+	}
+	// cut is a stack of 64 frames (ids 110..173); donor holds its 16
+	// outermost frames two frames in, and two frames further (108, 109).
+	// The donor's ids sort before the cut stack's; other (ids 180..243)
+	// sorts after both.
+	newProfile := func(donors int, withOther bool) (*profile.Profile, *profile.Sample) {
+		p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}}}
+		for range donors {
+			p.Sample = append(p.Sample, sample(frames(108, 140)))
+		}
+		cut := sample(frames(110, 173))
+		p.Sample = append(p.Sample, cut)
+		if withOther {
+			p.Sample = append(p.Sample, sample(frames(180, 243)))
+		}
+		return p, cut
+	}
+	root := func(s *profile.Sample) uint64 { return s.Location[len(s.Location)-1].ID }
+
+	p, cut := newProfile(2, false)
+	assert.False(t, stackrepair.Repair(p), "the cut stack's group sorts last")
+	assert.Equal(t, uint64(110), root(cut))
+
+	p, cut = newProfile(1, false)
+	assert.True(t, stackrepair.Repair(p), "the group before the last holds a single stack")
+	assert.Equal(t, uint64(108), root(cut))
+	assert.Len(t, cut.Location, 66)
+
+	p, cut = newProfile(2, true)
+	assert.True(t, stackrepair.Repair(p), "another group sorts last")
+	assert.Equal(t, uint64(108), root(cut))
+	assert.Equal(t, frames(108, 173), cut.Location, "the donor's two outermost frames are appended")
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -90,37 +89,6 @@ func send(t *testing.T, srv *httptest.Server, ex *pyroscopereplay.Exchange) (int
 	return resp.StatusCode, body
 }
 
-// knownTreeDifferences are the recordings whose flamegraph is not yet equal
-// node for node, with the reason (README, "Differences from Pyroscope").
-// For them the suite still checks the total, the self and total of every
-// function and the depth of the tree.
-var knownTreeDifferences = map[string]string{
-	"40-merge-deep-chain-cpu": "stack repair: 2 of the 223 samples (20 ms of 4.99 s) are extended to " +
-		"main.stage37 here and left at main.stage38 by Pyroscope; 227 nodes here, 287 there; same 71 levels",
-}
-
-// functionTotals sums, per function name, the self and the total (each
-// node counted, recursion included) of a flamegraph's node lines.
-func functionTotals(nodes []string) map[string][2]int64 {
-	out := make(map[string][2]int64)
-	for _, n := range nodes {
-		f := strings.SplitN(n, " ", 5)
-		var total, self int64
-		_, _ = fmt.Sscan(f[2], &total)
-		_, _ = fmt.Sscan(f[3], &self)
-		v := out[f[4]]
-		out[f[4]] = [2]int64{v[0] + self, v[1] + total}
-	}
-	return out
-}
-
-func levels(nodes []string) string {
-	if len(nodes) == 0 {
-		return ""
-	}
-	return strings.SplitN(nodes[len(nodes)-1], " ", 2)[0]
-}
-
 // compareAnswer compares the store's answer body with the recorded one.
 func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 	t.Helper()
@@ -157,17 +125,6 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 			return
 		}
 		wn, hn := pyroscopereplay.FlameGraphNodes(w.Flamegraph), pyroscopereplay.FlameGraphNodes(h.Flamegraph)
-		if reason, ok := knownTreeDifferences[ex.Name]; ok {
-			t.Logf("known difference: %s", reason)
-			require.Equal(t, w.Flamegraph.Total, h.Flamegraph.Total, "total")
-			require.Equal(t, levels(wn), levels(hn), "deepest level")
-			want, have := functionTotals(wn), functionTotals(hn)
-			for name, v := range want {
-				require.Equal(t, v[0], have[name][0], "self of %s", name)
-			}
-			require.Len(t, have, len(want), "functions")
-			return
-		}
 		require.Equal(t, wn, hn, "flamegraph nodes")
 	case *querierv1.DiffResponse:
 		h := have.(*querierv1.DiffResponse)
