@@ -97,7 +97,9 @@ func nothingStored(t *testing.T, db *storage.DB) {
 // pprofSeeds is a small real-shaped pprof (gzipped): two sample types,
 // shared frames, a sample label. Small seeds keep the fuzzer fast.
 func pprofSeeds(f *testing.F) []byte {
-	fn := func(id uint64, name string) *profile.Function { return &profile.Function{ID: id, Name: name, Filename: "main.go"} }
+	fn := func(id uint64, name string) *profile.Function {
+		return &profile.Function{ID: id, Name: name, Filename: "main.go"}
+	}
 	fs := []*profile.Function{fn(1, "main.main"), fn(2, "main.work"), fn(3, "runtime.mallocgc")}
 	locs := make([]*profile.Location, len(fs))
 	for i, f := range fs {
@@ -236,4 +238,3 @@ func FuzzPushBody(f *testing.F) {
 		compareTotals(t, db, want, skip)
 	})
 }
-

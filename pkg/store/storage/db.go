@@ -37,6 +37,12 @@ type DB struct {
 	log        *slog.Logger
 	faults     faults
 
+	// Background work (compactions) is cancelled and waited for by Close.
+	bgMu     sync.Mutex
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+
 	mu sync.RWMutex // guards t
 	t  *tables
 
@@ -58,12 +64,14 @@ func Open(opts Options) (*DB, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	po := &pebble.Options{Logger: newPebbleLogger(opts.Logger), FS: opts.FS}
+	pl := newPebbleLogger(opts.Logger)
+	po := &pebble.Options{Logger: pl, EventListener: eventListener(pl), FS: opts.FS}
 	pdb, err := openPebble(opts, po)
 	if err != nil {
 		return nil, openError(opts.Dir, "open", err)
 	}
 	db := &DB{pdb: pdb, staleAfter: opts.StaleAfter, log: opts.Logger, t: newTables(), cum: make(map[string]*cumState), now: time.Now}
+	db.bgCtx, db.bgCancel = context.WithCancel(context.Background())
 	if err := db.load(); err != nil {
 		_ = pdb.Close()
 		return nil, openError(opts.Dir, "load", err)
@@ -73,6 +81,10 @@ func Open(opts Options) (*DB, error) {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.bgMu.Lock()
+	db.bgCancel()
+	db.bgMu.Unlock()
+	db.bg.Wait()
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	return db.pdb.Close()
