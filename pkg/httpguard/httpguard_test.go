@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -16,46 +17,42 @@ func TestConcurrencyQueuesThenRefuses(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{}, 4)
 	h := Concurrency(1, 1, []string{"/Heavy"}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		entered <- struct{}{}
-		<-release
+		if strings.HasSuffix(r.URL.Path, "/Heavy") {
+			entered <- struct{}{}
+			<-release
+		}
 	}))
+	l := h.(*limiter)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	post := func() int {
+	post := func() (int, string) {
 		resp, err := srv.Client().Post(srv.URL+"/svc/Heavy", "application/json", strings.NewReader("{}"))
 		require.NoError(t, err)
-		resp.Body.Close()
-		return resp.StatusCode
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
 	}
 	var wg sync.WaitGroup
 	codes := make(chan int, 2)
-	wg.Add(1)
-	go func() { defer wg.Done(); codes <- post() }()
+	wg.Add(2)
+	go func() { defer wg.Done(); c, _ := post(); codes <- c }()
 	<-entered // the first runs
-	wg.Add(1)
-	go func() { defer wg.Done(); codes <- post() }() // the second waits
-	// The third finds the slot and the queue taken.
-	for {
-		resp, err := srv.Client().Post(srv.URL+"/svc/Heavy", "application/json", strings.NewReader("{}"))
-		require.NoError(t, err)
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusTooManyRequests {
-			require.Contains(t, string(body), "-max-concurrent-queries 1")
-			break
-		}
-		// The second had not queued yet: that one ran, let it finish.
-		require.Equal(t, 200, resp.StatusCode)
+	go func() { defer wg.Done(); c, _ := post(); codes <- c }()
+	for l.waiting.Load() != 1 { // the second waits
+		runtime.Gosched()
 	}
-	close(release)
-	wg.Wait()
-	require.Equal(t, 200, <-codes)
-	require.Equal(t, 200, <-codes)
+	status, body := post() // the third finds the slot and the queue taken
+	require.Equal(t, http.StatusTooManyRequests, status)
+	require.Contains(t, body, "-max-concurrent-queries 1")
 	// Light paths are never limited.
 	resp, err := srv.Client().Get(srv.URL + "/svc/Light")
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode)
+	close(release)
+	wg.Wait()
+	require.Equal(t, 200, <-codes)
+	require.Equal(t, 200, <-codes)
 }
 
 func TestAccess(t *testing.T) {
