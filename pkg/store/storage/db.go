@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -127,7 +128,9 @@ func (db *DB) load() error {
 		if err := expect(k, len(t.strs)); err != nil {
 			return err
 		}
-		t.addString(string(v))
+		// Strings stored before ingest checked UTF-8 are repaired in
+		// memory, so that they cannot break every answer that holds them.
+		t.addString(strings.ToValidUTF8(string(v), "\uFFFD"))
 		return nil
 	}); err != nil {
 		return err

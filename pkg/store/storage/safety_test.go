@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -86,4 +87,26 @@ func TestCommitPanicReleasesLocks(t *testing.T) {
 		require.True(t, errors.Is(err, ErrFailed), "%v", err)
 	}()
 	wg.Wait()
+}
+
+// TestInvalidUTF8OnDiskIsRepairedAtLoad: strings stored by a version that
+// did not check UTF-8 load as valid strings.
+func TestInvalidUTF8OnDiskIsRepairedAtLoad(t *testing.T) {
+	dir := t.TempDir()
+	db, err := Open(Options{Dir: dir})
+	require.NoError(t, err)
+	ws := writesOf(t, synthetic(2, 1, 0, "cpu"), 1e9, "svc\xff")
+	_, err = db.Append(ws)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	db, err = Open(Options{Dir: dir})
+	require.NoError(t, err)
+	defer db.Close()
+	ids := db.Select(nil, math.MinInt64, math.MaxInt64)
+	require.NotEmpty(t, ids)
+	for _, id := range ids {
+		for _, l := range db.SeriesLabels(id) {
+			require.True(t, utf8.ValidString(l.Value), "%q", l.Value)
+		}
+	}
 }
