@@ -14,40 +14,49 @@ func Concurrency(running, queued int, suffixes []string, next http.Handler) http
 	if running <= 0 {
 		return next
 	}
-	slots := make(chan struct{}, running)
-	var waiting atomic.Int64
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		heavy := false
-		for _, s := range suffixes {
-			if strings.HasSuffix(r.URL.Path, s) {
-				heavy = true
-				break
-			}
+	return &limiter{slots: make(chan struct{}, running), running: running, queued: queued, suffixes: suffixes, next: next}
+}
+
+type limiter struct {
+	slots           chan struct{}
+	waiting         atomic.Int64
+	running, queued int
+	suffixes        []string
+	next            http.Handler
+}
+
+func (l *limiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	heavy := false
+	for _, s := range l.suffixes {
+		if strings.HasSuffix(r.URL.Path, s) {
+			heavy = true
+			break
 		}
-		if !heavy {
-			next.ServeHTTP(w, r)
+	}
+	if !heavy {
+		l.next.ServeHTTP(w, r)
+		return
+	}
+	select {
+	case l.slots <- struct{}{}:
+	default:
+		if l.waiting.Add(1) > int64(l.queued) {
+			l.waiting.Add(-1)
+			w.Header().Set("Retry-After", "1")
+			connectError(w, http.StatusTooManyRequests, "resource_exhausted",
+				fmt.Sprintf("too many queries: %d running and %d waiting (-max-concurrent-queries %d, -max-queued-queries %d); retry later",
+					l.running, l.queued, l.running, l.queued))
 			return
 		}
 		select {
-		case slots <- struct{}{}:
-		default:
-			if waiting.Add(1) > int64(queued) {
-				waiting.Add(-1)
-				w.Header().Set("Retry-After", "1")
-				connectError(w, http.StatusTooManyRequests, "resource_exhausted",
-					fmt.Sprintf("too many queries: %d running and %d waiting (-max-concurrent-queries %d, -max-queued-queries %d); retry later", running, queued, running, queued))
-				return
-			}
-			select {
-			case slots <- struct{}{}:
-				waiting.Add(-1)
-			case <-r.Context().Done():
-				waiting.Add(-1)
-				connectError(w, 499, "canceled", "the client gave up while the query waited for a slot")
-				return
-			}
+		case l.slots <- struct{}{}:
+			l.waiting.Add(-1)
+		case <-r.Context().Done():
+			l.waiting.Add(-1)
+			connectError(w, 499, "canceled", "the client gave up while the query waited for a slot")
+			return
 		}
-		defer func() { <-slots }()
-		next.ServeHTTP(w, r)
-	})
+	}
+	defer func() { <-l.slots }()
+	l.next.ServeHTTP(w, r)
 }

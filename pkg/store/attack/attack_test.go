@@ -23,19 +23,23 @@ import (
 )
 
 // hostileGzip is about 1 MB of gzip that inflates to about 1 GB of JSON
-// whitespace (valid JSON once decompressed, if it were ever read whole).
+// whitespace: a gzip stream of many members (which decompress one after
+// the other), each one mebibyte of spaces compressed once.
 func hostileGzip(t *testing.T) []byte {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	require.NoError(t, err)
-	_, _ = zw.Write([]byte("{"))
-	chunk := bytes.Repeat([]byte(" "), 1<<20)
-	for i := 0; i < 1000; i++ {
-		_, _ = zw.Write(chunk)
+	member := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		require.NoError(t, err)
+		_, _ = zw.Write(b)
+		require.NoError(t, zw.Close())
+		return buf.Bytes()
 	}
-	_, _ = zw.Write([]byte("}"))
-	require.NoError(t, zw.Close())
-	return buf.Bytes()
+	spaces := member(bytes.Repeat([]byte(" "), 1<<20))
+	out := member([]byte("{"))
+	for i := 0; i < 1000; i++ {
+		out = append(out, spaces...)
+	}
+	return append(out, member([]byte("}"))...)
 }
 
 // TestHostileBodyMemory sends a 1 MB gzip body that inflates to 1 GB to

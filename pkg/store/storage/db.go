@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -35,6 +36,12 @@ type DB struct {
 	faults  faults
 	vectors VectorHook
 
+	// Background work (compactions) is cancelled and waited for by Close.
+	bgMu     sync.Mutex
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+
 	mu sync.RWMutex // guards t
 	t  *tables
 
@@ -50,12 +57,14 @@ func Open(opts Options) (*DB, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	po := &pebble.Options{Logger: newPebbleLogger(opts.Logger), FS: opts.FS}
+	pl := newPebbleLogger(opts.Logger)
+	po := &pebble.Options{Logger: pl, EventListener: eventListener(pl), FS: opts.FS}
 	pdb, err := openPebble(opts, po)
 	if err != nil {
 		return nil, openError(opts.Dir, "open", err)
 	}
 	db := &DB{pdb: pdb, log: opts.Logger, vectors: opts.Vectors, t: newTables()}
+	db.bgCtx, db.bgCancel = context.WithCancel(context.Background())
 	if err := db.load(); err != nil {
 		_ = pdb.Close()
 		return nil, openError(opts.Dir, "load", err)
@@ -65,6 +74,10 @@ func Open(opts Options) (*DB, error) {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.bgMu.Lock()
+	db.bgCancel()
+	db.bgMu.Unlock()
+	db.bg.Wait()
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	return db.pdb.Close()
@@ -107,7 +120,9 @@ func (db *DB) load() error {
 		if err := expect(k, len(t.strs)); err != nil {
 			return err
 		}
-		t.addString(string(v))
+		// Strings stored before ingest checked UTF-8 are repaired in
+		// memory, so that they cannot break every answer that holds them.
+		t.addString(strings.ToValidUTF8(string(v), "\uFFFD"))
 		return nil
 	}); err != nil {
 		return err

@@ -176,3 +176,16 @@ func openError(dir, stage string, err error) error {
 	}
 	return fmt.Errorf("storage: %s %s: %w", stage, dir, err)
 }
+
+// eventListener reports data corruption and background errors through the
+// rate-limited logger instead of Pebble's default, which is fatal on
+// corruption: a corrupt table then fails the reads that touch it, and Open
+// says how to salvage the directory.
+func eventListener(l *pebbleLogger) *pebble.EventListener {
+	return &pebble.EventListener{
+		DataCorruption: func(info pebble.DataCorruptionInfo) {
+			l.Errorf("data corruption in %s: %v (start with -salvage to keep what is readable)", info.Path, info.Details)
+		},
+		BackgroundError: func(err error) { l.Errorf("background error: %v", err) },
+	}
+}

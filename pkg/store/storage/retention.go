@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"math"
@@ -64,13 +63,22 @@ func (db *DB) DeleteBefore(cutoff int64) (int, error) {
 		}
 	}
 	db.mu.Unlock()
-	go func() {
-		start, end := profileBound(0, math.MinInt64), []byte{tableProfile + 1}
-		if err := db.pdb.Compact(context.Background(), start, end, false); err != nil {
-			db.log.Warn("storage: compaction after retention failed", "err", err)
-		}
-	}()
 	return len(ids), nil
+}
+
+// compactProfiles compacts the profile table so that deleted profiles free
+// their space. Pebble compacts beside reads and writes; Close cancels it.
+func (db *DB) compactProfiles() error {
+	db.bgMu.Lock()
+	if db.bgCtx.Err() != nil {
+		db.bgMu.Unlock()
+		return db.bgCtx.Err()
+	}
+	db.bg.Add(1)
+	db.bgMu.Unlock()
+	defer db.bg.Done()
+	start, end := profileBound(0, math.MinInt64), []byte{tableProfile + 1}
+	return db.pdb.Compact(db.bgCtx, start, end, false)
 }
 
 // RetentionOptions configure StartRetention.
@@ -133,8 +141,14 @@ func (r *Retention) Stop() {
 // time span, never the newest profiles).
 func (db *DB) ApplyRetention(maxAge time.Duration, maxBytes int64, now time.Time) error {
 	if maxAge > 0 {
-		if _, err := db.DeleteBefore(now.Add(-maxAge).UnixNano()); err != nil {
+		n, err := db.DeleteBefore(now.Add(-maxAge).UnixNano())
+		if err != nil {
 			return err
+		}
+		if n > 0 {
+			if err := db.compactProfiles(); err != nil {
+				return err
+			}
 		}
 	}
 	if maxBytes <= 0 {
@@ -150,8 +164,7 @@ func (db *DB) ApplyRetention(maxAge time.Duration, maxBytes int64, now time.Time
 			return err
 		}
 		// Wait for the space to come back before measuring again.
-		start, end := profileBound(0, math.MinInt64), []byte{tableProfile + 1}
-		if err := db.pdb.Compact(context.Background(), start, end, false); err != nil {
+		if err := db.compactProfiles(); err != nil {
 			return err
 		}
 	}
