@@ -111,13 +111,12 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   }, [highlight, index, data]);
   const nodeMatch = (highlightResult ?? searchResult)?.nodeMatch;
 
-  const rows = useMemo(() => {
-    if (!allRows) {
-      return [];
-    }
-    const filtered = searchResult ? allRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : allRows;
-    return sortRows(filtered, sort.key, sort.desc);
-  }, [allRows, searchResult, sort]);
+  // sorted once per sort order; a search only filters the sorted rows (filtering keeps the order)
+  const sortedRows = useMemo(() => (allRows ? sortRows(allRows, sort.key, sort.desc) : []), [allRows, sort]);
+  const rows = useMemo(
+    () => (searchResult ? sortedRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : sortedRows),
+    [sortedRows, searchResult]
+  );
 
   const headerRef = useRef<HTMLDivElement>(null);
   const headerSize = useElementSize(headerRef);
