@@ -15,10 +15,12 @@ const (
 	FieldStepEnd   = "stepEnd"
 )
 
-// StepWindow is the span a series point at t sums: [t, t+step), the bucket
-// the profile servers' SelectSeries files each profile into.
+// StepWindow is the span a series point at t sums: (t-step, t], as
+// Pyroscope's SelectSeries (and so our store) files each profile into the
+// point that ends its step; in the milliseconds a query range is given in,
+// [t-step+1ms, t].
 func StepWindow(t time.Time, step time.Duration) (from, to time.Time) {
-	return t, t.Add(step)
+	return t.Add(-step).Add(time.Millisecond), t
 }
 
 // WithStepWindows appends to every series frame (a "time" field first, as

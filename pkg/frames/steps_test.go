@@ -24,6 +24,7 @@ func TestWithStepWindows(t *testing.T) {
 	start, end := f.Fields[2], f.Fields[3]
 	assert.Equal(t, FieldStepStart, start.Name)
 	assert.Equal(t, FieldStepEnd, end.Name)
-	assert.Equal(t, []string{"1796109600000", "1796109660000"}, []string{start.At(0).(string), start.At(1).(string)})
-	assert.Equal(t, []string{"1796109660000", "1796109720000"}, []string{end.At(0).(string), end.At(1).(string)})
+	// A point sums the profiles of (t-step, t], as Pyroscope's series do.
+	assert.Equal(t, []string{"1796109540001", "1796109600001"}, []string{start.At(0).(string), start.At(1).(string)})
+	assert.Equal(t, []string{"1796109600000", "1796109660000"}, []string{end.At(0).(string), end.At(1).(string)})
 }

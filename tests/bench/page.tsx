@@ -15,6 +15,10 @@ import { defaultOptions } from '../../src/panel/options';
 import { buildIndex } from '../../src/panel/model/flameIndex';
 import { nodeColors } from '../../src/panel/model/colors';
 import { sortRows, topTable } from '../../src/panel/model/topTable';
+import { compileSearch, matchNames, searchNodes } from '../../src/panel/model/search';
+import { hitTest } from '../../src/panel/model/layout';
+import { drawFlame, prepareCanvas } from '../../src/panel/render/draw';
+import { FONT, ROW_HEIGHT } from '../../src/panel/components/FlameCanvas';
 import { flameFrameJSON, syntheticTree } from '../support/synthetic.mjs';
 
 type Lib = 'emberscope' | 'grafana';
@@ -78,6 +82,45 @@ function mouse(target: Element, type: string, x: number, y: number) {
   );
 }
 
+/** The page's frame interval (ms), measured once over a few animation frames. */
+let frameMs = 1000 / 60;
+async function measureFrameInterval() {
+  const ts: number[] = [];
+  for (let k = 0; k < 12; k++) {
+    ts.push(await new Promise<number>((r) => requestAnimationFrame(r)));
+  }
+  const d = ts.slice(1).map((t, k) => t - ts[k]);
+  d.sort((a, b) => a - b);
+  frameMs = d[Math.floor(d.length / 2)] || frameMs;
+}
+
+/**
+ * An input and its redraw on screen: the input is dispatched at the start of a frame (in an
+ * animation-frame callback, as Chromium delivers input), React renders and draws inside it
+ * (flushSync), and the next animation frame is the one that shows the result. Returns the
+ * main-thread ms of the input's work and the frames from the input to the redraw (1 = drawn
+ * in the frame right after the input).
+ */
+async function framesOf(input: () => void): Promise<{ ms: number; frames: number }> {
+  return new Promise((resolve) => {
+    requestAnimationFrame((frameStart) => {
+      const t0 = performance.now();
+      flushSync(input);
+      const ms = performance.now() - t0;
+      requestAnimationFrame((shown) =>
+        resolve({ ms, frames: Math.max(1, Math.round((shown - frameStart) / frameMs)) })
+      );
+    });
+  });
+}
+
+/** Sets a React-controlled input's value as typing does. */
+function typeInto(input: HTMLInputElement, value: string) {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  setter.call(input, value);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
 /**
  * ms of main-thread work an input causes: the event is dispatched inside flushSync, so React
  * renders, commits and runs the effects that draw (layout and passive) before it returns.
@@ -113,6 +156,38 @@ const api = {
     // summed after the graph's first paint, while the drawer is shown
     sortRows(topTable(index), 'self', true);
     lap('topTable');
+    // what a zoom, a reset and a search draw (the canvas work alone, at the page's size)
+    const colors = nodeColors(data, 'self');
+    const canvas = document.createElement('canvas');
+    const ctx = prepareCanvas(canvas, W, H)!;
+    const draw = (focus: number, nodeMatch?: Uint8Array) =>
+      drawFlame(ctx, {
+        focus,
+        width: W,
+        rowHeight: ROW_HEIGHT,
+        index,
+        colors,
+        height: H,
+        scrollTop: 0,
+        minBarWidth: 1,
+        textAlign: 'left',
+        nodeMatch,
+        darkTheme: false,
+        font: FONT,
+        charWidth: 7.2,
+      });
+    lap('canvasSetup');
+    draw(0);
+    lap('drawRoot');
+    const zoomed = hitTest(index, { focus: 0, width: W, rowHeight: ROW_HEIGHT }, W * 0.3, ROW_HEIGHT * 1.5);
+    draw(Math.max(0, zoomed));
+    lap('drawZoom');
+    const names = matchNames(data, compileSearch('handlers')!);
+    lap('searchNames');
+    const found = searchNodes(index, names);
+    lap('searchNodes');
+    draw(0, found.nodeMatch);
+    lap('drawSearch');
     return out;
   },
   unmount() {
@@ -121,18 +196,21 @@ const api = {
     host.innerHTML = '';
   },
   /**
-   * Mounts lib (graph and top table) on the frame. Returns the ms until two frames after the
+   * Mounts lib (graph and top table) on the frame. Returns the ms of main-thread work of the
+   * render with its commit and effects (firstWorkMs), the ms until two frames after the
    * render (the graph has painted: firstDrawMs), the ms until the top table's rows are in the
    * page and painted (tableReadyMs; Emberscope sums its table after the graph's first paint,
    * @grafana/flamegraph renders both at once), and the heap growth in MB once both are there.
    */
-  async mount(lib: Lib): Promise<{ firstDrawMs: number; tableReadyMs?: number; heapMB: number }> {
+  async mount(lib: Lib): Promise<{ firstDrawMs: number; firstWorkMs: number; tableReadyMs?: number; heapMB: number }> {
     api.unmount();
     gc();
     const h0 = heap();
     root = createRoot(host);
     const t0 = performance.now();
     flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, frame!)}</ThemeContext.Provider>));
+    // the render, its commit and its effects (which draw the canvas), before any frame is waited for
+    const firstWorkMs = performance.now() - t0;
     await settle();
     const firstDrawMs = performance.now() - t0;
     let tableReadyMs: number | undefined = firstDrawMs;
@@ -149,7 +227,7 @@ const api = {
       }
     }
     gc();
-    return { firstDrawMs, tableReadyMs, heapMB: (heap() - h0) / 1048576 };
+    return { firstDrawMs, firstWorkMs, tableReadyMs, heapMB: (heap() - h0) / 1048576 };
   },
   /** Median ms of work for a mousemove onto a new bar (tooltip and outline redraw), over n moves. */
   async hover(lib: Lib, n = 15): Promise<number> {
@@ -165,15 +243,18 @@ const api = {
     times.sort((a, b) => a - b);
     return times[Math.floor(times.length / 2)];
   },
-  /** ms of work for zooming into a level-1 bar (re-layout and redraw). */
-  async zoom(lib: Lib): Promise<number> {
+  /** Zooming into a level-1 bar (re-layout and redraw): main-thread ms and frames to the redraw. */
+  async zoom(lib: Lib): Promise<{ ms: number; frames: number }> {
+    if (frameMs === 1000 / 60) {
+      await measureFrameInterval();
+    }
     const c = canvasOf(lib);
     const x = c.getBoundingClientRect().width * 0.3;
     const y = rowHeight(lib) * 1.5;
     if (lib === 'emberscope') {
-      const ms = timed(() => mouse(c, 'click', x, y));
+      const r = await framesOf(() => mouse(c, 'click', x, y));
       await settle();
-      return ms;
+      return r;
     }
     // @grafana/flamegraph: a click opens the context menu, "Focus block" zooms
     mouse(c, 'click', x, y);
@@ -184,9 +265,39 @@ const api = {
     if (!item) {
       throw new Error('@grafana/flamegraph: no "Focus block" menu item after clicking a bar');
     }
-    const ms = timed(() => item.click());
+    const r = await framesOf(() => item.click());
     await settle();
-    return ms;
+    return r;
+  },
+  /** Back to the whole graph after a zoom, with each library's reset button. */
+  async reset(lib: Lib): Promise<{ ms: number; frames: number }> {
+    const label = lib === 'emberscope' ? 'Reset zoom' : 'Reset focus and sandwich state';
+    const button = host.querySelector(`button[aria-label="${label}"]`) as HTMLButtonElement | null;
+    if (!button) {
+      throw new Error(`${lib}: no "${label}" button after a zoom`);
+    }
+    const r = await framesOf(() => button.click());
+    await settle();
+    return r;
+  },
+  /**
+   * Typing a search (a name part most frames share, so many bars are marked) and clearing it:
+   * main-thread ms and frames to the redraw of the typed search. Emberscope only:
+   * @grafana/flamegraph debounces its search box, so its redraw is not tied to the input.
+   */
+  async search(lib: Lib): Promise<{ ms: number; frames: number }> {
+    if (lib !== 'emberscope') {
+      throw new Error('not measured: @grafana/flamegraph debounces its search input');
+    }
+    const input = host.querySelector('input[aria-label="Search functions"]') as HTMLInputElement | null;
+    if (!input) {
+      throw new Error('emberscope: no search box');
+    }
+    const r = await framesOf(() => typeInto(input, 'handlers'));
+    await settle();
+    await framesOf(() => typeInto(input, ''));
+    await settle();
+    return r;
   },
 };
 

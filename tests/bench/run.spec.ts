@@ -7,9 +7,15 @@ import { startStaticServer } from '../support/staticServer';
 type Lib = 'emberscope' | 'grafana';
 interface Measure {
   firstDrawMs?: number;
+  firstWorkMs?: number;
   tableReadyMs?: number;
   hoverMs?: number;
   zoomMs?: number;
+  zoomFrames?: number;
+  resetMs?: number;
+  resetFrames?: number;
+  searchMs?: number;
+  searchFrames?: number;
   heapMB?: number;
   error?: string;
 }
@@ -29,20 +35,40 @@ const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math
 
 async function measure(page: Page, lib: Lib): Promise<Measure> {
   const first: number[] = [];
+  const firstWork: number[] = [];
   const table: number[] = [];
   const hover: number[] = [];
   const zoom: number[] = [];
+  const zoomFrames: number[] = [];
+  const reset: number[] = [];
+  const resetFrames: number[] = [];
+  const search: number[] = [];
+  const searchFrames: number[] = [];
+  let searchError: string | undefined;
   const heap: number[] = [];
   try {
     for (let r = 0; r < RUNS; r++) {
       const m = await page.evaluate((l) => (window as any).bench.mount(l), lib);
       first.push(m.firstDrawMs);
+      firstWork.push(m.firstWorkMs);
       if (m.tableReadyMs !== undefined && m.tableReadyMs !== null) {
         table.push(m.tableReadyMs);
       }
       heap.push(m.heapMB);
       hover.push(await page.evaluate((l) => (window as any).bench.hover(l), lib));
-      zoom.push(await page.evaluate((l) => (window as any).bench.zoom(l), lib));
+      const z = await page.evaluate((l) => (window as any).bench.zoom(l), lib);
+      zoom.push(z.ms);
+      zoomFrames.push(z.frames);
+      const rs = await page.evaluate((l) => (window as any).bench.reset(l), lib);
+      reset.push(rs.ms);
+      resetFrames.push(rs.frames);
+      try {
+        const sr = await page.evaluate((l) => (window as any).bench.search(l), lib);
+        search.push(sr.ms);
+        searchFrames.push(sr.frames);
+      } catch (e) {
+        searchError = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      }
     }
   } catch (e) {
     return { error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
@@ -51,9 +77,15 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
   }
   return {
     firstDrawMs: median(first),
+    firstWorkMs: median(firstWork),
     tableReadyMs: table.length === RUNS ? median(table) : undefined,
     hoverMs: median(hover),
     zoomMs: median(zoom),
+    zoomFrames: median(zoomFrames),
+    resetMs: median(reset),
+    resetFrames: median(resetFrames),
+    searchMs: searchError ? undefined : median(search),
+    searchFrames: searchError ? undefined : median(searchFrames),
     heapMB: median(heap),
   };
 }
@@ -97,7 +129,7 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     chromium: browser.version(),
     viewport: '1200×800 CSS px, DPR 1',
     runs: RUNS,
-    note: 'medians; graph and top table for both; graph first paint = render until two animation frames later; graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom = main-thread work of the input (React render, commit, effects, canvas drawing); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
+    note: 'medians; graph and top table for both; graph first paint = render until two animation frames later; first draw main-thread work = the render with its commit and effects (the canvas drawn), no frame waited for; graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
   };
   fs.writeFileSync(path.join(out, 'bench-browser.json'), JSON.stringify({ meta, results }, null, 2));
   const lines = [
@@ -111,9 +143,15 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
   for (const r of results) {
     const rows: Array<[string, keyof Measure, number]> = [
       ['graph first paint (ms)', 'firstDrawMs', 1],
+      ['first draw main-thread work (ms)', 'firstWorkMs', 1],
       ['graph + table ready (ms)', 'tableReadyMs', 1],
       ['hover redraw (ms)', 'hoverMs', 2],
       ['zoom redraw (ms)', 'zoomMs', 1],
+      ['zoom: frames to redraw', 'zoomFrames', 0],
+      ['reset redraw (ms)', 'resetMs', 1],
+      ['reset: frames to redraw', 'resetFrames', 0],
+      ['search redraw (ms)', 'searchMs', 1],
+      ['search: frames to redraw', 'searchFrames', 0],
       ['JS heap growth (MB)', 'heapMB', 1],
     ];
     for (const [label, key, d] of rows) {

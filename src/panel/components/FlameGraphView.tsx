@@ -3,7 +3,7 @@ import { Button, ContextMenu, Input, MenuItem, RadioButtonGroup, useTheme2 } fro
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, lowerBoundRow } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
-import { compileSearch, matchNames, searchNodes } from '../model/search';
+import { compileSearch, matchNames, nameText, searchNodes } from '../model/search';
 import { SortKey, sortRows, topTable, TopRow } from '../model/topTable';
 import { formatPercent } from '../model/format';
 import { FlameCanvas } from './FlameCanvas';
@@ -111,13 +111,12 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   }, [highlight, index, data]);
   const nodeMatch = (highlightResult ?? searchResult)?.nodeMatch;
 
-  const rows = useMemo(() => {
-    if (!allRows) {
-      return [];
-    }
-    const filtered = searchResult ? allRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : allRows;
-    return sortRows(filtered, sort.key, sort.desc);
-  }, [allRows, searchResult, sort]);
+  // sorted once per sort order; a search only filters the sorted rows (filtering keeps the order)
+  const sortedRows = useMemo(() => (allRows ? sortRows(allRows, sort.key, sort.desc) : []), [allRows, sort]);
+  const rows = useMemo(
+    () => (searchResult ? sortedRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : sortedRows),
+    [sortedRows, searchResult]
+  );
 
   const headerRef = useRef<HTMLDivElement>(null);
   const headerSize = useElementSize(headerRef);
@@ -143,6 +142,8 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
     }
     return afterPaint(() => setTable({ index, rows: topTable(index) }));
   }, [tableWanted, index]);
+  // the names as one text for plain-text search, made after the first paint (and after the table)
+  useEffect(() => afterPaint(() => void nameText(data)), [data]);
 
   const zoom = useCallback((node: number) => {
     setFocus(node);

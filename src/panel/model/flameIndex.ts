@@ -6,13 +6,16 @@ import { FlameData } from '../../shared/flameData';
  * - `parent[i]` and `end[i]` (the first row after i's subtree), so a subtree is the row range [i, end[i]);
  * - `start[i]`: the node's left edge in value units from the root's left edge;
  * - per-level lists of nodes in left-to-right order (CSR: `levelNodes[levelStart[l] .. levelStart[l+1])`),
- *   so drawing touches only the visible levels and the zoomed node's part of each.
+ *   so drawing touches only the visible levels and the zoomed node's part of each;
+ * - `deepest[i]`: the deepest level in i's subtree, so a zoom or reset knows its scroll height
+ *   without walking the subtree.
  */
 export interface FlameIndex {
   data: FlameData;
   parent: Int32Array;
   end: Int32Array;
   start: Float64Array;
+  deepest: Int32Array;
   levelStart: Int32Array;
   levelNodes: Int32Array;
 }
@@ -54,6 +57,14 @@ export function buildIndex(data: FlameData): FlameIndex {
     end[stack[depth]] = n;
     depth--;
   }
+  // children come after their parent, so one backward pass carries each subtree's depth up
+  const deepest = Int32Array.from(level);
+  for (let i = n - 1; i > 0; i--) {
+    const p = parent[i];
+    if (deepest[i] > deepest[p]) {
+      deepest[p] = deepest[i];
+    }
+  }
   const levelStart = new Int32Array(data.maxLevel + 2);
   for (let l = 0; l <= data.maxLevel; l++) {
     levelStart[l + 1] = levelStart[l] + perLevel[l];
@@ -63,7 +74,7 @@ export function buildIndex(data: FlameData): FlameIndex {
   for (let i = 0; i < n; i++) {
     levelNodes[fill[level[i]]++] = i;
   }
-  return { data, parent, end, start, levelStart, levelNodes };
+  return { data, parent, end, start, deepest, levelStart, levelNodes };
 }
 
 /** Index in levelNodes of the first node of level l whose row is >= row (binary search). */

@@ -118,16 +118,9 @@ export function hitTest(index: FlameIndex, p: LayoutParams, x: number, y: number
   return target <= index.start[i] + value[i] ? i : -1;
 }
 
-/** Deepest level present in focus's subtree (for the scroll height). */
+/** Deepest level present in focus's subtree (for the scroll height), precomputed by buildIndex. */
 export function subtreeDepth(index: FlameIndex, focus: number): number {
-  const { level } = index.data;
-  let max = level[focus];
-  for (let i = focus; i < index.end[focus]; i++) {
-    if (level[i] > max) {
-      max = level[i];
-    }
-  }
-  return max;
+  return index.deepest[focus];
 }
 
 /** Collects the drawn rectangles (for tests and hit checks). */

@@ -17,6 +17,16 @@ describe('search', () => {
     expect(run('JSON').count).toBe(1);
   });
 
+  it('finds plain text in every name at once, as the per-name test does', () => {
+    for (const q of ['main', 'MAIN', 'o', 'sha256', 'json.parse', 'gcbg', 'work', 'nothing-like-it']) {
+      const m = compileSearch(q)!;
+      const slow = index.data.names.map((n) => (m.test(n) ? 1 : 0));
+      expect([q, Array.from(matchNames(index.data, m))]).toEqual([q, slow]);
+    }
+    expect(compileSearch('main')!.literal).toBe('main');
+    expect(compileSearch('main.work')!.literal).toBeUndefined();
+  });
+
   it('counts matches and their share, a match inside a match once', () => {
     const r = run('main');
     expect(r.count).toBe(2); // main.main and main.work

@@ -5,13 +5,24 @@ import { FlameIndex } from './flameIndex';
 export interface Matcher {
   kind: 'regex' | 'substring';
   test: (name: string) => boolean;
+  /**
+   * The lower-cased text when it has no regex syntax at all, so that the regex and the substring
+   * mean the same: matchNames then scans every name at once (see nameText).
+   */
+  literal?: string;
 }
+
+const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|]/;
 
 /** Compiles search text (case-insensitive); undefined for empty text. */
 export function compileSearch(text: string): Matcher | undefined {
   const q = text.trim();
   if (!q) {
     return undefined;
+  }
+  if (!REGEX_SYNTAX.test(q)) {
+    const lower = q.toLowerCase();
+    return { kind: 'regex', test: (s) => s.toLowerCase().includes(lower), literal: lower };
   }
   try {
     const re = new RegExp(q, 'i');
@@ -36,9 +47,63 @@ export interface SearchResult {
   share: number;
 }
 
-/** Matches names against m (each distinct name tested once). */
+/** Every distinct name, lower-cased, in one string (one per line), and where each one starts. */
+interface NameText {
+  text: string;
+  starts: Int32Array;
+}
+
+const nameTexts = new WeakMap<string[], NameText>();
+
+/**
+ * The names of data as one lower-cased text, made once per frame (the view makes it right after
+ * the first paint, so the first search does not pay for it).
+ */
+export function nameText(data: FlameData): NameText {
+  let t = nameTexts.get(data.names);
+  if (!t) {
+    const lower = data.names.map((n) => n.toLowerCase());
+    const starts = new Int32Array(lower.length + 1);
+    for (let k = 0; k < lower.length; k++) {
+      starts[k + 1] = starts[k] + lower[k].length + 1;
+    }
+    t = { text: lower.join('\n'), starts };
+    nameTexts.set(data.names, t);
+  }
+  return t;
+}
+
+/** Index of the name whose line holds position pos of the name text. */
+function nameAt(t: NameText, pos: number): number {
+  let lo = 0;
+  let hi = t.starts.length - 1;
+  while (lo < hi - 1) {
+    const mid = (lo + hi) >>> 1;
+    if (t.starts[mid] <= pos) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/**
+ * Matches names against m (each distinct name tested once). Plain text is found with one scan
+ * of the name text, jumping from match to match, instead of one test per name.
+ */
 export function matchNames(data: FlameData, m: Matcher): Uint8Array {
   const out = new Uint8Array(data.names.length);
+  if (m.literal !== undefined) {
+    const t = nameText(data);
+    for (let pos = t.text.indexOf(m.literal); pos >= 0;) {
+      const k = nameAt(t, pos);
+      out[k] = 1;
+      // on to the next name
+      pos = t.text.indexOf(m.literal, t.starts[k + 1]);
+    }
+    return out;
+  }
   for (let k = 0; k < data.names.length; k++) {
     out[k] = m.test(data.names[k]) ? 1 : 0;
   }

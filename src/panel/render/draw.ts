@@ -99,20 +99,23 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
   ctx.textBaseline = 'middle';
   let drawn = 0;
   const texts: Array<[string, number, number, boolean]> = [];
+  // bars are batched by fill: one path and one fill per colour (a few hundred at most), instead of
+  // a fillStyle change and a fillRect per bar (thousands in a zoomed redraw)
+  const byFill = new Map<string, number[]>();
+  const virtualBars: number[] = [];
   forEachVisible(index, p, fromLevel, toLevel, p.minBarWidth, (i, x, w, level) => {
     const y = level * rowHeight - scrollTop;
     const bw = w > 2 ? w - 1 : w;
     const matched = !p.nodeMatch || p.nodeMatch[i] === 1;
-    ctx.fillStyle = matched ? p.colors.get(i) : dimmed;
-    ctx.fillRect(x, y, bw, rowHeight - 1);
+    const fill = matched ? p.colors.get(i) : dimmed;
+    let rects = byFill.get(fill);
+    if (!rects) {
+      rects = [];
+      byFill.set(fill, rects);
+    }
+    rects.push(x, y, bw);
     if (data.virtual && data.virtual[i]) {
-      if (pattern) {
-        ctx.fillStyle = pattern;
-        ctx.fillRect(x, y, bw, rowHeight - 1);
-      }
-      ctx.strokeStyle = 'rgba(40,40,60,0.8)';
-      ctx.lineWidth = 1;
-      ctx.strokeRect(x + 0.5, y + 0.5, Math.max(0, bw - 1), rowHeight - 2);
+      virtualBars.push(x, y, bw);
     }
     drawn++;
     const maxChars = Math.floor((bw - 2 * TEXT_PADDING) / p.charWidth);
@@ -128,6 +131,25 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
       }
     }
   });
+  const barHeight = rowHeight - 1;
+  for (const [fill, rects] of byFill) {
+    ctx.fillStyle = fill;
+    ctx.beginPath();
+    for (let k = 0; k < rects.length; k += 3) {
+      ctx.rect(rects[k], rects[k + 1], rects[k + 2], barHeight);
+    }
+    ctx.fill();
+  }
+  for (let k = 0; k < virtualBars.length; k += 3) {
+    const [x, y, bw] = [virtualBars[k], virtualBars[k + 1], virtualBars[k + 2]];
+    if (pattern) {
+      ctx.fillStyle = pattern;
+      ctx.fillRect(x, y, bw, barHeight);
+    }
+    ctx.strokeStyle = 'rgba(40,40,60,0.8)';
+    ctx.lineWidth = 1;
+    ctx.strokeRect(x + 0.5, y + 0.5, Math.max(0, bw - 1), rowHeight - 2);
+  }
   for (const [text, tx, ty, matched] of texts) {
     ctx.fillStyle = matched ? '#1b1b1f' : p.darkTheme ? '#8a8a92' : '#6a6a72';
     ctx.fillText(text, tx, ty);
