@@ -6,25 +6,23 @@ import (
 	"runtime/pprof"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/pprof/profile"
 )
 
-// burnDuration is how long a test handler keeps a CPU busy; at the default
-// 100 Hz sampling rate it yields a few dozen samples.
-const burnDuration = 400 * time.Millisecond
+// burnRounds is how much work a test handler does: about 0.15 s of CPU time
+// (more under the race detector), so at the profiler's 100 Hz a dozen samples
+// or more however busy the machine is (the profiler samples CPU time; a
+// wall-clock loop gets few samples when other processes take the cores).
+const burnRounds = 1_500_000
 
-// burnCPU hashes in a loop for burnDuration. Tests look for its frame in the
-// CPU profile.
+// burnCPU hashes burnRounds times. Tests look for its frame in the CPU profile.
 //
 //go:noinline
 func burnCPU() [32]byte {
 	sum := sha256.Sum256([]byte("k6"))
-	for start := time.Now(); time.Since(start) < burnDuration; {
-		for range 1000 {
-			sum = sha256.Sum256(sum[:])
-		}
+	for range burnRounds {
+		sum = sha256.Sum256(sum[:])
 	}
 	return sum
 }
