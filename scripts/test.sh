@@ -149,6 +149,17 @@ browser_tests() {
   return $ok
 }
 
+# The browser benchmark: the 16k-node case by default, every case (500k
+# nodes, 5,000 levels) with --full. Its numbers go to test-results/.
+browser_bench() {
+  if [ "${EMBERSCOPE_FULL:-}" = 1 ]; then
+    npm run bench:browser
+  else
+    BENCH_CASES=16k npm run bench:browser
+  fi
+}
+if [ "${EMBERSCOPE_FULL:-}" = 1 ]; then BENCH_LABEL="every case"; else BENCH_LABEL="16k nodes; --full: every case"; fi
+
 step "install frontend dependencies" npm_install
 step "go vet" go_vet
 step "go lint (staticcheck)" go_lint
@@ -161,6 +172,7 @@ step "build the plugin bundle" npm run build  # the browser tests build the play
 step "build the backend" build_backend
 step "install chromium when missing" ensure_chromium
 step "browser tests" browser_tests
+step "browser benchmark ($BENCH_LABEL)" browser_bench
 
 say "summary"
 node scripts/test-report.mjs totals "$REPORTS" || true

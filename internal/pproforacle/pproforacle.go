@@ -1,7 +1,8 @@
 // Package pproforacle is the tests' oracle for per-function numbers: it runs
 // google/pprof itself (`go tool pprof -top -nodecount=0 -nodefraction=0
-// -edgefraction=0`, the pprof shipped with the Go toolchain, which works
-// offline) on a profile file and parses its report. No emberscope code takes
+// -edgefraction=0`, the pprof of the Go toolchain, which works offline; the
+// binary `go tool -n pprof` names is run directly) on a profile file and
+// parses its report. No emberscope code takes
 // part, so a test comparing our flamegraphs with these numbers checks our
 // code against google/pprof, not against itself.
 //
@@ -243,15 +244,39 @@ type row struct {
 
 var totalLine = regexp.MustCompile(`^Showing nodes accounting for (\S+), [0-9.]+% of (\S+) total`)
 
+var (
+	pprofOnce sync.Once
+	pprofCmd  []string
+)
+
+// pprofCommand is how to run the Go toolchain's pprof: its binary, as
+// `go tool -n pprof` names it (which saves starting the go command for every
+// report), or `go tool pprof` when that does not work.
+func pprofCommand() []string {
+	pprofOnce.Do(func() {
+		pprofCmd = []string{"go", "tool", "pprof"}
+		out, err := exec.Command("go", "tool", "-n", "pprof").Output()
+		if err != nil {
+			return
+		}
+		bin := strings.TrimSpace(string(out))
+		if st, err := os.Stat(bin); err == nil && !st.IsDir() {
+			pprofCmd = []string{bin}
+		}
+	})
+	return pprofCmd
+}
+
 // runTop runs pprof -top and parses its rows: "flat flat% sum% cum cum% name".
 func runTop(path string, args []string) ([]row, int64, error) {
-	full := append([]string{"tool", "pprof", "-top", "-nodecount=0", "-nodefraction=0", "-edgefraction=0"}, args...)
-	full = append(full, path)
-	cmd := exec.Command("go", full...)
+	base := pprofCommand()
+	full := append(append([]string{}, base[1:]...), "-top", "-nodecount=0", "-nodefraction=0", "-edgefraction=0")
+	full = append(append(full, args...), path)
+	cmd := exec.Command(base[0], full...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, 0, fmt.Errorf("go %s: %v: %s", strings.Join(full, " "), err, stderr.String())
+		return nil, 0, fmt.Errorf("%s %s: %v: %s", base[0], strings.Join(full, " "), err, stderr.String())
 	}
 	var (
 		rows    []row
