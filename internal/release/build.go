@@ -96,7 +96,7 @@ func Build(ctx context.Context, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("release: %w (build the frontend first)", err)
 	}
-	version, err := packageVersion(filepath.Join(root, "package.json"))
+	version, err := PackageVersion(filepath.Join(root, "package.json"))
 	if err != nil {
 		return Result{}, err
 	}
@@ -247,7 +247,8 @@ func copyFile(from, to string, mode fs.FileMode) error {
 	return dst.Close()
 }
 
-func packageVersion(path string) (string, error) {
+// PackageVersion reads the version of a package.json: the release's version.
+func PackageVersion(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
