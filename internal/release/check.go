@@ -280,6 +280,12 @@ func (c *checker) checkMetadata(rel string, pj, root *pluginJSON) {
 	}
 	if !c.exists(path.Join(base, "module.js")) {
 		c.report("modulejs", rel, "no module.js beside it")
+	} else if js, err := os.ReadFile(filepath.Join(c.dir, filepath.FromSlash(path.Join(base, "module.js")))); err == nil {
+		for _, legacy := range []string{`"app/plugins/sdk"`, `'app/plugins/sdk'`, `"grafana/app/`, `'grafana/app/`} {
+			if bytes.Contains(js, []byte(legacy)) {
+				c.report("legacyplatform", path.Join(base, "module.js"), "imports Grafana's legacy platform (%s); use @grafana/data, @grafana/ui and @grafana/runtime", legacy)
+			}
+		}
 	}
 }
 

@@ -143,6 +143,10 @@ func TestCheckDirRefuses(t *testing.T) {
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, `"version":"1.2.3"`, `"version":"%VERSION%"`, 1))
 			}},
+		{"legacy platform import", "legacyplatform", "module.js", "app/plugins/sdk",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "module.js"), "define([\"app/plugins/sdk\"], function(){})\n//# sourceMappingURL=module.js.map")
+			}},
 		{"id without its type suffix", "typesuffix", "datasource/plugin.json", `must end in "-datasource"`,
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, "acme-demo-datasource", "acme-demo", 1))
