@@ -69,7 +69,7 @@ func Image(ctx context.Context) error {
 	if err := sh.Run("docker", "info", "--format", "{{.ServerVersion}}"); err != nil {
 		return fmt.Errorf("image: needs a running Docker engine (docker info failed: %w)", err)
 	}
-	version, err := sh.Output("node", "-p", "require('./package.json').version")
+	version, err := release.PackageVersion("package.json")
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,8 @@ require github.com/google/licensecheck v0.3.1
 
 require go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.47.0
 
+require golang.org/x/mod v0.42.0 // indirect
+
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/DataDog/zstd v1.5.7 // indirect

@@ -112,6 +112,7 @@ func TestComposeFile(t *testing.T) {
 	for name, s := range c.Services {
 		if len(s.Command) > 0 && s.Command[0] == "demo" {
 			assert.Equal(t, store.Image, s.Image, "%s runs our image", name)
+			assert.Equal(t, store.Build, s.Build, "%s builds it when missing (never pulled)", name)
 			for i, a := range s.Command {
 				if a == "-push-url" {
 					pushTargets[s.Command[i+1]] = true

@@ -107,6 +107,9 @@ func WriteReport(w io.Writer, r *Result) {
 			title = "Development-only dependencies (build, test and lint tools; not shipped)"
 		}
 		fmt.Fprintf(w, "## %s\n\n| ecosystem | name | version | license | verdict |\n|---|---|---|---|---|\n", title)
+		if runtime {
+			fmt.Fprintf(w, "<!-- npm packages marked (bundled) are in the built frontend; the other runtime npm packages are provided by Grafana -->\n")
+		}
 		for _, d := range r.Dependencies {
 			if d.Runtime != runtime {
 				continue
@@ -121,7 +124,11 @@ func WriteReport(w io.Writer, r *Result) {
 			if lic == "" {
 				lic = "?"
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", d.Ecosystem, d.Name, d.Version, lic, verdict)
+			name := d.Name
+			if d.Bundled {
+				name += " (bundled)"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", d.Ecosystem, name, d.Version, lic, verdict)
 		}
 		fmt.Fprintln(w)
 	}

@@ -28,6 +28,10 @@ type Dependency struct {
 	// Runtime is true for what ships: linked into our binaries or bundled
 	// into (or loaded beside) the frontend. False for development tools.
 	Runtime bool
+	// Bundled is true for npm packages whose code is in the built frontend
+	// (found in dist's source maps); runtime packages that are not are
+	// provided by Grafana (webpack externals) or unused.
+	Bundled bool
 	// Where the license was read from (a license file, package-lock.json).
 	Source string
 }
@@ -224,7 +228,13 @@ func NPMDependencies(root string) ([]Dependency, error) {
 		deps = append(deps, Dependency{Ecosystem: "npm", Name: name, Version: p.Version, Licenses: ids, Runtime: !p.Dev && !p.DevOptional, Source: source})
 	}
 	sortDeps(deps)
-	return dedupe(deps), nil
+	deps = dedupe(deps)
+	if bundled := bundledPackages(filepath.Join(root, "dist")); bundled != nil {
+		for i := range deps {
+			deps[i].Bundled = bundled[deps[i].Name]
+		}
+	}
+	return deps, nil
 }
 
 // npmLicense reads package.json's license field: a string, or the old
@@ -295,6 +305,36 @@ func readmeLicense(dir string) ([]string, string) {
 		}
 	}
 	return nil, ""
+}
+
+var bundledRe = regexp.MustCompile(`node_modules/((?:@[^/]+/)?[^/]+)/`)
+
+// bundledPackages names the npm packages whose files the source maps under
+// dist list; nil when there is no built frontend.
+func bundledPackages(dist string) map[string]bool {
+	maps, _ := filepath.Glob(filepath.Join(dist, "*.js.map"))
+	more, _ := filepath.Glob(filepath.Join(dist, "*", "*.js.map"))
+	maps = append(maps, more...)
+	if len(maps) == 0 {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, m := range maps {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			continue
+		}
+		var sm struct{ Sources []string }
+		if json.Unmarshal(b, &sm) != nil {
+			continue
+		}
+		for _, s := range sm.Sources {
+			for _, match := range bundledRe.FindAllStringSubmatch(s, -1) {
+				names[match[1]] = true
+			}
+		}
+	}
+	return names
 }
 
 func sortDeps(deps []Dependency) {

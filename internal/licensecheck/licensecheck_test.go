@@ -81,6 +81,7 @@ func goodTree(t *testing.T, fakeLicense string) string {
 	writeFile(t, root, "src/module.ts", header+"export const x = 1;\n")
 	writeFile(t, root, "scripts/run.sh", "#!/usr/bin/env bash\n# Copyright 2026 The Emberscope Authors\n# SPDX-License-Identifier: Apache-2.0\n\necho hi\n")
 	writeFile(t, root, "node_modules/left/index.js", "module.exports = 1;\n")
+	writeFile(t, root, "dist/module.js.map", `{"version":3,"sources":["webpack://app/./node_modules/left/index.js","webpack://app/./module.ts"]}`)
 	writeFile(t, root, "package-lock.json", `{"name":"app","lockfileVersion":3,"packages":{
 		"":{"name":"app"},
 		"node_modules/left":{"version":"1.0.0","license":"MIT"},
@@ -102,7 +103,8 @@ func TestRunPassesOnAGoodTree(t *testing.T) {
 	assert.Contains(t, report, "| go | example.com/fake | v0.0.0 | MIT | ok |")
 	assert.Contains(t, report, "| npm | dual | 2.0.0 | (MIT OR GPL-3.0-only) | ok |")
 	runtime, dev, _ := strings.Cut(report, "Development-only")
-	assert.Contains(t, runtime, "| npm | left |")
+	assert.Contains(t, runtime, "| npm | left (bundled) |", "bundled packages marked")
+	assert.Contains(t, runtime, "| npm | dual |", "runtime but not in the bundle")
 	assert.Contains(t, dev, "| npm | eslint |", "dev tools listed apart")
 	assert.NotContains(t, runtime, "eslint")
 }

@@ -96,7 +96,7 @@ func Build(ctx context.Context, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("release: %w (build the frontend first)", err)
 	}
-	version, err := packageVersion(filepath.Join(root, "package.json"))
+	version, err := PackageVersion(filepath.Join(root, "package.json"))
 	if err != nil {
 		return Result{}, err
 	}
@@ -121,14 +121,20 @@ func Build(ctx context.Context, o Options) (Result, error) {
 		for _, p := range o.Platforms {
 			out := filepath.Join(pluginDir, b.dir, filepath.FromSlash(ExecutableName(b.executable, p)))
 			fmt.Fprintf(o.Log, "release: building the backend for %s\n", p)
-			if err := buildBackend(ctx, o.Log, root, app.ID, version, p, out); err != nil {
+			if err := buildBackend(ctx, o.Log, root, b.pluginID, version, p, out); err != nil {
 				return Result{}, fmt.Errorf("release: backend for %s: %w", p, err)
 			}
 		}
 	}
-	problems := CheckDir(pluginDir, Expect{PluginID: app.ID, Version: version, SourceDir: filepath.Join(root, "src"), Platforms: o.Platforms})
-	if len(problems) > 0 {
-		return Result{}, &ProblemsError{Problems: problems}
+	problems := CheckDir(pluginDir, Expect{PluginID: app.ID, Version: version, SourceDir: filepath.Join(root, "src"),
+		GoMod: filepath.Join(root, "go.mod"), Platforms: o.Platforms})
+	for _, p := range problems {
+		if p.Warning {
+			fmt.Fprintf(o.Log, "release: warning: %s\n", p)
+		}
+	}
+	if errs := Errors(problems); len(errs) > 0 {
+		return Result{}, &ProblemsError{Problems: errs}
 	}
 	res := Result{PluginID: app.ID, Version: version, Zip: filepath.Join(o.OutDir, app.ID+"-"+version+".zip")}
 	if err := writeZip(staging, app.ID, res.Zip); err != nil {
@@ -141,7 +147,10 @@ func Build(ctx context.Context, o Options) (Result, error) {
 	return res, nil
 }
 
-type backend struct{ dir, executable string }
+// backend is a plugin with an executable: its folder in the package, the
+// executable's name in plugin.json, and the plugin's id (which the binary
+// carries in its build info).
+type backend struct{ dir, executable, pluginID string }
 
 // stageFrontend copies dist into dir, leaving out executables and build
 // manifests of earlier backend builds (the release builds its own), and
@@ -159,7 +168,7 @@ func stageFrontend(dist, dir string) ([]backend, error) {
 		}
 		if pj.Executable != "" {
 			rel, _ := filepath.Rel(dist, filepath.Dir(path))
-			backends = append(backends, backend{dir: rel, executable: filepath.ToSlash(pj.Executable)})
+			backends = append(backends, backend{dir: rel, executable: filepath.ToSlash(pj.Executable), pluginID: pj.ID})
 			executables = append(executables, filepath.Join(filepath.Dir(path), filepath.FromSlash(pj.Executable)))
 		}
 		return nil
@@ -190,7 +199,7 @@ func stageFrontend(dist, dir string) ([]backend, error) {
 }
 
 // buildBackend builds ./pkg as the SDK's build targets do: static, stripped,
-// with the SDK's build info.
+// with the SDK's build info naming the plugin the executable belongs to.
 func buildBackend(ctx context.Context, log io.Writer, root, pluginID, version string, p Platform, out string) error {
 	flags := map[string]string{}
 	buildinfo.Info{Time: time.Now().UnixMilli(), PluginID: pluginID, Version: version}.AppendFlags(flags)
@@ -238,7 +247,8 @@ func copyFile(from, to string, mode fs.FileMode) error {
 	return dst.Close()
 }
 
-func packageVersion(path string) (string, error) {
+// PackageVersion reads the version of a package.json: the release's version.
+func PackageVersion(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", err

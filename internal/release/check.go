@@ -27,9 +27,23 @@ type Problem struct {
 	// File is the file at fault, relative to the plugin folder.
 	File    string
 	Message string
+	// Warning marks what Grafana's validator reports as a warning; the
+	// rest are errors, which fail the package.
+	Warning bool
 }
 
 func (p Problem) String() string { return fmt.Sprintf("%s: %s: %s", p.Rule, p.File, p.Message) }
+
+// Errors returns the problems that are not warnings.
+func Errors(problems []Problem) []Problem {
+	var errs []Problem
+	for _, p := range problems {
+		if !p.Warning {
+			errs = append(errs, p)
+		}
+	}
+	return errs
+}
 
 // ProblemsError carries every problem a check found.
 type ProblemsError struct{ Problems []Problem }
@@ -51,6 +65,10 @@ type Expect struct {
 	// SourceDir is the frontend's source (src/) that source maps must match;
 	// empty skips the source map check.
 	SourceDir string
+	// GoMod is the go.mod the executables were built from: every module
+	// compiled into them must be required there at the same version. Empty
+	// skips the check.
+	GoMod string
 	// Platforms each executable must be present for; nil means Platforms.
 	Platforms []Platform
 }
@@ -135,6 +153,11 @@ type checker struct {
 
 func (c *checker) report(rule, file, format string, args ...any) {
 	c.problems = append(c.problems, Problem{Rule: rule, File: filepath.ToSlash(file), Message: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) warn(rule, file, format string, args ...any) {
+	c.report(rule, file, format, args...)
+	c.problems[len(c.problems)-1].Warning = true
 }
 
 func (c *checker) exists(rel string) bool {
@@ -257,6 +280,12 @@ func (c *checker) checkMetadata(rel string, pj, root *pluginJSON) {
 	}
 	if !c.exists(path.Join(base, "module.js")) {
 		c.report("modulejs", rel, "no module.js beside it")
+	} else if js, err := os.ReadFile(filepath.Join(c.dir, filepath.FromSlash(path.Join(base, "module.js")))); err == nil {
+		for _, legacy := range []string{`"app/plugins/sdk"`, `'app/plugins/sdk'`, `"grafana/app/`, `'grafana/app/`} {
+			if bytes.Contains(js, []byte(legacy)) {
+				c.report("legacyplatform", path.Join(base, "module.js"), "imports Grafana's legacy platform (%s); use @grafana/data, @grafana/ui and @grafana/runtime", legacy)
+			}
+		}
 	}
 }
 
@@ -335,6 +364,9 @@ func (c *checker) checkExecutables(rel string, pj *pluginJSON) {
 			c.report("backendbinary", exe, "not a regular file")
 		case p.OS != "windows" && st.Mode().Perm() != 0o755:
 			c.report("binarypermissions", exe, "permissions %04o, must be exactly 0755", st.Mode().Perm())
+			c.checkBuildInfo(exe, pj)
+		default:
+			c.checkBuildInfo(exe, pj)
 		}
 	}
 }

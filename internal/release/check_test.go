@@ -5,6 +5,7 @@ package release
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +49,13 @@ func goodPlugin(t *testing.T) (dir, src string) {
 	for name, content := range files {
 		write(t, filepath.Join(dir, name), content)
 	}
-	require.NoError(t, os.Chmod(filepath.Join(dir, "datasource/gpx_demo_linux_amd64"), 0o755))
+	// Any Go binary carries build information; the test's own will do.
+	self, err := os.Executable()
+	require.NoError(t, err)
+	for _, exe := range []string{"datasource/gpx_demo_linux_amd64", "datasource/gpx_demo_windows_amd64.exe"} {
+		require.NoError(t, copyFile(self, filepath.Join(dir, exe), 0o755))
+		require.NoError(t, os.Chmod(filepath.Join(dir, exe), 0o755))
+	}
 	write(t, filepath.Join(src, "module.ts"), "export const a = 1;\n")
 	return dir, src
 }
@@ -65,7 +72,7 @@ func expect(src string) Expect {
 
 func TestCheckDirAcceptsAGoodPlugin(t *testing.T) {
 	dir, src := goodPlugin(t)
-	assert.Empty(t, CheckDir(dir, expect(src)))
+	assert.Empty(t, Errors(CheckDir(dir, expect(src))), "(the test binary may warn about cgo)")
 }
 
 // Each broken package is refused with the validator's rule and the file.
@@ -136,6 +143,10 @@ func TestCheckDirRefuses(t *testing.T) {
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, `"version":"1.2.3"`, `"version":"%VERSION%"`, 1))
 			}},
+		{"legacy platform import", "legacyplatform", "module.js", "app/plugins/sdk",
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "module.js"), "define([\"app/plugins/sdk\"], function(){})\n//# sourceMappingURL=module.js.map")
+			}},
 		{"id without its type suffix", "typesuffix", "datasource/plugin.json", `must end in "-datasource"`,
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, "acme-demo-datasource", "acme-demo", 1))
@@ -158,6 +169,37 @@ func TestCheckDirRefuses(t *testing.T) {
 	}
 }
 
+// An executable built for another plugin, or from other dependencies than
+// go.mod's, is refused as Grafana's validator refuses it.
+func TestCheckDirReadsTheExecutablesBuildInfo(t *testing.T) {
+	dir, src := goodPlugin(t)
+	mod := t.TempDir()
+	// A program using a module already in the module cache (no network).
+	write(t, filepath.Join(mod, "go.mod"), "module example.com/demo\n\ngo 1.26\n\nrequire github.com/google/uuid v1.6.0\n")
+	write(t, filepath.Join(mod, "main.go"), "package main\n\nimport \"github.com/google/uuid\"\n\nvar pluginID string\n\nfunc main() { println(pluginID, uuid.NewString()) }\n")
+	exe := filepath.Join(dir, "datasource", "gpx_demo_linux_amd64")
+	cmd := exec.Command("go", "build", "-ldflags", "-X 'main.pluginID=acme-other-datasource'", "-o", exe, ".")
+	cmd.Dir = mod
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.NoError(t, os.Chmod(exe, 0o755))
+	problems := Errors(CheckDir(dir, expect(src)))
+	require.Len(t, problems, 1, "%v", problems)
+	assert.Equal(t, "gobuildinfo", problems[0].Rule)
+	assert.Equal(t, "datasource/gpx_demo_linux_amd64", problems[0].File)
+	assert.Contains(t, problems[0].Message, `main.pluginID "acme-other-datasource" differs from its plugin.json id "acme-demo-datasource"`)
+
+	e := expect(src)
+	e.GoMod = filepath.Join(t.TempDir(), "go.mod")
+	write(t, e.GoMod, "module example.com/demo\n\ngo 1.26\n\nrequire github.com/google/uuid v1.5.0\n")
+	var messages []string
+	for _, p := range Errors(CheckDir(dir, e)) {
+		messages = append(messages, p.Message)
+	}
+	assert.Contains(t, messages, "module github.com/google/uuid is compiled in at v1.6.0 but go.mod requires v1.5.0")
+}
+
 func TestCheckZipWantsOneFolderNamedAfterThePlugin(t *testing.T) {
 	dir, src := goodPlugin(t)
 	base := filepath.Dir(dir)
@@ -177,5 +219,5 @@ func TestZipKeepsExecutablePermissions(t *testing.T) {
 	require.NoError(t, writeZip(filepath.Dir(dir), "acme-demo-app", zipPath))
 	problems, err := CheckZip(zipPath, expect(src))
 	require.NoError(t, err)
-	assert.Empty(t, problems)
+	assert.Empty(t, Errors(problems))
 }

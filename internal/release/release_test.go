@@ -179,7 +179,7 @@ func TestPackage(t *testing.T) {
 	// And the package's own check agrees.
 	problems, err := CheckZip(res.Zip, Expect{PluginID: "emberscope-app", Version: pkg.Version, SourceDir: filepath.Join(root, "src"), Platforms: []Platform{linux}})
 	require.NoError(t, err)
-	assert.Empty(t, problems)
+	assert.Empty(t, Errors(problems))
 }
 
 func readJSON(t *testing.T, name string, v any) {
