@@ -4,13 +4,16 @@ import (
 	"strings"
 )
 
-// Allowed are the licenses a dependency may carry: permissive ones and the
-// file-level weak copyleft of MPL-2.0 (SPDX identifiers).
+// Allowed are the licenses a dependency may carry: permissive ones, the
+// file-level weak copyleft of MPL-2.0, and the SIL Open Font License (fonts
+// may be bundled and served with any software; only selling the fonts alone
+// is restricted) (SPDX identifiers).
 var Allowed = map[string]bool{
 	"MIT": true, "MIT-0": true, "ISC": true, "0BSD": true,
 	"BSD-2-Clause": true, "BSD-2-Clause-FreeBSD": true, "BSD-2-Clause-Views": true, "BSD-3-Clause": true, "BSD-3-Clause-Clear": true,
 	"Apache-2.0": true, "MPL-2.0": true, "Zlib": true, "BlueOak-1.0.0": true, "Python-2.0": true, "PSF-2.0": true,
 	"CC-BY-3.0": true, "CC-BY-4.0": true, "CC0-1.0": true, "Unlicense": true, "Artistic-2.0": true, "WTFPL": true,
+	"OFL-1.1": true,
 }
 
 // refusedPrefixes are the strong and network copyleft families, refused by
@@ -20,6 +23,8 @@ var refusedPrefixes = []string{"AGPL", "GPL", "LGPL", "SSPL", "EUPL", "OSL", "CP
 // Exceptions are dependencies reviewed by hand that the allow-list cannot
 // judge, by ecosystem:name@version, with the reason they are accepted.
 var Exceptions = map[string]string{
+	"npm:spel2js@0.2.9": "its package.json says \"(Apache v2.0)\", not an SPDX identifier; its LICENSE file " +
+		"is the Apache License 2.0 (reached through @grafana/plugin-ui's query builder)",
 	"npm:get-document@1.0.0": "published without any license text; reached only through @grafana/ui " +
 		"(get-window, slate), which Grafana provides at runtime: a webpack external, not in our bundle",
 }
