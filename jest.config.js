@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // force timezone to UTC to allow tests to work regardless of local timezone
 process.env.TZ = 'UTC';
 

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The Emberscope Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Builds everything (plugin bundle, playground page, backend, the emberscope
 # command) and runs the demo: the embedded store, an instrumented demo service,
 # a k6-style load generator and the playground, all on loopback.

@@ -1,3 +1,6 @@
+# Copyright 2026 The Emberscope Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Shared helpers of the build, demo and test scripts. Sourced, not run.
 set -euo pipefail
 

@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Counts the tests of one runner, fails on a skipped test that the allow-list
 // (scripts/skip-allowlist.txt) does not name, and prints the totals of all
 // runners. Used by scripts/test.sh; needs only Node.

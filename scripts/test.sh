@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The Emberscope Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Runs every test: Go (with -race) for every Go module of the repository,
 # bounded fuzzing, staticcheck, the frontend's unit tests, type check and lint,
 # then the browser tests against the playground (installing Debian's chromium

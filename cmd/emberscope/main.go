@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command emberscope runs the embedded profile store, the playground (the
 // datasource behind Grafana's HTTP shapes) and the demo.
 package main

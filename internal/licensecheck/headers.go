@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package licensecheck checks the repository's licensing: every source file
 // carries the Apache-2.0 header (and Fix adds it), and every Go and npm
 // dependency is under a license of the allow-list, runtime and bundled

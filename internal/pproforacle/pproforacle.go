@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package pproforacle is the tests' oracle for per-function numbers: it runs
 // google/pprof itself (`go tool pprof -top -nodecount=0 -nodefraction=0
 // -edgefraction=0`, the pprof of the Go toolchain, which works offline; the

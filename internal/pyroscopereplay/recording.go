@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package pyroscopereplay reads the exchanges recorded with a real Grafana
 // Pyroscope v2.2.1 (internal/testdata/pyroscope: NN-name.request.txt and
 // NN-name.response.json per exchange, the pushed pprof files beside them)

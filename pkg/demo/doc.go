@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package demo runs Emberscope's demo on loopback: the embedded profile
 // store, an instrumented ride-share service (routes /car, /bike, /scooter
 // doing real CPU and allocation work under pprof labels, wrapped in the k6

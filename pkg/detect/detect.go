@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package detect tells which kind of profile server (model.ServerPyroscope
 // or model.ServerParca) answers at a URL:
 // Grafana Pyroscope (or anything else speaking its querier.v1 connect API,

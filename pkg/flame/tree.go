@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package flame holds the merged call tree that every query ends in: stacks are
 // inserted root first, trees merge, and the result is walked in a stable order
 // (children sorted by name) so the same data always draws the same picture.

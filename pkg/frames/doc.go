@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package frames turns trees, series and tables into Grafana data frames.
 //
 // Every builder here is pure: it takes our own types (a flame.Tree, source

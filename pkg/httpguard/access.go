@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package httpguard holds the HTTP protections the store and the playground
 // put in front of their handlers: Host checks against DNS rebinding,
 // rejection of cross-origin browser writes (CSRF), an optional bearer

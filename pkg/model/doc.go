@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package model is the datasource's domain model, shared by the query
 // language, the server clients and the plugin: profile types and their
 // Pyroscope IDs, the label names Pyroscope reserves, label sets and their map

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package models holds the datasource's settings: what an admin types into the
 // datasource's configuration page (jsonData and secureJsonData), parsed and
 // checked so that a wrong field is reported by name.

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package novelty grades each profile of a series by how new it looks
 // against the series' recent history, from one small vector per profile:
 // no stacks or functions are held.

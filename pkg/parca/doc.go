@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package parca is the datasource's client of a Parca server (v0.28 and
 // later): it speaks Parca's REST API (the grpc-gateway under /api) and
 // implements source.Source, so nothing above it knows that Parca answered

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package playground hosts the datasource's backend behind the HTTP shapes of
 // Grafana's API, so that the playground page (and the browser tests) can use
 // the very same pkg/plugin code without a Grafana server:

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package plugin holds the datasource's SDK handlers: QueryData (a
 // QueryTypeMux with one file per query type), CallResource (one file per
 // route), CheckHealth, the live-mode stream handlers (stream.go) and the

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package pprofconv turns pprof profiles into what the embedded store keeps,
 // following the rules Grafana Pyroscope v2 applies at ingest:
 //

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package pyroscope is the client of a server speaking Grafana Pyroscope's
 // querier.v1 connect API (Pyroscope itself or the embedded store). It
 // implements source.Source: every answer is converted into our own types

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package query is Emberscope's query model and query language: the text
 // form typed in the editor and the structured fields of the query JSON both
 // become one parsed Query, from which the backend plans its calls.

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package redact removes credentials from text before it reaches a log or
 // an error message: the user:password@ of URLs and bearer tokens.
 package redact

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package source defines what the datasource needs from a profile server,
 // in terms of our own types. Each client (Pyroscope's connect API, Parca's
 // REST API) implements Source and converts its answers into these types, so

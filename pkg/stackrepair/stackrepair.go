@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package stackrepair gives back to truncated Go stacks the root frames the
 // Go runtime dropped, as Grafana Pyroscope v2 does at ingest.
 //

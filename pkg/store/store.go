@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package store is Emberscope's embedded profile store. It speaks Grafana
 // Pyroscope's API on one HTTP handler: POST /ingest and
 // push.v1.PusherService/Push to receive profiles, querier.v1.QuerierService

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package virtual makes virtual frames at query time, over any source.Source:
 // frames_from_label(Q, "category", "route") (or Q by (category, route))
 // becomes one MergeStacks call per combination of label values, each answer

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { DataFrame, dataFrameToJSON } from '@grafana/data';
 import { EmberscopeQuery } from './types';
 import { TimeRangeMs } from './resources/client';

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { DataSourcePlugin } from '@grafana/data';
 import { DataSource } from './datasource';
 import { QueryEditor } from './components/QueryEditor';

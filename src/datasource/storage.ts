@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /** localStorage key of the profile type last chosen in the editor. */
 export const LAST_PROFILE_TYPE_KEY = 'emberscope.lastProfileTypeId';
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React, { useMemo } from 'react';
 import { PanelProps } from '@grafana/data';
 import { FlameData, findFlameFrame, readFlameData } from '../shared/flameData';

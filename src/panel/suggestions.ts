@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { DataFrame, PanelDataSummary, VisualizationSuggestion, VisualizationSuggestionScore } from '@grafana/data';
 import { isFlameFrame } from '../shared/flameData';
 import { PanelOptions } from './options';

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LoadingState, PanelData, dateTime, dateTimeFormat } from '@grafana/data';
 import { Alert, Badge, Button, InlineSwitch, RadioButtonGroup, useTheme2 } from '@grafana/ui';

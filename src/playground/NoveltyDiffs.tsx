@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React from 'react';
 import { DataFrame, dateTimeFormat } from '@grafana/data';
 import { Button } from '@grafana/ui';

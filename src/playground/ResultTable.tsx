@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React from 'react';
 import { DataFrame, Field, FieldType, formattedValueToString, getValueFormat } from '@grafana/data';
 import { useTheme2 } from '@grafana/ui';

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React, { useMemo, useRef, useState } from 'react';
 import { DataFrame, FieldType, formattedValueToString, getValueFormat, dateTimeFormat } from '@grafana/data';
 import { useTheme2 } from '@grafana/ui';

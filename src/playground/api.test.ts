@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { ApiError, fetchLabelValues, fetchProfileTypes, runQuery } from './api';
 import type { EmberscopeQuery } from '../datasource/types';
 

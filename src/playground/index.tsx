@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React from 'react';
 import { createRoot } from 'react-dom/client';
 import { createTheme } from '@grafana/data';

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /** The view the address holds: `/?query=<text>&from=<ms>&to=<ms>`. */
 export interface UrlState {
   query: string;

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /**
  * Our backend's golden frames (pkg/plugin/testdata/grafana/, made from two real CPU profiles by
  * TestGrafanaGoldenFrames) read by @grafana/flamegraph's own data container, as Grafana's Explore

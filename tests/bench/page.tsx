@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /**
  * Benchmark page: mounts Emberscope's flamegraph or @grafana/flamegraph on the same synthetic
  * frame and measures first draw, redraw on hover and on zoom, and JS heap. Driven by run.spec.ts

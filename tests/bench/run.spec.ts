@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { Page, test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';

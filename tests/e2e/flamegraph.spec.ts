@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { expect, Page, test } from '@playwright/test';
 import path from 'node:path';
 import { fetchFlame, pct, searchStats, widest, Flame } from '../support/frame';

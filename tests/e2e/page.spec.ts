@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { expect, test } from '@playwright/test';
 import { Playground, startPlayground } from '../support/playground';
 

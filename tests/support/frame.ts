@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /** A flamegraph frame as the tests read it straight from `POST /api/ds/query`. */
 export interface Flame {
   level: number[];

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import fs from 'node:fs';
 
 /** Removes the binary global-setup built (not one the caller passed in $EMBERSCOPE_TEST_BIN). */

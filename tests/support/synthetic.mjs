@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Deterministic synthetic flamegraphs in Grafana's nested-set frame JSON, for the fixture server
 // and the browser benchmarks. Names look like Go functions so package colouring is exercised.
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package k6 turns the W3C baggage that k6 load tests send into Go profiler
 // labels, so that CPU and memory profiles of a service under test can be
 // sliced by test run, scenario and request name.

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package flametest builds call trees for tests and benchmarks: large
 // synthetic trees of an exact size, and trees from real pprof profiles
 // recorded with runtime/pprof.

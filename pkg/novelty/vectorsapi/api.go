@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package vectorsapi is Emberscope's small connect service beside
 // Pyroscope's querier.v1, which has no call for it: the novelty vectors
 // the embedded store keeps per profile, for a selection.

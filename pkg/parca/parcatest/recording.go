@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package parcatest replays recorded exchanges with a real Parca server's
 // REST API (the recordings in internal/testdata/parca, one NN-name.request.txt
 // and NN-name.response.json per exchange) so that code talking to Parca can be

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package page holds the playground page in the binary: `npm run
 // build:playground` builds src/playground into built/ here, and go:embed puts
 // whatever built/ holds at `go build` time into the binary, so `emberscope

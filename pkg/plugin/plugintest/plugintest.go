@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package plugintest starts the embedded store for the plugin's and the
 // playground's tests, gives them recorded real profiles to send it, and
 // google/pprof's numbers for those profiles to compare the answers with.

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command genfunctions writes the query editor's list of the query
 // language's functions (src/datasource/language/functions.json) from
 // pkg/query's function table, so that the editor cannot drift from the

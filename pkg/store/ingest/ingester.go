@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package ingest receives profiles: Pyroscope's HTTP /ingest (pprof, with or
 // without pyroscope-go's multipart form, and folded stacks) and the connect
 // push.v1.PusherService/Push. Every request is converted in full before

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package limits holds the embedded store's limits on what it accepts and
 // how much work one query may do, with Pyroscope's defaults, their flags,
 // their listing on /metrics, and the error a refusal carries.

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package metrics holds the store's Prometheus metrics, registered on a
 // registry of their own so that several stores can live in one process.
 package metrics

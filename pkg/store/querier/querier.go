@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package querier serves Pyroscope's querier.v1.QuerierService over connect
 // from the embedded store, answering like Grafana Pyroscope v2.2.1 (checked
 // against its recorded answers by pkg/store's replay suite): same encodings

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package storage keeps profiles in a Pebble database.
 //
 // Key layout (the first byte names the table; ids are big-endian so that

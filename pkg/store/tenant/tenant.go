@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package tenant carries the tenant of a request, as Pyroscope does: with
 // multitenancy on, the X-Scope-OrgID header names it (and is required);
 // otherwise every request belongs to "anonymous".

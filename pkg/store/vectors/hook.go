@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package vectors computes each profile's novelty vector at ingest, keeps
 // it beside the profile (storage's 'V' table), samples profiles that match
 // their series' recent pattern when asked, and answers the vectors of a

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React, { useState } from 'react';
 import { DataFrame } from '@grafana/data';
 import { Alert, Button, Stack } from '@grafana/ui';

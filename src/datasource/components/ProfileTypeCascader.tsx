@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React, { useId, useMemo } from 'react';
 import { Cascader, CascaderOption, InlineField } from '@grafana/ui';
 import { ProfileTypeInfo, parseProfileTypeId } from '../resources/client';

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { braceGroups, tokenize } from '../language/lexer';
 import { KEYWORDS, isFunction } from '../language/functions';
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { useCallback, useRef, useState } from 'react';
 import { SelectableValue } from '@grafana/data';
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { Token, braceGroups, quote, significant, tokenize, unquote } from './lexer';
 import { FUNCTIONS } from './functions';
 import { MATCH_OPS, Matcher, MatchOp, formatSelector } from './selector';

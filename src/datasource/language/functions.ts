@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import generated from './functions.json';
 
 /** A function of the query language, for completion and highlighting. */

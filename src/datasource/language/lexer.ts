@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /**
  * A forgiving lexer of the query language (`expr`) and of label selectors. It never throws:
  * unterminated strings and unknown characters become tokens too, so the editor can highlight

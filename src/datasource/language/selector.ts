@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { braceGroups, quote, significant, tokenize, unquote } from './lexer';
 
 /** A label matcher operator, as in PromQL. */

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { ProfileTypeInfo, ResourceClient, TimeRangeMs } from './client';
 
 /** Ranges are rounded to this many milliseconds in cache keys, so "last 1h" reuses answers. */

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /**
  * The small interface through which the query editor gets its data. The datasource implements
  * it with Grafana's `getResource`; the standalone playground implements it with `fetch`

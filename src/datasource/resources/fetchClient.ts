@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import type { ExportRequest, PprofExporter } from '../export';
 import { ProfileTypeInfo, ResourceClient, TimeRangeMs, toProfileTypes, toStrings } from './client';
 

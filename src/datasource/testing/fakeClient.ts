@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { ProfileTypeInfo, ResourceClient, TimeRangeMs, parseProfileTypeId } from '../resources/client';
 
 /** A labelled series of the fake client's data set. */

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React from 'react';
 import { Button } from '@grafana/ui';
 import { FlameIndex, ancestors } from '../model/flameIndex';

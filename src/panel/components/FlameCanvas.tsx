@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { FlameIndex } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';

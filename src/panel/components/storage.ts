@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /** Key under which the top-table drawer width is remembered. */
 export const TABLE_WIDTH_KEY = 'emberscope.flamegraph.tableWidth';
 

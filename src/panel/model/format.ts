@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { formattedValueToString, getValueFormat } from '@grafana/data';
 
 /** Formats a value in a Grafana unit (`ns`, `bytes`, `short`, ...): `1.20 s`, `3.4 MiB`. */

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { FlameIndex, lowerBoundRow } from './flameIndex';
 
 /** A node's rectangle in CSS pixels, relative to the graph's top-left corner (before scrolling). */

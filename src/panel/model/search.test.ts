@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { readFlameData } from '../../shared/flameData';
 import { nestedSet, SMALL } from '../testing/frames';
 import { buildIndex } from './flameIndex';

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { fitName, nameForms, nameFormsCache } from './shortName';
 
 const GO = 'github.com/emberscope/emberscope/pkg/demo.(*Service).handleCar';

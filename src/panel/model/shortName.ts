@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /**
  * Shortening of long symbol names from the left, so that the function part stays readable
  * where a name does not fit (flamegraph bars, the top table's symbol column):

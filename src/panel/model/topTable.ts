@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { FlameIndex } from './flameIndex';
 
 /** One row of the top table: a symbol with its summed self and total. */

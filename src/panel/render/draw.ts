@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { FlameIndex } from '../model/flameIndex';
 import { forEachVisible, LayoutParams, nodeX } from '../model/layout';
 import { barLabel } from '../model/format';

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /**
  * Width of one character of a monospace CSS font, measured once per font on an offscreen
  * canvas (so text can be fitted by counting characters); fallback when nothing can measure.

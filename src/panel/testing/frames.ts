@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import { createDataFrame, DataFrame, FieldType } from '@grafana/data';
 
 /** One node of a test flamegraph: [level, name, total, self]. */

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command noveltyseed sends recorded profiles of internal/testdata/novelty to
 // a store for the novelty browser test: -profiles stable profiles of the
 // demo service's handlers one minute apart, ending -ago before now, then the

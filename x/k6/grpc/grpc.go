@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package k6grpc holds the gRPC server interceptors of
 // `github.com/emberscope/emberscope/x/k6`: each call carrying k6 baggage (in
 // the incoming metadata key `baggage`) runs with the same pprof labels as

@@ -1,3 +1,6 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package goroutinelabels reads the pprof labels of the calling goroutine
 // from the runtime's own goroutine profile (runtime/pprof, debug=1), which
 // prints each goroutine's labels beside its stack. Tests use it to see what a
