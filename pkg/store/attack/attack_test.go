@@ -310,6 +310,13 @@ func TestTenantsAndToken(t *testing.T) {
 	names, err := p.querier.ProfileTypes(as("b", "s3cret"), connect.NewRequest(&querierv1.ProfileTypesRequest{Start: 1, End: farFuture}))
 	require.NoError(t, err)
 	require.Empty(t, names.Msg.ProfileTypes)
+	labelNames, err := p.querier.LabelNames(as("a", "s3cret"), connect.NewRequest(&typesv1.LabelNamesRequest{Start: 1, End: farFuture}))
+	require.NoError(t, err)
+	require.Contains(t, labelNames.Msg.Names, "service_name")
+	require.NotContains(t, labelNames.Msg.Names, "__tenant__", "the tenant label is never shown")
+	values, err := p.querier.LabelValues(as("b", "s3cret"), connect.NewRequest(&typesv1.LabelValuesRequest{Name: "service_name", Start: 1, End: farFuture}))
+	require.NoError(t, err)
+	require.Empty(t, values.Msg.Names)
 }
 
 type headerKey struct{}
