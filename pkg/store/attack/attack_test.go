@@ -188,6 +188,25 @@ func TestHostileProfiles(t *testing.T) {
 		longest = max(longest, len(n))
 	}
 	require.Equal(t, 65534, longest, "cut at 65,535 bytes on a character boundary")
+	// Totals spanning the whole int64 range: the heatmap spans them
+	// without overflowing, and sums saturate.
+	for i, v := range []int64{math.MaxInt64 - 10, math.MinInt64 + 10, math.MaxInt64 - 10} {
+		raw := encode(t, cpuProfile(now.Add(time.Duration(i)*time.Second), [][]string{{"main", "huge"}}, []int64{v}))
+		require.NoError(t, p.push(ctx, raw, "service_name", "huge"))
+	}
+	hm, err := p.querier.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{
+		ProfileTypeID: cpuType, LabelSelector: `{service_name="huge"}`, Start: now.Add(-time.Minute).UnixMilli(), End: now.Add(time.Minute).UnixMilli(), Step: 600,
+	}))
+	require.NoError(t, err)
+	var counted int32
+	for _, s := range hm.Msg.Series {
+		for _, slot := range s.Slots {
+			for _, c := range slot.Counts {
+				counted += c
+			}
+		}
+	}
+	require.Equal(t, int32(3), counted)
 	p.everyQueryAnswers(t)
 }
 
