@@ -191,6 +191,25 @@ func TestHostileProfiles(t *testing.T) {
 		longest = max(longest, len(n))
 	}
 	require.Equal(t, 65534, longest, "cut at 65,535 bytes on a character boundary")
+	// Totals spanning the whole int64 range: the heatmap spans them
+	// without overflowing, and sums saturate.
+	for i, v := range []int64{math.MaxInt64 - 10, math.MinInt64 + 10, math.MaxInt64 - 10} {
+		raw := encode(t, cpuProfile(now.Add(time.Duration(i)*time.Second), [][]string{{"main", "huge"}}, []int64{v}))
+		require.NoError(t, p.push(ctx, raw, "service_name", "huge"))
+	}
+	hm, err := p.querier.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{
+		ProfileTypeID: cpuType, LabelSelector: `{service_name="huge"}`, Start: now.Add(-time.Minute).UnixMilli(), End: now.Add(time.Minute).UnixMilli(), Step: 600,
+	}))
+	require.NoError(t, err)
+	var counted int32
+	for _, s := range hm.Msg.Series {
+		for _, slot := range s.Slots {
+			for _, c := range slot.Counts {
+				counted += c
+			}
+		}
+	}
+	require.Equal(t, int32(3), counted)
 	p.everyQueryAnswers(t)
 }
 
@@ -313,6 +332,13 @@ func TestTenantsAndToken(t *testing.T) {
 	names, err := p.querier.ProfileTypes(as("b", "s3cret"), connect.NewRequest(&querierv1.ProfileTypesRequest{Start: 1, End: farFuture}))
 	require.NoError(t, err)
 	require.Empty(t, names.Msg.ProfileTypes)
+	labelNames, err := p.querier.LabelNames(as("a", "s3cret"), connect.NewRequest(&typesv1.LabelNamesRequest{Start: 1, End: farFuture}))
+	require.NoError(t, err)
+	require.Contains(t, labelNames.Msg.Names, "service_name")
+	require.NotContains(t, labelNames.Msg.Names, "__tenant__", "the tenant label is never shown")
+	values, err := p.querier.LabelValues(as("b", "s3cret"), connect.NewRequest(&typesv1.LabelValuesRequest{Name: "service_name", Start: 1, End: farFuture}))
+	require.NoError(t, err)
+	require.Empty(t, values.Msg.Names)
 }
 
 type headerKey struct{}

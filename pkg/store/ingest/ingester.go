@@ -57,7 +57,6 @@ type Ingester struct {
 	db      *storage.DB
 	m       *metrics.Metrics
 	log     *slog.Logger
-	maxAge  time.Duration
 	maxBody int64
 	now     func() time.Time
 	lim     limits.Limits
@@ -78,7 +77,7 @@ func New(o Options) *Ingester {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Ingester{db: o.DB, m: o.Metrics, log: o.Logger, maxAge: o.MaxAge, maxBody: o.MaxBodyBytes, now: time.Now, lim: o.Limits, series: o.Series}
+	return &Ingester{db: o.DB, m: o.Metrics, log: o.Logger, maxBody: o.MaxBodyBytes, now: time.Now, lim: o.Limits, series: o.Series}
 }
 
 // Input is one parsed profile with what the request said about it.

@@ -4,9 +4,12 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -112,4 +115,21 @@ func TestInvalidUTF8OnDiskIsRepairedAtLoad(t *testing.T) {
 			require.True(t, utf8.ValidString(l.Value), "%q", l.Value)
 		}
 	}
+}
+
+// TestBackgroundErrorsAreRateLimited: a background error retried in a loop
+// logs one line per ten seconds, with the count of the repeats.
+func TestBackgroundErrorsAreRateLimited(t *testing.T) {
+	var buf bytes.Buffer
+	l := newPebbleLogger(slog.New(slog.NewTextHandler(&buf, nil)))
+	now := time.Unix(0, 0)
+	l.now = func() time.Time { return now }
+	for i := 0; i < 1000; i++ {
+		l.Errorf("background error: %v", "no space left on device")
+	}
+	require.Equal(t, 1, strings.Count(buf.String(), "\n"))
+	now = now.Add(11 * time.Second)
+	l.Errorf("background error: %v", "no space left on device")
+	require.Equal(t, 2, strings.Count(buf.String(), "\n"))
+	require.Contains(t, buf.String(), "repeated=999")
 }
