@@ -175,7 +175,10 @@ func TestHelmChartStore(t *testing.T) {
 	for _, a := range c["args"].([]any) {
 		args = append(args, a.(string))
 	}
-	assert.Equal(t, execForm(t, d.last(t, "CMD")), args)
+	// The image's command, then the store's Service names as allowed Host
+	// headers (the DNS rebinding guard refuses other names).
+	hosts := "demo-emberscope-store,demo-emberscope-store.profiling,demo-emberscope-store.profiling.svc,demo-emberscope-store.profiling.svc.cluster.local"
+	assert.Equal(t, append(execForm(t, d.last(t, "CMD")), "-allowed-hosts", hosts), args)
 
 	// Runs as the image's user, with a persistent volume at /data.
 	uid, _, _ := strings.Cut(d.last(t, "USER"), ":")
@@ -275,7 +278,8 @@ func TestHelmChartOptions(t *testing.T) {
 	assert.Empty(t, kinds["ConfigMap"])
 	sts := kinds["StatefulSet"][0]
 	c := get(t, sts, "spec", "template", "spec", "containers", 0).(map[string]any)
-	assert.Equal(t, []any{"store", "-listen", ":4040", "-data", "/data", "-max-age", "24h"}, c["args"])
+	hosts := "demo-emberscope-store,demo-emberscope-store.profiling,demo-emberscope-store.profiling.svc,demo-emberscope-store.profiling.svc.cluster.local"
+	assert.Equal(t, []any{"store", "-listen", ":4040", "-data", "/data", "-allowed-hosts", hosts, "-max-age", "24h"}, c["args"])
 	assert.Contains(t, c["env"], map[string]any{"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": "http://collector:4318"})
 	assert.Equal(t, "fast", get(t, sts, "spec", "volumeClaimTemplates", 0, "spec", "storageClassName"))
 }
