@@ -16,10 +16,10 @@
 // programs run, one at a time on one thread per process, each recorded until
 // it has used -seconds of CPU, at -hz samples per second (the machine may be
 // busy: CPU time, not wall time, sets the samples; Linux's CPU timers tick at
-// most at the kernel's rate, 250 Hz here, so 6 s of CPU give about 1,500
+// most at the kernel's rate, 250 Hz here, and 6 s of CPU gave 1,009–1,249
 // samples, as many as a 10 s profile of pyroscope-go at 100 Hz of a service
-// busy on 1.5 cores; asynchronous preemption off keeps its signal handler out
-// of the leaves):
+// keeping one core busy; asynchronous preemption off keeps its signal handler
+// out of the leaves):
 //
 //   - rideshare: the demo service's HTTP handlers (pkg/demo) serving a mix of
 //     car, bike and scooter trips, quoted and booked, through httptest.
