@@ -29,10 +29,12 @@ type evalProfile struct {
 }
 
 // recorderFrames are the recorder's own frames: every workload variant runs
-// in its own closure under main.(*recorder).record, so by stack each variant
-// would differ from the first frame on. They are dropped, as the query
-// language's drop_frames would, so stacks start at the workload.
-var recorderFrames = regexp.MustCompile(`^(runtime\.main|main\.main|main\.\(\*recorder\)\.record|main\..*\.func\d+)$`)
+// in its own closure under main.(*recorder).record (inlined into the
+// recorder's closures of main.main, as main.main.funcN.(*rideshare).usual.1),
+// so by stack each variant would differ from the first frame on. They are
+// dropped, as the query language's drop_frames would, so stacks start at the
+// workload.
+var recorderFrames = regexp.MustCompile(`^(runtime\.main|main\.main|main\.\(\*recorder\)\.record|main\..*\.func\d+|main\.main\.func\d+\..*)$`)
 
 // loadEvalProfiles reads every recorded profile and builds its tree as
 // Pyroscope would (cpu nanoseconds), without the recorder's frames.
@@ -257,9 +259,9 @@ func TestEvaluationOnRealProfiles(t *testing.T) {
 			require.Greater(t, slices.Min(ch), r.maxStable, "every %s change scores above every stable profile", kind)
 		}
 	}
-	// The pooled AUC misses the 0.95 aim because of the mix shifts (see
-	// BENCHMARKS.md); this guards what is reached.
-	require.GreaterOrEqual(t, r.auc, 0.85, "changed profiles score above stable ones")
+	// The issue's aim, pooled over both programs, with the 10–30 point mix
+	// shifts (the lowest changed scores: see BENCHMARKS.md).
+	require.GreaterOrEqual(t, r.auc, 0.95, "changed profiles score above stable ones")
 
 	if !testdata.Full() {
 		return

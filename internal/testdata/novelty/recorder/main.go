@@ -2,12 +2,24 @@
 // with runtime/pprof, once; the tests read the files it wrote and never burn
 // CPU themselves.
 //
-//	GODEBUG=asyncpreemptoff=1 go run ./internal/testdata/novelty/recorder -out internal/testdata/novelty
+//	go build -o /tmp/recorder ./internal/testdata/novelty/recorder
+//	export GODEBUG=asyncpreemptoff=1
+//	/tmp/recorder -out internal/testdata/novelty -job stable-rideshare -from 0 -stable 16 &
+//	/tmp/recorder -out internal/testdata/novelty -job stable-rideshare -from 16 -stable 16 &
+//	/tmp/recorder -out internal/testdata/novelty -job stable-logindex -from 0 -stable 16 &
+//	/tmp/recorder -out internal/testdata/novelty -job stable-logindex -from 16 -stable 16 &
+//	/tmp/recorder -out internal/testdata/novelty -job changed-rideshare &
+//	/tmp/recorder -out internal/testdata/novelty -job changed-logindex &
+//	wait; /tmp/recorder -out internal/testdata/novelty -merge
 //
-// Three real programs run in this process, one at a time on one thread, each
-// recorded until it has used -seconds of CPU, at -hz samples per second (the
-// machine may be busy: CPU time, not wall time, sets the samples; asynchronous
-// preemption off keeps its signal handler out of the leaves):
+// (or -job all, the same in one process, one after the other). Three real
+// programs run, one at a time on one thread per process, each recorded until
+// it has used -seconds of CPU, at -hz samples per second (the machine may be
+// busy: CPU time, not wall time, sets the samples; Linux's CPU timers tick at
+// most at the kernel's rate, 250 Hz here, and 6 s of CPU gave 1,009–1,249
+// samples, as many as a 10 s profile of pyroscope-go at 100 Hz of a service
+// keeping one core busy; asynchronous preemption off keeps its signal handler
+// out of the leaves):
 //
 //   - rideshare: the demo service's HTTP handlers (pkg/demo) serving a mix of
 //     car, bike and scooter trips, quoted and booked, through httptest.
@@ -20,7 +32,7 @@
 // of sampling and scheduling. Changed profiles (changed/<name>.pb.gz) come
 // from real changes of the workload: a new hot function taking 10, 20 or 30%
 // of the time (verifyRequestSignature in rideshare, redactSecrets in
-// logindex), the request or phase mix shifted by 10, 20 or 30 points, or a
+// logindex), the request or phase mix shifted by 10, 20 or 30 points (scooter trips up in rideshare; parsing and indexing up, compression down, in logindex), or a
 // different program in the series. manifest.json lists every file with what
 // it is.
 package main
@@ -69,9 +81,16 @@ type Entry struct {
 func main() {
 	out := flag.String("out", "internal/testdata/novelty", "output folder")
 	stable := flag.Int("stable", 32, "stable profiles per program")
-	seconds := flag.Float64("seconds", 2.5, "CPU seconds per profile")
-	hz := flag.Int("hz", 500, "CPU samples per second")
+	seconds := flag.Float64("seconds", 6, "CPU seconds per profile")
+	hz := flag.Int("hz", 250, "CPU samples per second (Linux's CPU timers give at most its tick rate, often 250)")
+	job := flag.String("job", "all", "what to record: all, or one part to run beside the others: stable-rideshare, stable-logindex, changed-rideshare, changed-logindex")
+	from := flag.Int("from", 0, "with a stable-* job: the first stable profile's number (the part records -stable profiles from it)")
+	merge := flag.Bool("merge", false, "merge the manifests of the parts (manifest-*.json) into manifest.json and remove them")
 	flag.Parse()
+	if *merge {
+		mergeManifests(*out)
+		return
+	}
 	runtime.GOMAXPROCS(1)
 	runtime.LockOSThread()
 	r := &recorder{out: *out, dur: time.Duration(*seconds * float64(time.Second)), hz: *hz}
@@ -80,40 +99,130 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	ride := newRideshare()
-	logs := newLogindex()
+	// Each part seeds its own random requests and batches, so parts running
+	// side by side do not repeat each other's workload.
+	seed := uint64(*from)*7919 + uint64(len(*job))
+	ride := newRideshare(seed)
+	logs := newLogindex(seed)
 	thumbs := &thumbnails{}
 
-	for i := range *stable {
-		r.record(fmt.Sprintf("stable/rideshare-%02d.pb.gz", i), Entry{Program: "rideshare", Series: "rideshare", Detail: "the usual trip mix"}, ride.usual())
-		r.record(fmt.Sprintf("stable/logindex-%02d.pb.gz", i), Entry{Program: "logindex", Series: "logindex", Detail: "the usual batch"}, logs.usual())
+	stableRun := func(program string, first, n int) {
+		for i := first; i < first+n; i++ {
+			switch program {
+			case "rideshare":
+				r.record(fmt.Sprintf("stable/rideshare-%02d.pb.gz", i), Entry{Program: "rideshare", Series: "rideshare", Detail: "the usual trip mix"}, ride.usual())
+			case "logindex":
+				r.record(fmt.Sprintf("stable/logindex-%02d.pb.gz", i), Entry{Program: "logindex", Series: "logindex", Detail: "the usual batch"}, logs.usual())
+			}
+		}
 	}
-	for _, a := range []float64{0.1, 0.2, 0.3} {
-		pct := int(math.Round(a * 100))
-		r.record(fmt.Sprintf("changed/rideshare-hot-%02d.pb.gz", pct), Entry{Program: "rideshare", Series: "rideshare", Change: "hot", Amount: a,
-			Detail: fmt.Sprintf("every request also verifies a keyed checksum signature, about %d%% of the time", pct)}, ride.withSignature(a))
-		r.record(fmt.Sprintf("changed/rideshare-mix-%02d.pb.gz", pct), Entry{Program: "rideshare", Series: "rideshare", Change: "mix", Amount: a,
-			Detail: fmt.Sprintf("scooter trips up %d points of the requests, car and bike down", pct)}, ride.shifted(a))
-		r.record(fmt.Sprintf("changed/logindex-hot-%02d.pb.gz", pct), Entry{Program: "logindex", Series: "logindex", Change: "hot", Amount: a,
-			Detail: fmt.Sprintf("every batch also redacts secrets with a regexp, about %d%% of the time", pct)}, logs.withRedaction(a))
-		r.record(fmt.Sprintf("changed/logindex-mix-%02d.pb.gz", pct), Entry{Program: "logindex", Series: "logindex", Change: "mix", Amount: a,
-			Detail: fmt.Sprintf("compression up %d points of the batch's time, indexing down", pct)}, logs.shifted(a))
+	changedRideshare := func() {
+		for _, a := range []float64{0.1, 0.2, 0.3} {
+			pct := int(math.Round(a * 100))
+			r.record(fmt.Sprintf("changed/rideshare-hot-%02d.pb.gz", pct), Entry{Program: "rideshare", Series: "rideshare", Change: "hot", Amount: a,
+				Detail: fmt.Sprintf("every request also verifies a keyed checksum signature, about %d%% of the time", pct)}, ride.withSignature(a))
+			r.record(fmt.Sprintf("changed/rideshare-mix-%02d.pb.gz", pct), Entry{Program: "rideshare", Series: "rideshare", Change: "mix", Amount: a,
+				Detail: fmt.Sprintf("scooter trips up %d points of the requests, car and bike down", pct)}, ride.shifted(a))
+		}
+		r.record("changed/thumbnails-in-rideshare.pb.gz", Entry{Program: "thumbnails", Series: "rideshare", Change: "program", Amount: 1,
+			Detail: "a different program (thumbnail rendering) in the rideshare series"}, thumbs.run)
+		r.record("changed/logindex-in-rideshare.pb.gz", Entry{Program: "logindex", Series: "rideshare", Change: "program", Amount: 1,
+			Detail: "the logindex batch in the rideshare series"}, logs.usual())
 	}
-	r.record("changed/thumbnails-in-rideshare.pb.gz", Entry{Program: "thumbnails", Series: "rideshare", Change: "program", Amount: 1,
-		Detail: "a different program (thumbnail rendering) in the rideshare series"}, thumbs.run)
-	r.record("changed/thumbnails-in-logindex.pb.gz", Entry{Program: "thumbnails", Series: "logindex", Change: "program", Amount: 1,
-		Detail: "a different program (thumbnail rendering) in the logindex series"}, thumbs.run)
-	r.record("changed/logindex-in-rideshare.pb.gz", Entry{Program: "logindex", Series: "rideshare", Change: "program", Amount: 1,
-		Detail: "the logindex batch in the rideshare series"}, logs.usual())
-	r.record("changed/rideshare-in-logindex.pb.gz", Entry{Program: "rideshare", Series: "logindex", Change: "program", Amount: 1,
-		Detail: "the rideshare service in the logindex series"}, ride.usual())
+	changedLogindex := func() {
+		for _, a := range []float64{0.1, 0.2, 0.3} {
+			pct := int(math.Round(a * 100))
+			r.record(fmt.Sprintf("changed/logindex-hot-%02d.pb.gz", pct), Entry{Program: "logindex", Series: "logindex", Change: "hot", Amount: a,
+				Detail: fmt.Sprintf("every batch also redacts secrets with a regexp, about %d%% of the time", pct)}, logs.withRedaction(a))
+			r.record(fmt.Sprintf("changed/logindex-mix-%02d.pb.gz", pct), Entry{Program: "logindex", Series: "logindex", Change: "mix", Amount: a,
+				Detail: fmt.Sprintf("parsing and indexing up %d points of the batch's time, compression down", pct)}, logs.shifted(a))
+		}
+		r.record("changed/thumbnails-in-logindex.pb.gz", Entry{Program: "thumbnails", Series: "logindex", Change: "program", Amount: 1,
+			Detail: "a different program (thumbnail rendering) in the logindex series"}, thumbs.run)
+		r.record("changed/rideshare-in-logindex.pb.gz", Entry{Program: "rideshare", Series: "logindex", Change: "program", Amount: 1,
+			Detail: "the rideshare service in the logindex series"}, ride.usual())
+	}
 
-	b, err := json.MarshalIndent(r.entries, "", "  ")
+	manifest := "manifest.json"
+	switch *job {
+	case "all":
+		for i := range *stable {
+			stableRun("rideshare", i, 1)
+			stableRun("logindex", i, 1)
+		}
+		changedRideshare()
+		changedLogindex()
+	case "stable-rideshare":
+		stableRun("rideshare", *from, *stable)
+	case "stable-logindex":
+		stableRun("logindex", *from, *stable)
+	case "changed-rideshare":
+		changedRideshare()
+	case "changed-logindex":
+		changedLogindex()
+	default:
+		log.Fatalf("-job %q: want all, stable-rideshare, stable-logindex, changed-rideshare or changed-logindex", *job)
+	}
+	if *job != "all" {
+		manifest = fmt.Sprintf("manifest-%s-%02d.json", *job, *from)
+	}
+	writeManifest(filepath.Join(r.out, manifest), r.entries)
+}
+
+func writeManifest(file string, es []Entry) {
+	b, err := json.MarshalIndent(es, "", "  ")
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(r.out, "manifest.json"), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// mergeManifests writes manifest.json from the parts' manifests: stable
+// profiles first, by series and number, then the changed ones.
+func mergeManifests(out string) {
+	parts, err := filepath.Glob(filepath.Join(out, "manifest-*.json"))
+	if err != nil || len(parts) == 0 {
+		log.Fatalf("no manifest-*.json in %s (%v)", out, err)
+	}
+	var all []Entry
+	for _, p := range parts {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var es []Entry
+		if err := json.Unmarshal(b, &es); err != nil {
+			log.Fatalf("%s: %v", p, err)
+		}
+		all = append(all, es...)
+	}
+	rank := func(e Entry) int {
+		switch {
+		case e.Change == "" && e.Series == "rideshare":
+			return 0
+		case e.Change == "":
+			return 1
+		case e.Series == "rideshare":
+			return 2
+		}
+		return 3
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if a, b := rank(all[i]), rank(all[j]); a != b {
+			return a < b
+		}
+		if all[i].Change == "" {
+			return all[i].File < all[j].File
+		}
+		return false
+	})
+	writeManifest(filepath.Join(out, "manifest.json"), all)
+	for _, p := range parts {
+		if err := os.Remove(p); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
 
@@ -166,9 +275,9 @@ type rideshare struct {
 	perRequest time.Duration
 }
 
-func newRideshare() *rideshare {
+func newRideshare(seed uint64) *rideshare {
 	s := demo.NewService()
-	r := &rideshare{h: s.Handler(), nodes: s.Nodes(), rng: rand.New(rand.NewPCG(1, 2))}
+	r := &rideshare{h: s.Handler(), nodes: s.Nodes(), rng: rand.New(rand.NewPCG(1+seed, 2))}
 	r.perRequest = cost(func() { r.request(r.pick([3]float64{0.4, 0.3, 0.3})) })
 	return r
 }
@@ -269,8 +378,8 @@ type logindex struct {
 	perBatch time.Duration
 }
 
-func newLogindex() *logindex {
-	l := &logindex{rng: rand.New(rand.NewPCG(3, 4))}
+func newLogindex(seed uint64) *logindex {
+	l := &logindex{rng: rand.New(rand.NewPCG(3+seed, 4))}
 	l.lines = generateLogLines(l.rng, 400)
 	l.perBatch = cost(func() { l.batch(1, 1) })
 	return l
@@ -299,11 +408,11 @@ type logRecord struct {
 	Svc   string `json:"svc"`
 }
 
-// batch parses, indexes and compresses the lines: index rounds of indexing
-// and compress rounds of compression.
+// batch parses and indexes the lines index times and compresses them
+// compress times.
 func (l *logindex) batch(index, compress int) {
-	recs := parseRecords(l.lines)
 	for range index {
+		recs := parseRecords(l.lines)
 		postings := indexTerms(recs)
 		sortPostings(postings)
 	}
@@ -360,23 +469,26 @@ func compressBatch(lines [][]byte) int {
 
 func (l *logindex) usual() func() { return func() { l.batch(1, 1) } }
 
-// shifted gives compression points more of the batch's time: the usual batch
-// splits its time about evenly between parsing+indexing and compressing, so
-// extra compression rounds move the mix.
+// shifted gives parsing and indexing points more of the batch's time,
+// compression that much less: compression takes most of the usual batch
+// (about 80 % of its CPU), so the mix moves the other way. Parsing and
+// indexing run k rounds per batch, where their measured share u of the usual
+// batch becomes k·u / (k·u + 1 − u) = u + points.
 func (l *logindex) shifted(points float64) func() {
-	// Compression's share c of the usual batch is measured; k rounds make it
-	// k·c / (1 - c + k·c) = c + points.
-	c := float64(cost(func() { compressBatch(l.lines) })) / float64(l.perBatch)
-	target := min(c+points, 0.95)
-	k := target * (1 - c) / (c * (1 - target))
+	index := float64(cost(func() { l.batch(1, 0) }))
+	compress := float64(cost(func() { compressBatch(l.lines) }))
+	u := index / (index + compress)
+	target := min(u+points, 0.95)
+	k := target * (1 - u) / (u * (1 - target))
 	whole := int(k)
 	frac := k - float64(whole)
+	log.Printf("logindex mix: parsing and indexing %.0f%% of the usual batch, %.2f rounds for %.0f%%", 100*u, k, 100*target)
 	return func() {
 		n := whole
 		if l.rng.Float64() < frac {
 			n++
 		}
-		l.batch(1, n)
+		l.batch(n, 1)
 	}
 }
 
