@@ -163,7 +163,7 @@ func evaluate(t testing.TB, ps []*evalProfile, nStable int, p Params, o Options)
 	// Compact against exact cosine, every pair.
 	var sum float64
 	for i, a := range used {
-		if a.shares == nil || len(a.shares) == 0 {
+		if len(a.shares) == 0 {
 			a.shares = exactShares(a.tree, p.By)
 		}
 		for _, b := range used[i+1:] {

@@ -1,9 +1,7 @@
-//go:build ignore
-
 // Command gen records the CPU profiles of internal/testdata/stackrepair with
 // runtime/pprof: a chain of distinct functions, stage000 calling stage001
 // and so on, doing work at several depths, so that Go's profiler cuts the
-// deep stacks at 64 frames. Run once: go run gen.go (about 3 s of CPU per
+// deep stacks at 64 frames. Run once: go run ./internal/testdata/stackrepair (about 3 s of CPU per
 // profile); the profiles are checked in.
 package main
 

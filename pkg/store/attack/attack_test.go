@@ -199,6 +199,7 @@ func TestHostileProfiles(t *testing.T) {
 	}
 	hm, err := p.querier.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{
 		ProfileTypeID: cpuType, LabelSelector: `{service_name="huge"}`, Start: now.Add(-time.Minute).UnixMilli(), End: now.Add(time.Minute).UnixMilli(), Step: 600,
+		QueryType: querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_INDIVIDUAL,
 	}))
 	require.NoError(t, err)
 	var counted int32

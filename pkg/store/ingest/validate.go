@@ -290,15 +290,6 @@ func countUserLabels(ls storage.Labels) int {
 	return n
 }
 
-// statusOf is the HTTP status of a refusal by a limit, fallback otherwise.
-func statusOf(err error, fallback int) int {
-	var le *limits.Error
-	if errors.As(err, &le) {
-		return le.Status
-	}
-	return fallback
-}
-
 // gunzipLimit decompresses gzip data (other data is returned as is),
 // reading at most max+1 bytes: a longer result means the limit was passed.
 func gunzipLimit(data []byte, max int64) ([]byte, error) {

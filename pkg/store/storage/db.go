@@ -219,9 +219,3 @@ func (w *batchWriter) set(k, v []byte) {
 		w.bytes += len(k) + len(v)
 	}
 }
-
-func (w *batchWriter) del(k []byte) {
-	if w.err == nil {
-		w.err = w.b.Delete(k, nil)
-	}
-}

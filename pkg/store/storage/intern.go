@@ -157,17 +157,3 @@ func (x *txn) publish() {
 		x.base.addSeries(ls)
 	}
 }
-
-// leafName returns the frame name at the leaf of a committed or staged stack.
-func (x *txn) leafName(stack uint32) string {
-	var frame uint32
-	if n := uint32(len(x.base.stackFrame)); stack < n {
-		frame = x.base.stackFrame[stack]
-	} else {
-		frame = x.stacks[stack-n].frame
-	}
-	if n := uint32(len(x.base.strs)); frame >= n {
-		return x.strs[frame-n]
-	}
-	return x.base.strs[frame]
-}

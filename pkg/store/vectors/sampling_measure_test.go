@@ -45,10 +45,10 @@ func TestSamplingOnTheDemoWorkload(t *testing.T) {
 		want += pprofTotal(t, e)
 	}
 	type result struct {
-		disk          int64
-		total, lost   int64
-		self          map[string]int64
-		sampled, kept int
+		disk        int64
+		total, lost int64
+		self        map[string]int64
+		sampled     int
 	}
 	measure := func(opts vectors.Options) result {
 		dir := t.TempDir()
