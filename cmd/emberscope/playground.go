@@ -26,6 +26,7 @@ func runPlayground(args []string) error {
 	backendURL := fs.String("url", "", "profile server to read (Pyroscope querier API); empty runs the embedded store")
 	dataDir := fs.String("data", "", "data directory of the embedded store (default: emberscope-data in the user cache directory)")
 	static := fs.String("static", "", "directory of a built playground page to serve instead of the one in the binary")
+	backfill := fs.Bool("backfill", false, "the embedded store accepts profiles of any time and keeps them forever (no ingest window, no retention), for loading recorded profiles")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names accepted in the Host header besides IP addresses, localhost and the -listen host (\"*\": any)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -44,7 +45,7 @@ func runPlayground(args []string) error {
 			}
 			dir = filepath.Join(cache, "emberscope-data")
 		}
-		st, err := store.Open(store.Options{Dir: dir})
+		st, err := store.Open(store.Options{Dir: dir, NoIngestWindow: *backfill, NoRetention: *backfill})
 		if err != nil {
 			return fmt.Errorf("open the embedded store in %s: %w", dir, err)
 		}

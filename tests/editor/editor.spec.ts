@@ -66,7 +66,7 @@ async function selectService(page: Page) {
   await input.press('Control+a');
   await input.press('Backspace');
   await input.pressSequentially('{');
-  await expect(suggestions(page)).toHaveText(['route', 'service_name']);
+  await expect(suggestions(page)).toHaveText(['pyroscope_spy', 'route', 'service_name']);
   await input.pressSequentially('serv');
   await expect(suggestions(page)).toHaveText(['service_name']);
   await input.press('Enter');

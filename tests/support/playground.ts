@@ -59,7 +59,8 @@ export async function startPlayground(): Promise<Playground> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     bin,
-    ['playground', '-listen', `127.0.0.1:${port}`, '-data', path.join(tmp, 'data')],
+    // -backfill: the diff spec loads the recorded Pyroscope profiles, filed at their own dates.
+    ['playground', '-listen', `127.0.0.1:${port}`, '-data', path.join(tmp, 'data'), '-backfill'],
     {
       cwd: tmp,
       stdio: ['ignore', 'pipe', 'pipe'],
