@@ -182,7 +182,7 @@ func seriesLabels(base storage.Labels, s *pprofconv.Series) storage.Labels {
 	ls = append(ls,
 		storage.Label{Name: LabelServiceNameCopy, Value: ls.Get(LabelServiceName)},
 		storage.Label{Name: LabelName, Value: t.Name},
-		storage.Label{Name: LabelProfileType, Value: t.ID()},
+		storage.Label{Name: LabelProfileType, Value: t.String()},
 		storage.Label{Name: LabelType, Value: t.SampleType},
 		storage.Label{Name: LabelUnit, Value: t.SampleUnit},
 		storage.Label{Name: LabelPeriodType, Value: t.PeriodType},

@@ -48,7 +48,7 @@ func storedTotals(t *testing.T, db *storage.DB) map[string]int64 {
 func expectedTotals(p *profile.Profile, naming pprofconv.Naming) (map[string]int64, map[string]bool) {
 	want, skip := map[string]int64{}, map[string]bool{}
 	for i := range p.SampleType {
-		id := naming.TypeOf(p, i).ID()
+		id := naming.TypeOf(p, i).String()
 		for _, s := range p.Sample {
 			want[id] += s.Value[i]
 		}

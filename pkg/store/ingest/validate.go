@@ -323,8 +323,8 @@ func (in *Ingester) countStored(stats storage.AppendStats, writes []storage.Writ
 	}()
 	in.m.StoredBytes.Add(float64(stats.Bytes))
 	for _, w := range writes {
-		in.m.ProfilesIngested.WithLabelValues(w.Series.Type.ID()).Inc()
-		in.m.ProfilesReceived.Inc(w.Series.Type.ID(), w.Labels.Get(LabelServiceName))
+		in.m.ProfilesIngested.WithLabelValues(w.Series.Type.String()).Inc()
+		in.m.ProfilesReceived.Inc(w.Series.Type.String(), w.Labels.Get(LabelServiceName))
 	}
 }
 

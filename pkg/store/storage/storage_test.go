@@ -58,7 +58,7 @@ func writesOf(t testing.TB, p *profile.Profile, ts int64, service string) []Writ
 	var ws []Write
 	for i := range res.Series {
 		s := &res.Series[i]
-		ls := Labels{{"__profile_type__", s.Type.ID()}, {"service_name", service}}
+		ls := Labels{{"__profile_type__", s.Type.String()}, {"service_name", service}}
 		for _, l := range s.Labels {
 			ls = append(ls, Label{l.Name, l.Value})
 		}
