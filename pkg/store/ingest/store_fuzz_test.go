@@ -11,6 +11,7 @@ import (
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
@@ -33,7 +34,7 @@ func storedTotals(t *testing.T, db *storage.DB) map[string]int64 {
 	ids := db.Select(nil, math.MinInt64, math.MaxInt64)
 	out := map[string]int64{}
 	err := db.Scan(ids, math.MinInt64, math.MaxInt64, true, func(p *storage.Profile) error {
-		out[db.SeriesLabels(p.Series).Get(LabelProfileType)] += p.Total
+		out[db.SeriesLabels(p.Series).Get(model.LabelNameProfileType)] += p.Total
 		return nil
 	})
 	if err != nil {
@@ -140,7 +141,7 @@ func FuzzStorePprof(f *testing.F) {
 			t.Fatalf("we parsed a profile google/pprof refuses: %v", err)
 		}
 		naming := pprofconv.Naming{Fallback: "fuzz"}
-		err = in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: LabelServiceName, Value: "fuzz"}}, Naming: naming}})
+		err = in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: model.LabelNameServiceName, Value: "fuzz"}}, Naming: naming}})
 		if err != nil {
 			nothingStored(t, db)
 			return
@@ -170,7 +171,7 @@ func FuzzStoreFolded(f *testing.F) {
 			want += s.Value[0]
 		}
 		naming := pprofconv.Naming{Fallback: "fuzz", Hints: hints}
-		if err := in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: LabelServiceName, Value: "fuzz"}}, Naming: naming}}); err != nil {
+		if err := in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: model.LabelNameServiceName, Value: "fuzz"}}, Naming: naming}}); err != nil {
 			nothingStored(t, db)
 			return
 		}
@@ -209,7 +210,7 @@ func FuzzPushBody(f *testing.F) {
 		for _, s := range req.Series {
 			naming := pprofconv.Naming{}
 			for _, l := range s.Labels {
-				if l.Name == LabelName {
+				if l.Name == model.LabelNameProfileName {
 					naming.Name = l.Value
 				}
 			}

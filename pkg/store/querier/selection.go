@@ -10,7 +10,6 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/store/ingest"
 )
 
 // Limits of flamegraph sizes, as Pyroscope's defaults.
@@ -60,7 +59,7 @@ func profileTypeMatcher(id string) (*labels.Matcher, error) {
 	if _, err := model.SplitProfileType(id); err != nil {
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("invalid profile type ID: %w", err))
 	}
-	return labels.MustNewMatcher(labels.MatchEqual, ingest.LabelProfileType, id), nil
+	return labels.MustNewMatcher(labels.MatchEqual, model.LabelNameProfileType, id), nil
 }
 
 // maxNodes validates a request's max_nodes.

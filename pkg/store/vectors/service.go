@@ -15,7 +15,6 @@ import (
 	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/novelty"
 	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
-	"github.com/emberscope/emberscope/pkg/store/ingest"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
@@ -48,7 +47,7 @@ func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*ve
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("invalid profile type ID: %w", err))
 	}
 	// The tenant of the request sees its own profiles only.
-	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, ingest.LabelProfileType, r.ProfileTypeID), tenant.Matcher(ctx)}
+	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, model.LabelNameProfileType, r.ProfileTypeID), tenant.Matcher(ctx)}
 	if sel := strings.TrimSpace(r.LabelSelector); sel != "" && sel != "{}" {
 		more, err := s.parser.ParseMetricSelector(sel)
 		if err != nil {
