@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestWithStepWindows(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 7, 20, 0, 0, time.UTC)
 	in := []source.Series{{
-		Labels: []source.Label{{Name: "route", Value: "/car"}},
+		Labels: model.Labels{{Name: "route", Value: "/car"}},
 		Points: []source.Point{{Time: t0, Value: 1}, {Time: t0.Add(time.Minute), Value: 2}},
 	}}
 	f := WithStepWindows(Series(in, cpuType, "nanoseconds"), time.Minute)[0]

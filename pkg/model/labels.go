@@ -17,10 +17,13 @@ const (
 	// LabelNameProfileName holds the profile name ("process_cpu", "memory").
 	LabelNameProfileName = "__name__"
 	LabelNameServiceName = "service_name"
-	LabelNameType        = "__type__"
-	LabelNameUnit        = "__unit__"
-	LabelNamePeriodType  = "__period_type__"
-	LabelNamePeriodUnit  = "__period_unit__"
+	// LabelNameServiceNamePrivate repeats service_name on every series, as
+	// Pyroscope v2 does.
+	LabelNameServiceNamePrivate = "__service_name__"
+	LabelNameType               = "__type__"
+	LabelNameUnit               = "__unit__"
+	LabelNamePeriodType         = "__period_type__"
+	LabelNamePeriodUnit         = "__period_unit__"
 	// LabelNameDelta="false" on a pushed series says the client already sent deltas.
 	LabelNameDelta = "__delta__"
 	// LabelNameSpy names the client that sent a profile (/ingest's spyName).

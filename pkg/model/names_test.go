@@ -23,6 +23,10 @@ func TestFunctionNameAsPyroscopeShowsIt(t *testing.T) {
 		"pkg.Broken[go.shape.int":                      "pkg.Broken",
 		"":                                             "unknown",
 		"main.Plain[int]":                              "main.Plain[int]",
+		"main.(*Set[go.shape.struct { a int }]).Add":   "main.(*Set).Add",
+		"main.F[go.shape.[]int]":                       "main.F",
+		"main.G[...]":                                  "main.G[...]",
+		"a[go.shape.int].b[go.shape.map[string]int].c": "a.b.c",
 	} {
 		assert.Equal(t, want, FunctionName(in), in)
 	}

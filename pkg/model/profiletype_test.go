@@ -45,3 +45,29 @@ func TestParseProfileTypeSaysWhatIsWrong(t *testing.T) {
 		require.EqualError(t, err, want, id)
 	}
 }
+
+// TestSplitProfileTypeAcceptsWhatPyroscopeStores: a server reads back the
+// IDs of sample types spelled with any characters or an empty unit, as
+// Pyroscope stores them, and still refuses IDs without five parts.
+func TestSplitProfileTypeAcceptsWhatPyroscopeStores(t *testing.T) {
+	for _, id := range []string{
+		"process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+		"block:contentions:count::",
+		"app:cpu::cpu:",
+		"memory:alloc space:bytes (MiB):space:bytes",
+		"café:naïve:µs::",
+	} {
+		pt, err := SplitProfileType(id)
+		require.NoError(t, err, id)
+		require.Equal(t, id, pt.String())
+	}
+	for id, want := range map[string]string{
+		"process_cpu":           `profile type "process_cpu" has 1 part; expected name:sample_type:sample_unit:period_type:period_unit`,
+		"a:b:c:d:e:delta":       `profile type "a:b:c:d:e:delta" has 6 parts; expected name:sample_type:sample_unit:period_type:period_unit`,
+		":cpu:ns:cpu:ns":        `profile type ":cpu:ns:cpu:ns" has an empty name; expected name:sample_type:sample_unit:period_type:period_unit`,
+		"p::nanoseconds:cpu:ns": `profile type "p::nanoseconds:cpu:ns" has an empty sample type; expected name:sample_type:sample_unit:period_type:period_unit`,
+	} {
+		_, err := SplitProfileType(id)
+		require.EqualError(t, err, want, id)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/emberscope/emberscope/pkg/frames"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/novelty"
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -69,7 +70,7 @@ func parseNovelty(raw *noveltyModel) (novelty.Options, novelty.Params, error) {
 // noveltySeries is one series of a novelty query: its labels and the
 // selector that picks it.
 type noveltySeries struct {
-	labels   []source.Label
+	labels   model.Labels
 	selector string
 }
 
@@ -263,7 +264,7 @@ func (d *Datasource) noveltySeries(ctx context.Context, r *request) ([]noveltySe
 	out := make([]noveltySeries, 0, len(kept))
 	for _, s := range kept {
 		var (
-			ls []source.Label
+			ls model.Labels
 			ms []*labels.Matcher
 		)
 		for _, name := range r.Query.GroupBy {
@@ -273,7 +274,7 @@ func (d *Datasource) noveltySeries(ctx context.Context, r *request) ([]noveltySe
 					value = l.Value
 				}
 			}
-			ls = append(ls, source.Label{Name: name, Value: value})
+			ls = append(ls, model.Label{Name: name, Value: value})
 			m, err := labels.NewMatcher(labels.MatchEqual, name, value)
 			if err != nil {
 				return nil, 0, fmt.Errorf("novelty: matcher for %s=%q: %w", name, value, err)
@@ -286,21 +287,8 @@ func (d *Datasource) noveltySeries(ctx context.Context, r *request) ([]noveltySe
 		}
 		out = append(out, noveltySeries{labels: ls, selector: sel})
 	}
-	slices.SortFunc(out, func(a, b noveltySeries) int { return compareLabels(a.labels, b.labels) })
+	slices.SortFunc(out, func(a, b noveltySeries) int { return model.CompareLabels(a.labels, b.labels) })
 	return out, dropped, nil
-}
-
-// compareLabels orders label lists of the same names by their values.
-func compareLabels(a, b []source.Label) int {
-	for i := range min(len(a), len(b)) {
-		if a[i].Value != b[i].Value {
-			if a[i].Value < b[i].Value {
-				return -1
-			}
-			return 1
-		}
-	}
-	return len(a) - len(b)
 }
 
 // baselineModel is a diff's optional "baseline" time range (epoch ms):

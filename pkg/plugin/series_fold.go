@@ -61,6 +61,3 @@ func foldSeries(series []source.Series, limit int, groupBy []string) ([]source.S
 	slices.SortFunc(other.Points, func(a, b source.Point) int { return a.Time.Compare(b.Time) })
 	return append(out, other), len(series) - limit
 }
-
-// labelKey is the map key of a label set.
-func labelKey(ls model.Labels) string { return ls.Key() }

@@ -7,16 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/google/pprof/profile"
-)
 
-// Label is one series label.
-type Label struct {
-	Name  string
-	Value string
-}
+	"github.com/emberscope/emberscope/pkg/model"
+)
 
 // Sample is the summed value of one distinct stack.
 type Sample struct {
@@ -28,11 +23,11 @@ type Sample struct {
 // Series holds the samples of one sample type that share one set of
 // sample labels.
 type Series struct {
-	Type ProfileType
+	Type model.ProfileType
 	// SampleIndex is the index of the sample type in the source profile.
 	SampleIndex int
 	// Labels are the pprof string sample labels, sorted by name.
-	Labels []Label
+	Labels model.Labels
 	// Samples has one entry per distinct stack, in first-seen order, no zero values.
 	Samples []Sample
 	// Total is the sum of the sample values.
@@ -63,7 +58,7 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 		stackIDs: make(map[string]int32),
 		locs:     make(map[uint64][]int32, len(p.Location)),
 	}
-	types := make([]ProfileType, len(p.SampleType))
+	types := make([]model.ProfileType, len(p.SampleType))
 	for i := range p.SampleType {
 		types[i] = opts.Naming.TypeOf(p, i)
 	}
@@ -118,7 +113,7 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 		if sa.SampleIndex != sb.SampleIndex {
 			return sa.SampleIndex < sb.SampleIndex
 		}
-		return labelsKey(sa.Labels) < labelsKey(sb.Labels)
+		return model.CompareLabels(sa.Labels, sb.Labels) < 0
 	})
 	return c.res, nil
 }
@@ -182,11 +177,11 @@ func (c *converter) stack(s *profile.Sample) int32 {
 }
 
 // sampleLabels returns the string labels of s sorted by name and a key for them.
-func sampleLabels(s *profile.Sample) ([]Label, string, error) {
+func sampleLabels(s *profile.Sample) (model.Labels, string, error) {
 	if len(s.Label) == 0 {
 		return nil, "", nil
 	}
-	labels := make([]Label, 0, len(s.Label))
+	labels := make(model.Labels, 0, len(s.Label))
 	for k, vs := range s.Label {
 		if len(vs) == 0 || vs[0] == "" {
 			continue
@@ -195,21 +190,10 @@ func sampleLabels(s *profile.Sample) ([]Label, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		labels = append(labels, Label{name, vs[0]})
+		labels = append(labels, model.Label{Name: name, Value: vs[0]})
 	}
 	sort.Slice(labels, func(a, b int) bool { return labels[a].Name < labels[b].Name })
-	return labels, labelsKey(labels), nil
-}
-
-func labelsKey(ls []Label) string {
-	var b strings.Builder
-	for _, l := range ls {
-		b.WriteString(l.Name)
-		b.WriteByte(0)
-		b.WriteString(l.Value)
-		b.WriteByte(0)
-	}
-	return b.String()
+	return labels, labels.Key(), nil
 }
 
 // SanitizeLabelName turns a label name into a valid series label name, as

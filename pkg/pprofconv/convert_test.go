@@ -13,6 +13,7 @@ import (
 	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 )
 
@@ -103,7 +104,7 @@ func TestConvertCPU(t *testing.T) {
 	byType := map[string]int64{}
 	byCategory := map[string]int64{}
 	for _, s := range res.Series {
-		byType[s.Type.ID()] += s.Total
+		byType[s.Type.String()] += s.Total
 		var sum int64
 		for _, smp := range s.Samples {
 			require.NotZero(t, smp.Value)
@@ -159,10 +160,10 @@ func TestConvertDropsZeroAndNamesTypes(t *testing.T) {
 	res, err := pprofconv.Convert(p, pprofconv.Options{})
 	require.NoError(t, err)
 	require.Len(t, res.Series, 2)
-	require.Equal(t, "memory:alloc_objects:count:space:bytes", res.Series[0].Type.ID())
-	require.Equal(t, "memory:alloc_space:bytes:space:bytes", res.Series[1].Type.ID())
+	require.Equal(t, "memory:alloc_objects:count:space:bytes", res.Series[0].Type.String())
+	require.Equal(t, "memory:alloc_space:bytes:space:bytes", res.Series[1].Type.String())
 	require.Equal(t, int64(10), res.Series[1].Total, "cumulative alloc_space is kept as sent")
-	require.Equal(t, []pprofconv.Label{{Name: "otel_scope", Value: "x"}}, res.Series[0].Labels)
+	require.Equal(t, model.Labels{{Name: "otel_scope", Value: "x"}}, res.Series[0].Labels)
 	require.Equal(t, []string{"main.main", "slices.Sort"}, []string{res.Names[res.Stacks[0][0]], res.Names[res.Stacks[0][1]]})
 
 	p.Sample[0].Label = map[string][]string{"bad-name": {"x"}}

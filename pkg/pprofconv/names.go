@@ -5,59 +5,19 @@ package pprofconv
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
-// shapeMarker starts a generic shape section in a Go function name.
-const shapeMarker = "[go.shape."
-
-// FunctionName returns name without its Go generic shape sections, as
-// Pyroscope shows it: "slices.Sort[go.shape.int]" becomes "slices.Sort" and
-// "main.Map[go.shape.string,go.shape.int].func1" becomes "main.Map.func1".
-// Brackets inside a shape section (go.shape.[]int) are matched.
-func FunctionName(name string) string {
-	// IndexByte is much faster than a substring search, and most names
-	// have no bracket at all.
-	if strings.IndexByte(name, '[') < 0 || !strings.Contains(name, shapeMarker) {
-		return name
-	}
-	var b strings.Builder
-	b.Grow(len(name))
-	for {
-		i := strings.Index(name, shapeMarker)
-		if i < 0 {
-			b.WriteString(name)
-			return b.String()
-		}
-		b.WriteString(name[:i])
-		depth, j := 0, i
-		for ; j < len(name); j++ {
-			switch name[j] {
-			case '[':
-				depth++
-			case ']':
-				depth--
-			}
-			if depth == 0 {
-				break
-			}
-		}
-		if j >= len(name) {
-			// Unbalanced: drop the rest, it is all shape.
-			return b.String()
-		}
-		name = name[j+1:]
-	}
-}
-
 // lineName is the frame name of one line of a location.
+// It is the function's name as Pyroscope shows it (model.FunctionName).
 func lineName(ln profile.Line) string {
-	if ln.Function == nil || ln.Function.Name == "" {
-		return "unknown"
+	if ln.Function == nil {
+		return model.UnknownFunction
 	}
-	return FunctionName(ln.Function.Name)
+	return model.FunctionName(ln.Function.Name)
 }
 
 // addressName names a location that has no line information.

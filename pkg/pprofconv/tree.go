@@ -10,6 +10,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // ToTree builds the call tree of sample type sampleIndex of p. An index
@@ -220,11 +221,7 @@ func (m *Merger) rawName(raw []byte) int32 {
 	if id, ok := m.rawIDs[string(raw)]; ok {
 		return id
 	}
-	name := string(raw)
-	if name == "" {
-		name = "unknown"
-	}
-	id := m.tree.Intern(FunctionName(name))
+	id := m.tree.Intern(model.FunctionName(string(raw)))
 	m.rawIDs[string(raw)] = id
 	return id
 }

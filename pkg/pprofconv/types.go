@@ -7,30 +7,9 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/emberscope/emberscope/pkg/model"
 )
-
-// ProfileType is one Pyroscope profile type: a sample type within a profile name.
-type ProfileType struct {
-	Name       string
-	SampleType string
-	SampleUnit string
-	PeriodType string
-	PeriodUnit string
-}
-
-// ID returns the Pyroscope profile type ID "name:sample_type:sample_unit:period_type:period_unit".
-func (t ProfileType) ID() string {
-	return t.Name + ":" + t.SampleType + ":" + t.SampleUnit + ":" + t.PeriodType + ":" + t.PeriodUnit
-}
-
-// ParseProfileTypeID splits a profile type ID into its five parts.
-func ParseProfileTypeID(id string) (ProfileType, bool) {
-	parts := strings.Split(id, ":")
-	if len(parts) != 5 || parts[0] == "" || parts[1] == "" {
-		return ProfileType{}, false
-	}
-	return ProfileType{parts[0], parts[1], parts[2], parts[3], parts[4]}, true
-}
 
 // Naming tells how the profile types of a pprof are named.
 type Naming struct {
@@ -45,9 +24,9 @@ type Naming struct {
 }
 
 // TypeOf returns the profile type of sample type i of p.
-func (n Naming) TypeOf(p *profile.Profile, i int) ProfileType {
+func (n Naming) TypeOf(p *profile.Profile, i int) model.ProfileType {
 	st := p.SampleType[i]
-	t := ProfileType{SampleType: st.Type, SampleUnit: st.Unit}
+	t := model.ProfileType{SampleType: st.Type, SampleUnit: st.Unit}
 	if p.PeriodType != nil {
 		t.PeriodType, t.PeriodUnit = p.PeriodType.Type, p.PeriodType.Unit
 	}
@@ -61,7 +40,7 @@ func (n Naming) TypeOf(p *profile.Profile, i int) ProfileType {
 }
 
 // inferName picks Pyroscope's profile name for a sample type.
-func (n Naming) inferName(t ProfileType) string {
+func (n Naming) inferName(t model.ProfileType) string {
 	if hint := n.Hints[t.SampleType]; hint != "" {
 		switch {
 		case strings.HasPrefix(hint, "mutex"):

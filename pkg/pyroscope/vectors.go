@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/novelty"
 	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -35,9 +36,9 @@ func (c *Client) Vectors(ctx context.Context, s source.Selection) ([]source.Prof
 	}
 	var out []source.ProfileVector
 	for _, se := range res.Series {
-		ls := make([]source.Label, len(se.Labels))
+		ls := make(model.Labels, len(se.Labels))
 		for i, l := range se.Labels {
-			ls[i] = source.Label{Name: l.Name, Value: l.Value}
+			ls[i] = model.Label{Name: l.Name, Value: l.Value}
 		}
 		for _, p := range se.Profiles {
 			v, err := novelty.Decode(p.Vector, name)

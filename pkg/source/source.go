@@ -54,12 +54,6 @@ type SeriesRequest struct {
 	Step    time.Duration
 }
 
-// Label is model.Label, kept for the novelty handler until it moves to
-// pkg/novelty.
-//
-// Deprecated: use model.Label.
-type Label = model.Label
-
 // Point is one value of a series.
 type Point struct {
 	Time  time.Time

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/novelty"
 )
 
@@ -18,7 +19,7 @@ var ErrNoVectors = errors.New("the server keeps no per-profile novelty vectors")
 // ProfileVector is the novelty vector one server kept for one profile of
 // one series.
 type ProfileVector struct {
-	Labels []Label
+	Labels model.Labels
 	Time   time.Time
 	Total  int64
 	// Sampled marks a profile whose stacks were not kept (sampling at

@@ -56,7 +56,7 @@ func checkConvert(t *testing.T, p *profile.Profile) {
 		var sum int64
 		for _, smp := range s.Samples {
 			if smp.Value == 0 {
-				t.Fatalf("zero sample kept in %s", s.Type.ID())
+				t.Fatalf("zero sample kept in %s", s.Type.String())
 			}
 			if int(smp.Stack) >= len(res.Stacks) {
 				t.Fatalf("stack %d out of range", smp.Stack)
@@ -69,7 +69,7 @@ func checkConvert(t *testing.T, p *profile.Profile) {
 			sum += smp.Value
 		}
 		if sum != s.Total {
-			t.Fatalf("%s: samples sum to %d, total says %d", s.Type.ID(), sum, s.Total)
+			t.Fatalf("%s: samples sum to %d, total says %d", s.Type.String(), sum, s.Total)
 		}
 	}
 	for i := range p.SampleType {

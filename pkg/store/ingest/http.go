@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/storage"
@@ -67,13 +68,13 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	labels = append(labels, storage.Label{Name: LabelServiceName, Value: service})
+	labels = append(labels, storage.Label{Name: model.LabelNameServiceName, Value: service})
 	// Pyroscope files profiles sent without a spyName under pyroscope_spy="unknown".
 	spy := q.Get("spyName")
 	if spy == "" {
 		spy = "unknown"
 	}
-	labels = append(labels, storage.Label{Name: LabelSpy, Value: spy})
+	labels = append(labels, storage.Label{Name: model.LabelNameSpy, Value: spy})
 	labels.Sort()
 	var from time.Time
 	if s := q.Get("from"); s != "" {

@@ -15,25 +15,12 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/stackrepair"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/storage"
-)
-
-// Series label names the store adds to every series, as Pyroscope does.
-const (
-	LabelServiceName = "service_name"
-	LabelName        = "__name__"
-	LabelProfileType = "__profile_type__"
-	LabelType        = "__type__"
-	LabelUnit        = "__unit__"
-	LabelPeriodType  = "__period_type__"
-	LabelPeriodUnit  = "__period_unit__"
-	LabelSpy         = "pyroscope_spy"
-	// LabelServiceNameCopy repeats service_name on every series, as Pyroscope v2 does.
-	LabelServiceNameCopy = "__service_name__"
 )
 
 // Options configure an Ingester.
@@ -169,7 +156,7 @@ func seriesLabels(base storage.Labels, s *pprofconv.Series) storage.Labels {
 	ls := make(storage.Labels, 0, len(base)+len(s.Labels)+6)
 	fromSample := make(map[string]bool, len(s.Labels))
 	for _, l := range s.Labels {
-		if l.Name == LabelServiceName || isReserved(l.Name) {
+		if l.Name == model.LabelNameServiceName || isReserved(l.Name) {
 			continue
 		}
 		fromSample[l.Name] = true
@@ -182,13 +169,13 @@ func seriesLabels(base storage.Labels, s *pprofconv.Series) storage.Labels {
 	}
 	t := s.Type
 	ls = append(ls,
-		storage.Label{Name: LabelServiceNameCopy, Value: ls.Get(LabelServiceName)},
-		storage.Label{Name: LabelName, Value: t.Name},
-		storage.Label{Name: LabelProfileType, Value: t.ID()},
-		storage.Label{Name: LabelType, Value: t.SampleType},
-		storage.Label{Name: LabelUnit, Value: t.SampleUnit},
-		storage.Label{Name: LabelPeriodType, Value: t.PeriodType},
-		storage.Label{Name: LabelPeriodUnit, Value: t.PeriodUnit},
+		storage.Label{Name: model.LabelNameServiceNamePrivate, Value: ls.Get(model.LabelNameServiceName)},
+		storage.Label{Name: model.LabelNameProfileName, Value: t.Name},
+		storage.Label{Name: model.LabelNameProfileType, Value: t.String()},
+		storage.Label{Name: model.LabelNameType, Value: t.SampleType},
+		storage.Label{Name: model.LabelNameUnit, Value: t.SampleUnit},
+		storage.Label{Name: model.LabelNamePeriodType, Value: t.PeriodType},
+		storage.Label{Name: model.LabelNamePeriodUnit, Value: t.PeriodUnit},
 	)
 	ls.Sort()
 	return ls

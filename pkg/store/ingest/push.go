@@ -12,6 +12,7 @@ import (
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
@@ -55,7 +56,7 @@ func (p *Pusher) push(ctx context.Context, msg *pushv1.PushRequest) error {
 		for _, l := range series.GetLabels() {
 			name := l.GetName()
 			switch {
-			case name == LabelName:
+			case name == model.LabelNameProfileName:
 				naming.Name = l.GetValue()
 				continue
 			case isReserved(name):
@@ -71,11 +72,11 @@ func (p *Pusher) push(ctx context.Context, msg *pushv1.PushRequest) error {
 			seen[key] = true
 			labels = append(labels, storage.Label{Name: key, Value: l.GetValue()})
 		}
-		if !seen[LabelServiceName] {
-			labels = append(labels, storage.Label{Name: LabelServiceName, Value: "unknown_service"})
+		if !seen[model.LabelNameServiceName] {
+			labels = append(labels, storage.Label{Name: model.LabelNameServiceName, Value: "unknown_service"})
 		}
 		labels.Sort()
-		naming.Fallback = labels.Get(LabelServiceName)
+		naming.Fallback = labels.Get(model.LabelNameServiceName)
 		if len(series.GetSamples()) == 0 {
 			return errorf(ReasonBadRequest, "%s: no samples", where)
 		}

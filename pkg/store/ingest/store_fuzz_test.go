@@ -14,6 +14,7 @@ import (
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
@@ -36,7 +37,7 @@ func storedTotals(t *testing.T, db *storage.DB) map[string]int64 {
 	ids := db.Select(nil, math.MinInt64, math.MaxInt64)
 	out := map[string]int64{}
 	err := db.Scan(ids, math.MinInt64, math.MaxInt64, true, func(p *storage.Profile) error {
-		out[db.SeriesLabels(p.Series).Get(LabelProfileType)] += p.Total
+		out[db.SeriesLabels(p.Series).Get(model.LabelNameProfileType)] += p.Total
 		return nil
 	})
 	if err != nil {
@@ -51,7 +52,7 @@ func storedTotals(t *testing.T, db *storage.DB) map[string]int64 {
 func expectedTotals(p *profile.Profile, naming pprofconv.Naming) (map[string]int64, map[string]bool) {
 	want, skip := map[string]int64{}, map[string]bool{}
 	for i := range p.SampleType {
-		id := naming.TypeOf(p, i).ID()
+		id := naming.TypeOf(p, i).String()
 		for _, s := range p.Sample {
 			want[id] += s.Value[i]
 		}
@@ -143,7 +144,7 @@ func FuzzStorePprof(f *testing.F) {
 			t.Fatalf("we parsed a profile google/pprof refuses: %v", err)
 		}
 		naming := pprofconv.Naming{Fallback: "fuzz"}
-		err = in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: LabelServiceName, Value: "fuzz"}}, Naming: naming}})
+		err = in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: model.LabelNameServiceName, Value: "fuzz"}}, Naming: naming}})
 		if err != nil {
 			nothingStored(t, db)
 			return
@@ -173,7 +174,7 @@ func FuzzStoreFolded(f *testing.F) {
 			want += s.Value[0]
 		}
 		naming := pprofconv.Naming{Fallback: "fuzz", Hints: hints}
-		if err := in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: LabelServiceName, Value: "fuzz"}}, Naming: naming}}); err != nil {
+		if err := in.Store([]Input{{Profile: p, Labels: storage.Labels{{Name: model.LabelNameServiceName, Value: "fuzz"}}, Naming: naming}}); err != nil {
 			nothingStored(t, db)
 			return
 		}
@@ -212,7 +213,7 @@ func FuzzPushBody(f *testing.F) {
 		for _, s := range req.Series {
 			naming := pprofconv.Naming{}
 			for _, l := range s.Labels {
-				if l.Name == LabelName {
+				if l.Name == model.LabelNameProfileName {
 					naming.Name = l.Value
 				}
 			}

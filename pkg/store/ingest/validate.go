@@ -18,6 +18,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/google/pprof/profile"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
@@ -237,7 +238,7 @@ func (in *Ingester) checkWrites(ctx context.Context, ws []storage.Write) ([]stor
 	seenResult := make(map[any]bool)
 	for i := range ws {
 		w := &ws[i]
-		where := fmt.Sprintf("series %s", w.Labels.Get(LabelServiceName))
+		where := fmt.Sprintf("series %s", w.Labels.Get(model.LabelNameServiceName))
 		if tv := tenant.LabelValue(id); tv != "" {
 			w.Labels = append(storageLabelsWithout(w.Labels, tenant.Label), storage.Label{Name: tenant.Label, Value: tv})
 			w.Labels.Sort()
@@ -317,8 +318,8 @@ func (in *Ingester) countStored(stats storage.AppendStats, writes []storage.Writ
 	}()
 	in.m.StoredBytes.Add(float64(stats.Bytes))
 	for _, w := range writes {
-		in.m.ProfilesIngested.WithLabelValues(w.Series.Type.ID()).Inc()
-		in.m.ProfilesReceived.Inc(w.Series.Type.ID(), w.Labels.Get(LabelServiceName))
+		in.m.ProfilesIngested.WithLabelValues(w.Series.Type.String()).Inc()
+		in.m.ProfilesReceived.Inc(w.Series.Type.String(), w.Labels.Get(model.LabelNameServiceName))
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 	googlev1 "github.com/grafana/pyroscope/api/gen/proto/go/google/v1"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
@@ -40,7 +40,7 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 // mergeProfile builds a pprof with one sample per distinct stack of the
 // selection; each frame is a location with one line of its own function.
 func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64) (*googlev1.Profile, error) {
-	pt, _ := pprofconv.ParseProfileTypeID(typeID)
+	pt, _ := model.SplitProfileType(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
 	snap := q.db.Snapshot()

@@ -23,7 +23,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/store/ingest"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
@@ -98,14 +98,14 @@ func (q *Querier) ProfileTypes(ctx context.Context, req *connect.Request[querier
 	types := make(map[string]*typesv1.ProfileType)
 	for _, id := range q.db.Select([]*labels.Matcher{tenant.Matcher(ctx)}, from, to) {
 		ls := q.db.SeriesLabels(id)
-		pt := ls.Get(ingest.LabelProfileType)
+		pt := ls.Get(model.LabelNameProfileType)
 		if pt == "" || types[pt] != nil {
 			continue
 		}
 		types[pt] = &typesv1.ProfileType{
-			ID: pt, Name: ls.Get(ingest.LabelName),
-			SampleType: ls.Get(ingest.LabelType), SampleUnit: ls.Get(ingest.LabelUnit),
-			PeriodType: ls.Get(ingest.LabelPeriodType), PeriodUnit: ls.Get(ingest.LabelPeriodUnit),
+			ID: pt, Name: ls.Get(model.LabelNameProfileName),
+			SampleType: ls.Get(model.LabelNameType), SampleUnit: ls.Get(model.LabelNameUnit),
+			PeriodType: ls.Get(model.LabelNamePeriodType), PeriodUnit: ls.Get(model.LabelNamePeriodUnit),
 		}
 	}
 	out := make([]*typesv1.ProfileType, 0, len(types))

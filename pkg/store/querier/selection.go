@@ -12,8 +12,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv"
-	"github.com/emberscope/emberscope/pkg/store/ingest"
+	"github.com/emberscope/emberscope/pkg/model"
 )
 
 // Limits of flamegraph sizes, as Pyroscope's defaults.
@@ -60,11 +59,10 @@ func timeRange(start, end int64, now time.Time) (int64, int64, error) {
 
 // profileTypeMatcher checks a profile type ID and returns the matcher selecting it.
 func profileTypeMatcher(id string) (*labels.Matcher, error) {
-	if _, ok := pprofconv.ParseProfileTypeID(id); !ok {
-		return nil, connect.NewError(connect.CodeInvalidArgument,
-			fmt.Errorf("invalid profile type ID %q: want <name>:<sample type>:<sample unit>:<period type>:<period unit>", id))
+	if _, err := model.SplitProfileType(id); err != nil {
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("invalid profile type ID: %w", err))
 	}
-	return labels.MustNewMatcher(labels.MatchEqual, ingest.LabelProfileType, id), nil
+	return labels.MustNewMatcher(labels.MatchEqual, model.LabelNameProfileType, id), nil
 }
 
 // maxNodes validates a request's max_nodes.

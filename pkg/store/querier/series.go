@@ -14,7 +14,7 @@ import (
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
-	"github.com/emberscope/emberscope/pkg/store/ingest"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
@@ -82,7 +82,7 @@ func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, 
 		g.total = storage.SaturatingAdd(g.total, p.Total)
 		if keepValues {
 			g.values[k] = append(g.values[k], p.Total)
-			g.profiles[k] = append(g.profiles[k], profileKey{time: p.Time, service: q.db.SeriesLabels(p.Series).Get(ingest.LabelServiceName)})
+			g.profiles[k] = append(g.profiles[k], profileKey{time: p.Time, service: q.db.SeriesLabels(p.Series).Get(model.LabelNameServiceName)})
 		}
 		return nil
 	})

@@ -156,7 +156,7 @@ func (db *DB) load() error {
 			if name >= uint64(len(t.strs)) || value >= uint64(len(t.strs)) {
 				return fmt.Errorf("series %x: %w", k, errCorrupt)
 			}
-			ls = append(ls, Label{t.strs[name], t.strs[value]})
+			ls = append(ls, Label{Name: t.strs[name], Value: t.strs[value]})
 		}
 		if r.err != nil {
 			return fmt.Errorf("series %x: %w", k, r.err)

@@ -54,7 +54,7 @@ func (t *tables) addStack(parent, frame uint32) uint32 {
 func (t *tables) addSeries(ls Labels) uint32 {
 	id := uint32(len(t.series))
 	t.series = append(t.series, ls)
-	t.seriesIDs[ls.key()] = id
+	t.seriesIDs[ls.Key()] = id
 	t.seriesMin = append(t.seriesMin, 1<<63-1)
 	t.seriesMax = append(t.seriesMax, -1<<63)
 	for _, l := range ls {
@@ -126,7 +126,7 @@ func (x *txn) stack(parent, frame uint32) uint32 {
 }
 
 func (x *txn) seriesID(ls Labels) uint32 {
-	key := ls.key()
+	key := ls.Key()
 	if id, ok := x.base.seriesIDs[key]; ok {
 		return id
 	}

@@ -61,9 +61,9 @@ func writesOf(t testing.TB, p *profile.Profile, ts int64, service string) []Writ
 	var ws []Write
 	for i := range res.Series {
 		s := &res.Series[i]
-		ls := Labels{{"__profile_type__", s.Type.ID()}, {"service_name", service}}
+		ls := Labels{{Name: "__profile_type__", Value: s.Type.String()}, {Name: "service_name", Value: service}}
 		for _, l := range s.Labels {
-			ls = append(ls, Label{l.Name, l.Value})
+			ls = append(ls, Label{Name: l.Name, Value: l.Value})
 		}
 		ls.Sort()
 		ws = append(ws, Write{Labels: ls, Time: ts, Result: res, Series: s})

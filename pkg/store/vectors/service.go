@@ -15,10 +15,9 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/novelty"
 	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
-	"github.com/emberscope/emberscope/pkg/store/ingest"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
@@ -47,12 +46,11 @@ var errTooMany = errors.New("too many profiles")
 // SelectVectors returns the vector of every profile of the selection, per
 // series in time order, the kept features' names listed once.
 func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*vectorsapi.Response, error) {
-	if _, ok := pprofconv.ParseProfileTypeID(r.ProfileTypeID); !ok {
-		return nil, connect.NewError(connect.CodeInvalidArgument,
-			fmt.Errorf("invalid profile type ID %q: want <name>:<sample type>:<sample unit>:<period type>:<period unit>", r.ProfileTypeID))
+	if _, err := model.SplitProfileType(r.ProfileTypeID); err != nil {
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("invalid profile type ID: %w", err))
 	}
 	// The tenant of the request sees its own profiles only.
-	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, ingest.LabelProfileType, r.ProfileTypeID), tenant.Matcher(ctx)}
+	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, model.LabelNameProfileType, r.ProfileTypeID), tenant.Matcher(ctx)}
 	if sel := strings.TrimSpace(r.LabelSelector); sel != "" && sel != "{}" {
 		more, err := s.parser.ParseMetricSelector(sel)
 		if err != nil {

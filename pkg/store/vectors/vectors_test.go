@@ -20,9 +20,9 @@ import (
 
 	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/novelty"
 	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/vectors"
@@ -123,7 +123,7 @@ func TestStoreKeepsTheVectorOfEveryProfile(t *testing.T) {
 				// (generic shapes removed).
 				pp := noveltydata.Parse(t, e)
 				for _, f := range pp.Function {
-					f.Name = pprofconv.FunctionName(f.Name)
+					f.Name = model.FunctionName(f.Name)
 				}
 				tr, err := flametest.FromProfile(pp, 1)
 				require.NoError(t, err)
