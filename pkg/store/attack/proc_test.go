@@ -284,6 +284,7 @@ func (p *proc) everyQueryAnswers(t testing.TB) {
 	require.NoError(t, err, "Series")
 	_, err = q.SelectMergeStacktraces(ctx, connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{ProfileTypeID: cpuType, LabelSelector: "{}", Start: from, End: now}))
 	require.NoError(t, err, "SelectMergeStacktraces")
+	//lint:ignore SA1019 the store serves querier.v1 SelectMergeProfile as Pyroscope v2.2.1 does
 	_, err = q.SelectMergeProfile(ctx, connect.NewRequest(&querierv1.SelectMergeProfileRequest{ProfileTypeID: cpuType, LabelSelector: "{}", Start: from, End: now}))
 	require.NoError(t, err, "SelectMergeProfile")
 	_, err = q.SelectSeries(ctx, connect.NewRequest(&querierv1.SelectSeriesRequest{ProfileTypeID: cpuType, LabelSelector: "{}", Start: from, End: now, Step: 60, GroupBy: []string{"service_name"}}))

@@ -160,7 +160,7 @@ func seriesLabels(base storage.Labels, s *pprofconv.Series) storage.Labels {
 			continue
 		}
 		fromSample[l.Name] = true
-		ls = append(ls, storage.Label{Name: l.Name, Value: l.Value})
+		ls = append(ls, l)
 	}
 	for _, l := range base {
 		if !fromSample[l.Name] {

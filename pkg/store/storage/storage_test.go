@@ -62,9 +62,7 @@ func writesOf(t testing.TB, p *profile.Profile, ts int64, service string) []Writ
 	for i := range res.Series {
 		s := &res.Series[i]
 		ls := Labels{{Name: "__profile_type__", Value: s.Type.String()}, {Name: "service_name", Value: service}}
-		for _, l := range s.Labels {
-			ls = append(ls, Label{Name: l.Name, Value: l.Value})
-		}
+		ls = append(ls, s.Labels...)
 		ls.Sort()
 		ws = append(ws, Write{Labels: ls, Time: ts, Result: res, Series: s})
 	}
