@@ -198,7 +198,9 @@ func TestHostileProfiles(t *testing.T) {
 		require.NoError(t, p.push(ctx, raw, "service_name", "huge"))
 	}
 	hm, err := p.querier.SelectHeatmap(ctx, connect.NewRequest(&querierv1.SelectHeatmapRequest{
-		ProfileTypeID: cpuType, LabelSelector: `{service_name="huge"}`, Start: now.Add(-time.Minute).UnixMilli(), End: now.Add(time.Minute).UnixMilli(), Step: 600,
+		// Points sum (t-step, t] as Pyroscope's do, none past the end: a
+		// one-minute step over three minutes covers the three profiles.
+		ProfileTypeID: cpuType, LabelSelector: `{service_name="huge"}`, Start: now.Add(-time.Minute).UnixMilli(), End: now.Add(2 * time.Minute).UnixMilli(), Step: 60,
 		QueryType: querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_INDIVIDUAL,
 	}))
 	require.NoError(t, err)
