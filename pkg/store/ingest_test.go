@@ -141,6 +141,19 @@ func TestZeroSamplesDropped(t *testing.T) {
 	require.False(t, got.names["main.cold"])
 }
 
+// TestIngestNameServiceLabelWins: name=app{service_name=shop} files the
+// profile under service_name="shop" only; a series never holds a label twice.
+func TestIngestNameServiceLabelWins(t *testing.T) {
+	s := newServer(t, t.TempDir())
+	body := testdata.Read(t, "pyroscope/pushed-profiles/labeled.cpu.redated.pb.gz")
+	p := ingestParams("app{service_name=shop}")
+	p.Set("from", "0")
+	status, text := s.ingest(p, "", body)
+	require.Equal(t, 200, status, text)
+	require.Equal(t, int64(3_770_000_000), s.flame(cpuType, `{service_name="shop"}`, 0).total, "the profile is shop's")
+	require.Zero(t, s.flame(cpuType, `{service_name="app"}`, 0).total, "and not app's")
+}
+
 type sdkLogger struct{ t *testing.T }
 
 func (l sdkLogger) Infof(f string, a ...any)  { l.t.Logf("sdk: "+f, a...) }

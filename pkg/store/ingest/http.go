@@ -68,13 +68,20 @@ func (in *Ingester) handleIngest(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	labels = append(labels, storage.Label{Name: model.LabelNameServiceName, Value: service})
+	// The name's service, unless its labels name a service_name of their
+	// own (which wins, as a label given explicitly; one series never holds a
+	// label twice).
+	if labels.Get(model.LabelNameServiceName) == "" {
+		labels = append(labels, storage.Label{Name: model.LabelNameServiceName, Value: service})
+	}
 	// Pyroscope files profiles sent without a spyName under pyroscope_spy="unknown".
 	spy := q.Get("spyName")
 	if spy == "" {
 		spy = "unknown"
 	}
-	labels = append(labels, storage.Label{Name: model.LabelNameSpy, Value: spy})
+	if labels.Get(model.LabelNameSpy) == "" {
+		labels = append(labels, storage.Label{Name: model.LabelNameSpy, Value: spy})
+	}
 	labels.Sort()
 	var from time.Time
 	if s := q.Get("from"); s != "" {
