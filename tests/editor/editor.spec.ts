@@ -99,7 +99,7 @@ test('typing a selector and a query text with completion', async ({ page }) => {
   await expect(suggestions(page).first()).toContainText(CPU);
   await text.press('Enter');
   await text.pressSequentially('{ro');
-  await expect(suggestions(page)).toHaveText(['route']);
+  await expect(suggestions(page)).toHaveText(['route', 'pyroscope_spy']);
   await text.press('Enter');
   await text.pressSequentially('=');
   await expect(suggestions(page)).toHaveText(['/api/archiveroute', '/api/ordersroute']);
