@@ -228,7 +228,7 @@ func (d *Demo) printStarted() {
 	} else {
 		fmt.Fprintf(out, "profiles:   pushed to %s\n", d.StoreURL)
 	}
-	fmt.Fprintf(out, "service:    %s  (/car /bike /scooter, profiled as %s{region=%q}, upload every %s)\n",
+	fmt.Fprintf(out, "service:    %s  (/car /bike /scooter, profiled as %s{region=%s}, upload every %s)\n",
 		d.ServiceURL, AppName, d.opts.Region, d.opts.UploadRate)
 	fmt.Fprintf(out, "load:       %d virtual users, k6.test_run_id=%s, scenarios %s\n",
 		d.opts.Workers, d.TestRunID, strings.Join(Scenarios, ", "))
