@@ -1,10 +1,11 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { expect, Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pct } from '../support/frame';
+import { nodeBox } from '../support/canvas';
 import { Playground, REPO, startPlayground } from '../support/playground';
 
 /**
@@ -47,20 +48,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await pg?.stop();
 });
-
-type Box = { x: number; y: number; width: number; height: number };
-
-async function nodeBox(page: Page, name: string): Promise<Box> {
-  const canvas = page.getByTestId('flamegraph-canvas');
-  const cb = (await canvas.boundingBox())!;
-  const r = await canvas.evaluate(
-    (el, n) =>
-      (el as HTMLCanvasElement & { emberscope: { rectOf: (n: string) => Box | undefined } }).emberscope.rectOf(n),
-    name
-  );
-  expect(r, `node ${name} is drawn`).toBeTruthy();
-  return { x: cb.x + r!.x, y: cb.y + r!.y, width: r!.width, height: r!.height };
-}
 
 /** The panel's change: the relative change of the share, clamped to ±100%. */
 function change(left: number, right: number): string {

@@ -4,6 +4,7 @@
 import { expect, Page, test } from '@playwright/test';
 import path from 'node:path';
 import { fetchFlame, pct, searchStats, widest, Flame } from '../support/frame';
+import { nodeBox } from '../support/canvas';
 import { ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
 
 const SHOTS = path.join(REPO, 'test-results', 'screenshots');
@@ -30,21 +31,6 @@ test.afterAll(async () => {
 });
 
 const pageUrl = () => `${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`;
-
-type Box = { x: number; y: number; width: number; height: number };
-
-/** Where the page draws the widest node called name, in page coordinates. */
-async function nodeBox(page: Page, name: string): Promise<Box> {
-  const canvas = page.getByTestId('flamegraph-canvas');
-  const cb = (await canvas.boundingBox())!;
-  const r = await canvas.evaluate(
-    (el, n) =>
-      (el as HTMLCanvasElement & { emberscope: { rectOf: (n: string) => Box | undefined } }).emberscope.rectOf(n),
-    name
-  );
-  expect(r, `node ${name} is drawn`).toBeTruthy();
-  return { x: cb.x + r!.x, y: cb.y + r!.y, width: r!.width, height: r!.height };
-}
 
 async function open(page: Page) {
   await page.goto(pageUrl());
