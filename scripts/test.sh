@@ -163,6 +163,7 @@ browser_bench() {
 }
 if [ "${EMBERSCOPE_FULL:-}" = 1 ]; then BENCH_LABEL="every case"; else BENCH_LABEL="16k nodes; --full: every case"; fi
 
+step "no tracked build outputs" bash scripts/check-tracked.sh
 step "install frontend dependencies" npm_install
 step "go vet" go_vet
 step "go lint (staticcheck)" go_lint
