@@ -26,11 +26,17 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 			return nil, err
 		}
 	}
+	// Pyroscope's SelectMergeProfile has no span selector (one sent is
+	// ignored, recording 63); its trace and profile id selectors apply.
+	f, err := newSampleFilter(nil, m.TraceIdSelector, m.ProfileIdSelector)
+	if err != nil {
+		return nil, err
+	}
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
 		return nil, err
 	}
-	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to)
+	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f)
 	if err != nil {
 		return nil, err
 	}
@@ -40,19 +46,19 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 // mergeProfile builds a pprof with one sample per distinct stack of the
 // selection; each frame is a location with one line (function, file and
 // line) in the mapping (binary and build id) it was sent with.
-func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64) (*googlev1.Profile, error) {
+func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*googlev1.Profile, error) {
 	pt, _ := model.SplitProfileType(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
 	snap := q.db.Snapshot()
 	defer snap.Close()
 	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
-		for i, s := range p.Stacks {
+		f.each(p, func(s uint32, v int64) {
 			if _, ok := sums[s]; !ok {
 				order = append(order, s)
 			}
-			sums[s] = storage.SaturatingAdd(sums[s], p.Values[i])
-		}
+			sums[s] = storage.SaturatingAdd(sums[s], v)
+		})
 		return nil
 	}); err != nil {
 		return nil, scanError(err)
