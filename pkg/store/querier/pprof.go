@@ -48,6 +48,23 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 // selection; each frame is a location with one line (function, file and
 // line) in the mapping (binary and build id) it was sent with.
 func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*googlev1.Profile, error) {
+	out, err := q.mergePprof(ctx, typeID, series, from, to, f)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := out.WriteUncompressed(&buf); err != nil {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("encode pprof: %w", err))
+	}
+	var gp googlev1.Profile
+	if err := gp.UnmarshalVT(buf.Bytes()); err != nil {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("re-decode pprof: %w", err))
+	}
+	return &gp, nil
+}
+
+// mergePprof is mergeProfile as a google/pprof profile.
+func (q *Querier) mergePprof(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*profile.Profile, error) {
 	pt, _ := model.SplitProfileType(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
@@ -82,15 +99,7 @@ func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint
 		}
 		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s)})
 	}
-	var buf bytes.Buffer
-	if err := out.WriteUncompressed(&buf); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("encode pprof: %w", err))
-	}
-	var gp googlev1.Profile
-	if err := gp.UnmarshalVT(buf.Bytes()); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("re-decode pprof: %w", err))
-	}
-	return &gp, nil
+	return out, nil
 }
 
 // pprofBuilder adds the locations, functions and mappings of stored stacks
