@@ -5,8 +5,8 @@ package querier
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"time"
 
