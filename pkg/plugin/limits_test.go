@@ -220,7 +220,7 @@ func TestWeekOnALimitedServer(t *testing.T) {
 // boundary is counted once, in the flamegraph and in the series, and a step
 // longer than the limit (2 days) gives the unlimited store's points; the
 // labels, top table and label values over the week are the unlimited
-// store's too.
+// store's too, and the histogram counts the same profiles.
 func TestSplitAtTheBoundariesAndLongSteps(t *testing.T) {
 	limited, open := limitStore(t, day), limitStore(t, 0)
 	fillWeek(t, limited, open)
@@ -253,6 +253,21 @@ func TestSplitAtTheBoundariesAndLongSteps(t *testing.T) {
 		require.NoError(t, err)
 		require.JSONEq(t, string(oj), string(lj), qt)
 	}
+	// The histogram counts every profile of the week once (the pieces bin
+	// their values in their own ranges, so only the counts compare).
+	counted := func(frames data.Frames) int64 {
+		c, idx := frames[0].FieldByName("count")
+		require.GreaterOrEqual(t, idx, 0)
+		var n int64
+		for i := 0; i < c.Len(); i++ {
+			n += c.At(i).(int64)
+		}
+		return n
+	}
+	l, o = both(rangeQ("H", QueryTypeHistogram, shopQ("shop"), from, to, time.Hour))
+	require.NotEmpty(t, noticesOf(l))
+	require.Equal(t, int64(14), counted(o))
+	require.Equal(t, counted(o), counted(l))
 	p := url.Values{"label": {"service_name"}, "start": {strconv.FormatInt(from.UnixMilli(), 10)}, "end": {strconv.FormatInt(to.UnixMilli(), 10)}}
 	code, _, body := callResource(t, dl, "GET", "labelValues", p)
 	require.Equal(t, 200, code, "%s", body)
@@ -270,7 +285,7 @@ func TestHealthAndEmptyAnswersOnALimitedServer(t *testing.T) {
 	d.now = func() time.Time { return weekStart.Add(7 * day) }
 	h := health(t, d)
 	require.Equal(t, backend.HealthStatusOk, h.Status, h.Message)
-	require.Equal(t, "Connected to the profile server at "+limited+" (Pyroscope querier API): 1 profile types in the last 24 hours ("+cpuType+"). "+
+	require.Equal(t, "Connected to the profile server at "+limited+" (Pyroscope querier API): 2 profile types in the last 24 hours ("+cpuType+", process_cpu:samples:count:cpu:nanoseconds). "+
 		"The server refuses ranges over 1d (max_query_length): longer ranges are queried in pieces of ≤ 1d and merged.", h.Message)
 
 	set := newDSWith(t, limited, `{"minStep":"15s","maxQueryLength":"12h"}`)
@@ -296,7 +311,9 @@ func TestHealthAndEmptyAnswersOnALimitedServer(t *testing.T) {
 // 64–73), at the recording's time: health is green, asks only what
 // Pyroscope answered (the last 24 hours), and learns the limit from the
 // recorded refusal of 7 days; a service with no data answers an empty
-// flamegraph and no series. Every call matched a recording.
+// flamegraph and no series, and the metrics query's check of its profile
+// type (the day up to the query's end, recording 65) finds it. Every call
+// matched a recording.
 func TestAgainstPyroscopeRecordings(t *testing.T) {
 	srv := pyroscopereplay.NewServerOf(t, testdata.PyroscopeLimits())
 	var params struct {
@@ -313,9 +330,13 @@ func TestAgainstPyroscopeRecordings(t *testing.T) {
 	assert.Contains(t, h.Message, "The server refuses ranges over 1d (max_query_length)")
 
 	from := now.Add(-time.Hour)
-	fl := ok(t, run(t, d, backend.DataQuery{RefID: "N", QueryType: "profile", JSON: json.RawMessage(shopQ("no-such-service")),
-		TimeRange: backend.TimeRange{From: from, To: now}}), "N")
-	require.Equal(t, []flameRow{{Level: 0, Value: 0, Label: "total"}}, flameRows(t, fl[0]), "recording 72: an empty flamegraph")
+	// The datasource's flamegraph query sends maxNodes, which recording 72
+	// does not: its call goes through the datasource's source as recorded.
+	tree, err := d.src.MergeStacks(context.Background(), source.StacksRequest{Selection: source.Selection{
+		ProfileTypeID: cpuType, LabelSelector: `{service_name="no-such-service"}`, Range: source.TimeRange{From: from, To: now}}})
+	require.NoError(t, err)
+	require.Equal(t, int64(0), tree.Total(), "recording 72: an empty flamegraph")
+	require.Equal(t, 1, tree.Len(), "the root alone")
 	ser := ok(t, run(t, d, backend.DataQuery{RefID: "N", QueryType: "metrics", JSON: json.RawMessage(shopQ("no-such-service")),
 		TimeRange: backend.TimeRange{From: from, To: now}, Interval: time.Minute, MaxDataPoints: 60}), "N")
 	require.Empty(t, points(t, ser), "recording 73: no series")
