@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -240,6 +241,11 @@ func TestSplitAtTheBoundariesAndLongSteps(t *testing.T) {
 		l, o = both(rangeQ("S", "metrics", `{"profileTypeId":"`+cpuType+`","labelSelector":"{}","groupBy":["service_name"]}`, from, to, step))
 		require.Equal(t, points(t, o), points(t, l), "step %s", step)
 	}
+	// Virtual frames: the planner's label values, totals and merges are split too.
+	l, o = both(rangeQ("V", "profile", `{"expr":"frames_from_label(`+cpuType+`{service_name=\"shop\"}, \"route\")"}`, from, to, time.Hour))
+	require.NotEmpty(t, noticesOf(l))
+	require.Equal(t, flameRows(t, o[0]), flameRows(t, l[0]))
+	require.True(t, slices.ContainsFunc(flameRows(t, l[0]), func(r flameRow) bool { return r.Virtual && r.Label == "/checkout" }), "a virtual frame per route")
 	for _, qt := range []string{QueryTypeTopTable, QueryTypeLabels} {
 		js := `{"profileTypeId":"` + cpuType + `","labelSelector":"{service_name=\"shop\"}","groupBy":["route"]}`
 		l, o = both(rangeQ("T", qt, js, from, to, time.Hour))
