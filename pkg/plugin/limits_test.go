@@ -215,6 +215,19 @@ func TestWeekOnALimitedServer(t *testing.T) {
 	}
 	require.Equal(t, 14, n, "one point per profile")
 	require.Equal(t, float64(7*(one.Total+two.Total)), total)
+
+	// The pprof export of the week: the pieces' profiles merged by google/pprof.
+	ex := url.Values{"profileTypeId": {cpuType}, "labelSelector": {`{service_name="shop"}`},
+		"start": {strconv.FormatInt(from.UnixMilli(), 10)}, "end": {strconv.FormatInt(to.UnixMilli(), 10)}}
+	code, _, body := callResource(t, dl, "GET", "export", ex)
+	require.Equal(t, 200, code, "%s", body)
+	merged := plugintest.Parse(t, body)
+	idx := plugintest.SampleIndex(t, merged, "cpu")
+	var cpu int64
+	for _, s := range merged.Sample {
+		cpu += s.Value[idx]
+	}
+	require.Equal(t, 7*(one.Total+two.Total), cpu, "the exported week holds google/pprof's 14 totals")
 }
 
 // TestSplitAtTheBoundariesAndLongSteps: a profile exactly on a piece's
