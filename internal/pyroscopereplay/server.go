@@ -148,9 +148,16 @@ type Server struct {
 // the test.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	exs, err := Load(testdata.Pyroscope())
+	return NewServerOf(t, testdata.Pyroscope())
+}
+
+// NewServerOf replays the recordings in dir (such as
+// testdata.PyroscopeLimits()) as NewServer does.
+func NewServerOf(t testing.TB, dir string) *Server {
+	t.Helper()
+	exs, err := Load(dir)
 	if err != nil {
-		t.Fatalf("load the Pyroscope recordings: %v", err)
+		t.Fatalf("load the Pyroscope recordings of %s: %v", dir, err)
 	}
 	h := NewHandler(exs)
 	srv := httptest.NewServer(h)

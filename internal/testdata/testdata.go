@@ -67,6 +67,10 @@ func Parca() string { return filepath.Join(Dir(), "parca") }
 // Pyroscope is the folder of the Pyroscope v2.2.1 recordings.
 func Pyroscope() string { return filepath.Join(Dir(), "pyroscope") }
 
+// PyroscopeLimits is the folder of the recordings of Pyroscope's default
+// query length limit (64–73), kept apart from the ordered replay.
+func PyroscopeLimits() string { return filepath.Join(Dir(), "pyroscope", "limits") }
+
 // Full reports whether the long versions of the long suites were asked for
 // (EMBERSCOPE_FULL=1: the 20-kill crash loop, the load test, long fuzzing).
 // The default run takes the short version of each; it never skips one.

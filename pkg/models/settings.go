@@ -50,7 +50,10 @@ type Settings struct {
 	// model.ServerParca, or model.ServerAuto (the default) to detect it at
 	// the first call.
 	ServerKind model.ServerKind
-	Secrets    Secrets
+	// MaxQueryLength is the server's longest query range (Pyroscope's
+	// max_query_length); 0, the default, learns it from the server.
+	MaxQueryLength time.Duration
+	Secrets        Secrets
 }
 
 // Authentication methods of jsonData.authMethod, as the config editor writes them.
@@ -77,6 +80,8 @@ type jsonData struct {
 	TLSSkipVerify *bool           `json:"tlsSkipVerify"`
 	AuthMethod    *string         `json:"authMethod"`
 	ServerKind    *string         `json:"serverKind"`
+	// MaxQueryLength is read by querylength.go.
+	MaxQueryLength *string `json:"maxQueryLength"`
 }
 
 // FieldError says which settings field is wrong and why.
@@ -149,6 +154,9 @@ func Load(s backend.DataSourceInstanceSettings) (*Settings, error) {
 		return nil, err
 	}
 	if err := out.setServerKind(raw.ServerKind); err != nil {
+		return nil, err
+	}
+	if out.MaxQueryLength, err = parseMaxQueryLength(raw.MaxQueryLength); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/emberscope/emberscope/pkg/models"
+	"github.com/emberscope/emberscope/pkg/rangesplit"
 	"github.com/emberscope/emberscope/pkg/source"
 
 	"github.com/emberscope/emberscope/pkg/redact"
@@ -33,8 +34,12 @@ const PluginID = "emberscope-datasource"
 
 // Datasource is one configured instance of the datasource.
 type Datasource struct {
-	settings  *models.Settings
+	settings *models.Settings
+	// src is the server's client inside split, which keeps every call
+	// within the server's longest query range (pkg/rangesplit).
 	src       source.Source
+	split     *rangesplit.Source
+	now       func() time.Time
 	serverURL string
 	mux       *datasource.QueryTypeMux
 	resources backend.CallResourceHandler
@@ -87,11 +92,16 @@ func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (i
 	return d, nil
 }
 
-// New returns a datasource reading from src with the given settings.
+// New returns a datasource reading from src with the given settings; its
+// calls over a range longer than the server accepts are split into pieces
+// (settings.MaxQueryLength, else the limit the server names).
 func New(settings *models.Settings, src source.Source) *Datasource {
+	split := rangesplit.New(src, rangesplit.Options{MaxQueryLength: settings.MaxQueryLength})
 	d := &Datasource{
 		settings:  settings,
-		src:       src,
+		src:       split,
+		split:     split,
+		now:       time.Now,
 		serverURL: redact.URL(settings.URL),
 		logger:    backend.Logger.With("url", settings.URL),
 		streams:   newStreamRegistry(),

@@ -14,6 +14,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/emberscope/emberscope/pkg/rangesplit"
 )
 
 // queryFunc answers one parsed query with its frames.
@@ -115,7 +117,10 @@ func (d *Datasource) runOne(ctx context.Context, kind string, q backend.DataQuer
 	var frames data.Frames
 	if err == nil {
 		span.SetAttributes(attribute.String("query", r.Query.String()))
+		var split *rangesplit.Report
+		ctx, split = rangesplit.WithReport(ctx)
 		frames, err = fn(ctx, r)
+		noticeSplit(frames, split)
 	}
 	queriesTotal.WithLabelValues(kind, outcome(err)).Inc()
 	if err != nil {

@@ -66,7 +66,7 @@ func TestParcaEndToEnd(t *testing.T) {
 	assert.Equal(t, int64(290000000), self["slices.partitionOrdered"], "generic shapes removed, flat as in the recorded pprof")
 	assert.Equal(t, int64(330000000), self["crypto/internal/fips140/sha256.blockSHANI"])
 
-	ds, isDetecting := d.src.(*detectingSource)
+	ds, isDetecting := d.split.Inner().(*detectingSource)
 	require.True(t, isDetecting, "serverKind auto detects the server")
 	_, isParca := ds.src.(*parca.Client)
 	require.True(t, isParca, "detection picked the Parca client, not %T", ds.src)

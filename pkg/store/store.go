@@ -142,7 +142,7 @@ func Open(opts Options) (*Store, error) {
 	api.Handle("/ingest", in)
 	api.Handle(pushv1connect.NewPusherServiceHandler(ingest.NewPusher(in), readMax))
 	api.Handle(querierv1connect.NewQuerierServiceHandler(querier.New(db), readMax,
-		connect.WithInterceptors(tenant.QuerierInterceptor())))
+		connect.WithInterceptors(limits.QueryLengthInterceptor(lim.MaxQueryLength, nil), tenant.QuerierInterceptor())))
 	vectorsPath, vectorsHandler := vectors.NewService(db, hook.Options().Params.By).Handler()
 	api.Handle(vectorsPath, vectorsHandler)
 	var apiHandler http.Handler = tenant.Middleware(opts.Multitenancy, api)

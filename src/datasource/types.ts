@@ -54,6 +54,8 @@ export interface EmberscopeOptions extends DataSourceJsonData {
   timeout?: number;
   /** A duration such as `15s`. */
   minStep?: string;
+  /** The server's longest query range (Pyroscope's max_query_length, e.g. `1d`); empty learns it. */
+  maxQueryLength?: string;
   tlsSkipVerify?: boolean;
 }
 

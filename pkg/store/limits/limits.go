@@ -52,6 +52,10 @@ type Limits struct {
 	// running at once; MaxQueuedQueries more wait, the rest get 429.
 	MaxConcurrentQueries int
 	MaxQueuedQueries     int
+	// MaxQueryLength refuses querier calls over a longer range with
+	// Pyroscope's max_query_length error (querylength.go). Off by default:
+	// the store answers any range; Pyroscope's default is one day.
+	MaxQueryLength time.Duration
 }
 
 // Defaults returns Pyroscope's defaults (see the README's "Store limits").
@@ -103,6 +107,7 @@ func (l *Limits) RegisterFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&l.RetentionBytes, "retention-bytes", l.RetentionBytes, "delete the oldest profiles while the data directory is larger, bytes (0: no limit)")
 	fs.IntVar(&l.MaxConcurrentQueries, "max-concurrent-queries", l.MaxConcurrentQueries, "merge/series/heatmap queries running at once (0: no limit)")
 	fs.IntVar(&l.MaxQueuedQueries, "max-queued-queries", l.MaxQueuedQueries, "queries waiting for a slot; more are refused with 429")
+	fs.DurationVar(&l.MaxQueryLength, "max-query-length", l.MaxQueryLength, "refuse querier calls over a longer range, as Pyroscope's max_query_length (0: no limit; Pyroscope's default is 24h)")
 }
 
 // Error is a refusal by a limit: it names the limit, the value seen and
@@ -176,5 +181,6 @@ func (l Limits) values() map[string]float64 {
 		"retention-bytes":            float64(l.RetentionBytes),
 		"max-concurrent-queries":     float64(l.MaxConcurrentQueries),
 		"max-queued-queries":         float64(l.MaxQueuedQueries),
+		"max-query-length":           l.MaxQueryLength.Seconds(),
 	}
 }

@@ -5,7 +5,7 @@ import React, { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DataSourceSettings } from '@grafana/data';
-import { ConfigEditor, minStepProblem, urlProblem } from './ConfigEditor';
+import { ConfigEditor, maxQueryLengthProblem, minStepProblem, urlProblem } from './ConfigEditor';
 import { EmberscopeOptions, EmberscopeSecureOptions } from '../types';
 
 type Settings = DataSourceSettings<EmberscopeOptions, EmberscopeSecureOptions>;
@@ -104,5 +104,14 @@ describe('ConfigEditor', () => {
     expect(urlProblem('https://pyroscope.example:4040')).toBeUndefined();
     expect(minStepProblem('15 seconds')).toBe('A duration such as 15s, 1m or 500ms');
     expect(minStepProblem('500ms')).toBeUndefined();
+  });
+
+  it('writes the max query length where the backend reads it, and explains a wrong one', async () => {
+    const { user, last } = setup({});
+    await user.type(screen.getByLabelText('Max query length'), '1d12h');
+    expect(last().jsonData).toMatchObject({ maxQueryLength: '1d12h' });
+    expect(maxQueryLengthProblem('a day')).toBe('A duration such as 1d, 36h or 1d12h');
+    expect(maxQueryLengthProblem('1d')).toBeUndefined();
+    expect(maxQueryLengthProblem('')).toBeUndefined();
   });
 });

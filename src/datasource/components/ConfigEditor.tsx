@@ -58,6 +58,12 @@ export function minStepProblem(step: string | undefined): string | undefined {
   return !s || /^\d+(ms|s|m|h|d|w|y)$/.test(s) ? undefined : 'A duration such as 15s, 1m or 500ms';
 }
 
+/** Checks a longest query range as the backend reads it (Prometheus durations: 1d, 36h, 1d12h). */
+export function maxQueryLengthProblem(v: string | undefined): string | undefined {
+  const s = (v ?? '').trim();
+  return !s || /^((\d+)(y|w|d|h|m|s|ms))+$/.test(s) ? undefined : 'A duration such as 1d, 36h or 1d12h';
+}
+
 /** The authentication in use: remembered in jsonData, else read from what is configured. */
 export function authMethodOf(o: Props['options']): AuthMethod {
   if (o.jsonData.authMethod) {
@@ -100,6 +106,7 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
   const authProps = convertLegacyAuthProps({ config: options, onChange: onOptionsChange });
   const urlErr = urlProblem(options.url);
   const stepErr = minStepProblem(jd.minStep);
+  const lengthErr = maxQueryLengthProblem(jd.maxQueryLength);
   return (
     <Stack direction="column" gap={2}>
       <ConnectionSettings
@@ -192,6 +199,21 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
             placeholder="15s"
             value={jd.minStep ?? ''}
             onChange={(e) => setJson({ minStep: e.currentTarget.value })}
+          />
+        </InlineField>
+        <InlineField
+          label="Max query length"
+          labelWidth={24}
+          invalid={Boolean(lengthErr)}
+          error={lengthErr}
+          tooltip="The profile server's longest query range (Pyroscope's max_query_length, 1d by default). Longer ranges are queried in pieces and merged. Empty: learned from the server's first refusal."
+        >
+          <Input
+            aria-label="Max query length"
+            width={12}
+            placeholder="learned"
+            value={jd.maxQueryLength ?? ''}
+            onChange={(e) => setJson({ maxQueryLength: e.currentTarget.value })}
           />
         </InlineField>
       </ConfigSection>
