@@ -307,13 +307,18 @@ func runTop(path string, args []string) ([]row, int64, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, 0, fmt.Errorf("%s %s: %v: %s", base[0], strings.Join(full, " "), err, stderr.String())
 	}
+	return parseTop(stdout.String())
+}
+
+// parseTop reads the rows and total of a pprof -top report.
+func parseTop(report string) ([]row, int64, error) {
 	var (
 		rows    []row
 		total   int64
 		inTable bool
 		sawHead bool
 	)
-	for _, line := range strings.Split(stdout.String(), "\n") {
+	for _, line := range strings.Split(report, "\n") {
 		if m := totalLine.FindStringSubmatch(line); m != nil {
 			v, err := value(m[1]) // "accounting for" what the filters kept
 			if err != nil {
@@ -348,12 +353,49 @@ func runTop(path string, args []string) ([]row, int64, error) {
 		rows = append(rows, row{name: withoutInlineMark(strings.TrimLeft(rest, " ")), flat: flat, cum: cum})
 	}
 	if !sawHead {
-		if strings.Contains(stdout.String(), "no samples") || len(rows) == 0 {
+		if strings.Contains(report, "no samples") || len(rows) == 0 {
 			return nil, 0, nil // every sample filtered out
 		}
-		return nil, 0, fmt.Errorf("no total line in pprof's output:\n%s", stdout.String())
+		return nil, 0, fmt.Errorf("no total line in pprof's output:\n%s", report)
 	}
 	return rows, total, nil
+}
+
+// Row is one row of a pprof -top report, its name as pprof prints it (the
+// inline mark dropped).
+type Row struct {
+	Name      string
+	Flat, Cum int64
+}
+
+// ParseTop reads a pprof -top report printed with an explicit unit (as the
+// checked-in reports beside the profiles are): its rows and its total.
+func ParseTop(report string) ([]Row, int64, error) {
+	rows, total, err := parseTop(report)
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = Row{Name: r.name, Flat: r.flat, Cum: r.cum}
+	}
+	return out, total, err
+}
+
+// Run runs `pprof -top -nodecount=0 -nodefraction=0 -edgefraction=0` with
+// the flags o gives on the profile at path and returns its rows as printed.
+func Run(tb testing.TB, path string, o Options) ([]Row, int64) {
+	tb.Helper()
+	args, err := filterArgs(path, o)
+	if err != nil {
+		tb.Fatalf("pproforacle: %s: %v", path, err)
+	}
+	rows, total, err := runTop(path, args)
+	if err != nil {
+		tb.Fatalf("pproforacle: %s: %v", path, err)
+	}
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = Row{Name: r.name, Flat: r.flat, Cum: r.cum}
+	}
+	return out, total
 }
 
 // tracesCum is the value of the samples of pprof's -traces report (at lines)
