@@ -1,0 +1,111 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { expect, test } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pct } from '../support/frame';
+import { nodeBox } from '../support/canvas';
+import { ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
+
+/**
+ * Line granularity in the playground: the real browser.cpu.pb.gz pushed once into the embedded
+ * store, "Lines" picked in the query options, and a line of main.compress shown as
+ * `main.compress workloads.go:243` with the self and total that google/pprof's own
+ * `-top -lines` report gives (internal/testdata/profiles/browser.cpu.lines.txt, checked in
+ * beside the profile and kept true by internal/pproforacle's TestCheckedInReports).
+ */
+
+const SERVICE = 'e2e-lines';
+const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
+const REPORT = path.join(REPO, 'internal', 'testdata', 'profiles', 'browser.cpu.lines.txt');
+
+type Line = { flat: number; cum: number };
+
+/** pprof's -top -lines report: per row, named as the panel names lines (the file's directory dropped). */
+function readReport(): { total: number; lines: Map<string, Line> } {
+  const text = fs.readFileSync(REPORT, 'utf8');
+  const head = text.match(/^Showing nodes accounting for (\d+)ns, [0-9.]+% of (\d+)ns total/m);
+  expect(head, 'the report has its total line').toBeTruthy();
+  const lines = new Map<string, Line>();
+  for (const row of text.split('\n')) {
+    const m = row.match(/^\s*(\d+)(?:ns)?\s+\S+\s+\S+\s+(\d+)(?:ns)?\s+\S+\s+(.+?)( \((?:partial-)?inline\))?$/);
+    if (!m) {
+      continue;
+    }
+    const name = m[3];
+    const cut = name.lastIndexOf(' ');
+    const fn = name.slice(0, cut);
+    const place = name.slice(cut + 1);
+    lines.set(`${fn} ${place.slice(place.lastIndexOf('/') + 1)}`, { flat: Number(m[1]), cum: Number(m[2]) });
+  }
+  return { total: Number(head![1]), lines };
+}
+
+const LINE = 'main.compress workloads.go:243';
+
+let pg: Playground;
+let from: number;
+let to: number;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  pg = await startPlayground();
+  await ingestRealProfile(pg.storeUrl, SERVICE);
+  to = Date.now() + 60_000;
+  from = to - 3_600_000;
+});
+
+test.afterAll(async () => {
+  await pg?.stop();
+});
+
+test('lines granularity names a line pkg.Func file.go:123 with the self and total of pprof -lines', async ({
+  page,
+}) => {
+  const report = readReport();
+  const want = report.lines.get(LINE);
+  expect(want, `${LINE} is a row of pprof's report`).toBeTruthy();
+  expect(report.lines.size).toBeGreaterThan(50);
+
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+  await expect(page.getByTestId('top-table-row').first()).toBeVisible();
+  await page.getByTestId('options-summary').click();
+  await expect(page.getByRole('radio', { name: 'Functions' })).toBeChecked();
+  await page.getByRole('radio', { name: 'Lines' }).click();
+  await expect(page.getByTestId('options-summary')).toContainText('Granularity: lines');
+
+  // the flamegraph draws the line as a node of its own, named as pprof's graph names it
+  const row = page.locator(`[data-testid="top-table-row"][title="${LINE}"]`);
+  await page.getByLabel('Search functions').fill('main\\.compress workloads\\.go:243');
+  await expect(row).toHaveCount(1, { timeout: 30_000 });
+  const b = await nodeBox(page, LINE);
+  await page.mouse.move(b.x + Math.min(20, b.width / 2), b.y + b.height / 2);
+  await expect(page.getByTestId('flamegraph-tooltip').getByTestId('tooltip-name')).toHaveText(LINE);
+
+  // the top table's row of that line: self and total as shares of the whole, as pprof -lines has them
+  const cells = row.getByRole('cell');
+  await expect(cells.nth(1)).toHaveAttribute('title', pct(want!.flat / report.total));
+  await expect(cells.nth(2)).toHaveAttribute('title', pct(want!.cum / report.total));
+
+  // every row of the table is a line of pprof's report with its self and total
+  await page.getByLabel('Search functions').fill('');
+  const texts = await page.getByTestId('top-table-row').evaluateAll((rows) =>
+    rows.map((r) => ({
+      name: r.getAttribute('title') ?? '',
+      self: r.querySelectorAll('[role=cell]')[1]?.getAttribute('title') ?? '',
+      total: r.querySelectorAll('[role=cell]')[2]?.getAttribute('title') ?? '',
+    }))
+  );
+  expect(texts.length).toBeGreaterThan(5);
+  for (const t of texts) {
+    if (t.name === 'total') {
+      continue;
+    }
+    const line = report.lines.get(t.name);
+    expect(line, `${t.name} is a row of pprof -lines`).toBeTruthy();
+    expect(t.self, t.name).toBe(pct(line!.flat / report.total));
+    expect(t.total, t.name).toBe(pct(line!.cum / report.total));
+  }
+});
