@@ -60,7 +60,7 @@ func newReplayStore(t *testing.T) *httptest.Server {
 func TestReplayPyroscopeRecordings(t *testing.T) {
 	exs, err := pyroscopereplay.Load(testdata.Pyroscope())
 	require.NoError(t, err)
-	require.Len(t, exs, 40, "every recorded exchange is replayed")
+	require.Len(t, exs, 63, "every recorded exchange is replayed")
 	srv := newReplayStore(t)
 	for _, ex := range exs {
 		t.Run(ex.Name, func(t *testing.T) {
@@ -118,6 +118,11 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 	switch w := want.(type) {
 	case *querierv1.SelectMergeStacktracesResponse:
 		h := have.(*querierv1.SelectMergeStacktracesResponse)
+		if w.Pprof != nil {
+			require.NotNil(t, h.Pprof, "pprof answer: %s", got)
+			require.Equal(t, pyroscopereplay.ProfileLines(w.Pprof.Profile), pyroscopereplay.ProfileLines(h.Pprof.Profile), "pprof")
+			return
+		}
 		if w.Tree != nil {
 			wn, err := pyroscopereplay.TreeNodes(w.Tree)
 			require.NoError(t, err)
@@ -133,7 +138,7 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 		h := have.(*querierv1.DiffResponse)
 		require.Equal(t, pyroscopereplay.DiffNodes(w.Flamegraph), pyroscopereplay.DiffNodes(h.Flamegraph), "diff nodes")
 	case *googlev1.Profile:
-		require.Equal(t, pyroscopereplay.ProfileStacks(w), pyroscopereplay.ProfileStacks(have.(*googlev1.Profile)), "merged profile")
+		require.Equal(t, pyroscopereplay.ProfileLines(w), pyroscopereplay.ProfileLines(have.(*googlev1.Profile)), "merged profile")
 		return
 	}
 	require.Equal(t, pyroscopereplay.Canonical(want), pyroscopereplay.Canonical(have))

@@ -26,11 +26,17 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 			return nil, err
 		}
 	}
+	// Pyroscope's SelectMergeProfile has no span selector (one sent is
+	// ignored, recording 63); its trace and profile id selectors apply.
+	f, err := newSampleFilter(nil, m.TraceIdSelector, m.ProfileIdSelector)
+	if err != nil {
+		return nil, err
+	}
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
 		return nil, err
 	}
-	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to)
+	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f)
 	if err != nil {
 		return nil, err
 	}
@@ -38,20 +44,21 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 }
 
 // mergeProfile builds a pprof with one sample per distinct stack of the
-// selection; each frame is a location with one line of its own function.
-func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64) (*googlev1.Profile, error) {
+// selection; each frame is a location with one line (function, file and
+// line) in the mapping (binary and build id) it was sent with.
+func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*googlev1.Profile, error) {
 	pt, _ := model.SplitProfileType(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
 	snap := q.db.Snapshot()
 	defer snap.Close()
 	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
-		for i, s := range p.Stacks {
+		f.each(p, func(s uint32, v int64) {
 			if _, ok := sums[s]; !ok {
 				order = append(order, s)
 			}
-			sums[s] = storage.SaturatingAdd(sums[s], p.Values[i])
-		}
+			sums[s] = storage.SaturatingAdd(sums[s], v)
+		})
 		return nil
 	}); err != nil {
 		return nil, scanError(err)
@@ -66,27 +73,13 @@ func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint
 		Period:            1e9,
 		DefaultSampleType: pt.SampleType,
 	}
-	view := snap.View()
-	locs := make(map[uint32]*profile.Location) // by frame string id
+	b := newPprofBuilder(out, snap.View())
 	for _, s := range order {
 		v := sums[s]
 		if v == 0 {
 			continue
 		}
-		sample := &profile.Sample{Value: []int64{v}}
-		for id := s; id != 0; id = view.Parent(id) {
-			f := view.FrameID(id)
-			loc := locs[f]
-			if loc == nil {
-				fn := &profile.Function{ID: uint64(len(out.Function) + 1), Name: view.String(f)}
-				loc = &profile.Location{ID: uint64(len(out.Location) + 1), Line: []profile.Line{{Function: fn}}}
-				out.Function = append(out.Function, fn)
-				out.Location = append(out.Location, loc)
-				locs[f] = loc
-			}
-			sample.Location = append(sample.Location, loc)
-		}
-		out.Sample = append(out.Sample, sample)
+		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s)})
 	}
 	var buf bytes.Buffer
 	if err := out.WriteUncompressed(&buf); err != nil {
@@ -97,4 +90,65 @@ func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint
 		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("re-decode pprof: %w", err))
 	}
 	return &gp, nil
+}
+
+// pprofBuilder adds the locations, functions and mappings of stored stacks
+// to a pprof, each once.
+type pprofBuilder struct {
+	out      *profile.Profile
+	view     *storage.View
+	locs     map[locKey]*profile.Location
+	fns      map[[2]string]*profile.Function
+	mappings map[[2]string]*profile.Mapping
+}
+
+type locKey struct {
+	frame uint32
+	file  string
+	line  int64
+	bin   string
+	build string
+}
+
+func newPprofBuilder(out *profile.Profile, v *storage.View) *pprofBuilder {
+	return &pprofBuilder{out: out, view: v, locs: make(map[locKey]*profile.Location),
+		fns: make(map[[2]string]*profile.Function), mappings: make(map[[2]string]*profile.Mapping)}
+}
+
+// stack returns the locations of stack s, leaf first.
+func (b *pprofBuilder) stack(s uint32) []*profile.Location {
+	var out []*profile.Location
+	for id := s; id != 0; id = b.view.Parent(id) {
+		out = append(out, b.location(id))
+	}
+	return out
+}
+
+func (b *pprofBuilder) location(id uint32) *profile.Location {
+	file, line := b.view.FrameFile(id)
+	bin, build := b.view.FrameMapping(id)
+	k := locKey{b.view.FrameID(id), file, line, bin, build}
+	if loc := b.locs[k]; loc != nil {
+		return loc
+	}
+	name := b.view.String(k.frame)
+	fn := b.fns[[2]string{name, file}]
+	if fn == nil {
+		fn = &profile.Function{ID: uint64(len(b.out.Function) + 1), Name: name, SystemName: name, Filename: file}
+		b.out.Function = append(b.out.Function, fn)
+		b.fns[[2]string{name, file}] = fn
+	}
+	loc := &profile.Location{ID: uint64(len(b.out.Location) + 1), Line: []profile.Line{{Function: fn, Line: line}}}
+	if bin != "" || build != "" {
+		m := b.mappings[[2]string{bin, build}]
+		if m == nil {
+			m = &profile.Mapping{ID: uint64(len(b.out.Mapping) + 1), File: bin, BuildID: build, HasFunctions: true}
+			b.out.Mapping = append(b.out.Mapping, m)
+			b.mappings[[2]string{bin, build}] = m
+		}
+		loc.Mapping = m
+	}
+	b.out.Location = append(b.out.Location, loc)
+	b.locs[k] = loc
+	return loc
 }
