@@ -19,6 +19,7 @@ import (
 	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
 	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 )
 
 // pyroscopeRecorded is the range of the recorded Pyroscope queries
@@ -130,4 +131,72 @@ func TestGranularityOnParcaRecording(t *testing.T) {
 		require.Equal(t, want.Cum(), total, "%s: total = pprof cum", g)
 		require.Greater(t, len(total), 10)
 	}
+}
+
+// TestGranularityOnStore: on our store, lines and files come from its
+// SelectMergeProfile, which keeps each frame's file and line: the top table,
+// the flamegraph of a "both" query and the baseline of a diff have pprof's
+// -lines / -files numbers for the pushed profile, and with virtual frames
+// from route each route's subtree has the numbers of pprof -lines
+// -tagfocus route=... .
+func TestGranularityOnStore(t *testing.T) {
+	fx := storeFixture(t)
+	d := newDS(t, fx.url)
+	path := testdata.ProfilePath(t, plugintest.CPUFile)
+	sel := `"profileTypeId":"` + cpuType + `","labelSelector":"{service_name=\"shop\"}"`
+	tr := testRange()
+	cmp := `,"comparison":{"labelSelector":"{service_name=\"shop\"}","from":` + strconv.FormatInt(tr.From.UnixMilli(), 10) + `,"to":` + strconv.FormatInt(tr.To.UnixMilli(), 10) + `}`
+	for _, g := range []string{"lines", "files"} {
+		want := pproforacle.Top(t, path, pproforacle.Options{SampleType: "cpu", Granularity: g})
+		diff := q("D", "diff", `{`+sel+`,"granularity":"`+g+`"`+cmp+`}`)
+		diff.TimeRange = tr
+		resp := run(t, d,
+			q("T", "topTable", `{`+sel+`,"granularity":"`+g+`"}`),
+			q("B", "both", `{`+sel+`,"granularity":"`+g+`"}`),
+			diff,
+		)
+		self, total := topRows(t, ok(t, resp, "T")[0])
+		require.Equal(t, want.Flat(), self, "%s: top table self = pprof flat", g)
+		require.Equal(t, want.Cum(), total, "%s: top table total = pprof cum", g)
+
+		both := ok(t, resp, "B")
+		flame := frameOf(both, data.VisTypeFlameGraph)
+		require.NotNil(t, flame)
+		require.Equal(t, want.Flat(), nonZeroSelf(selfByName(flameRows(t, flame))), "%s: both's flamegraph", g)
+		require.Greater(t, len(both), 1, "both has its series")
+
+		require.Equal(t, want.Flat(), nonZeroSelf(selfByName(flameRows(t, ok(t, resp, "D")[0]))), "%s: diff baseline", g)
+	}
+	assert.Contains(t, topRowsNames(t, d, sel), plugintest.FuncName("burnSearch")+" workloads.go:", "lines are named pkg.Func file.go:line")
+
+	// Virtual frames from a label over lines.
+	rows := flameRows(t, ok(t, run(t, d, q("V", "profile", `{"expr":"`+cpuType+`{service_name=\"shop\"} by (route)","granularity":"lines"}`)), "V")[0])
+	perRoute := map[string]map[string]int64{}
+	route := ""
+	for _, r := range rows {
+		if r.Level == 1 {
+			require.True(t, r.Virtual, "%+v", r)
+			route = r.Label
+			perRoute[route] = map[string]int64{}
+			continue
+		}
+		if r.Level > 1 && r.Self != 0 {
+			perRoute[route][r.Label] += r.Self
+		}
+	}
+	for _, rt := range plugintest.Routes {
+		want := pproforacle.Top(t, path, pproforacle.Options{SampleType: "cpu", Granularity: "lines", Labels: map[string]string{"route": rt}})
+		require.Equal(t, want.Flat(), perRoute[rt], "route %s at lines = pprof -lines -tagfocus route=%s", rt, rt)
+	}
+}
+
+// topRowsNames runs a lines top table and returns its names joined by newlines.
+func topRowsNames(t *testing.T, d *Datasource, sel string) string {
+	t.Helper()
+	_, total := topRows(t, ok(t, run(t, d, q("N", "topTable", `{`+sel+`,"granularity":"lines"}`)), "N")[0])
+	out := ""
+	for n := range total {
+		out += n + "\n"
+	}
+	return out
 }
