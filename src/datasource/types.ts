@@ -90,7 +90,11 @@ export const QUERY_TYPE_OPTIONS: Array<SelectableValue<QueryType>> = [
   { value: 'histogram', label: 'Histogram', description: 'Distribution of per-profile totals' },
   { value: 'labels', label: 'Labels', description: 'Contribution of each value of the group-by label' },
   { value: 'diff', label: 'Diff', description: 'Flamegraph of the range against a comparison' },
-  { value: 'novelty', label: 'Novelty', description: 'How new each profile looks against the recent profiles of its series' },
+  {
+    value: 'novelty',
+    label: 'Novelty',
+    description: 'How new each profile looks against the recent profiles of its series',
+  },
 ];
 
 /** The backend's live window when the query sets none. */

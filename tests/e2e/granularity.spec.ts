@@ -109,3 +109,27 @@ test('lines granularity names a line pkg.Func file.go:123 with the self and tota
     expect(t.total, t.name).toBe(pct(line!.cum / report.total));
   }
 });
+
+for (const [label, size] of [
+  ['1280×800', { width: 1280, height: 800 }],
+  // 200 % zoom of a 1280×800 window lays the page out in 640×400 CSS pixels
+  ['1280×800 at 200 % zoom', { width: 640, height: 400 }],
+] as const) {
+  test(`the granularity control is reachable at ${label}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+    await page.getByTestId('options-summary').click();
+    for (const name of ['Functions', 'Lines', 'Files']) {
+      const radio = page.getByRole('radio', { name });
+      await radio.scrollIntoViewIfNeeded();
+      // the radio input is visually hidden; its label is what the user sees and clicks
+      const box = (await page.locator(`label[for="${await radio.getAttribute('id')}"]`).boundingBox())!;
+      expect(box, `${name} is laid out`).toBeTruthy();
+      expect(box.x, `${name} starts inside the window`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${name} ends inside the window`).toBeLessThanOrEqual(size.width);
+    }
+    await page.getByRole('radio', { name: 'Files' }).click();
+    await expect(page.getByTestId('options-summary')).toContainText('Granularity: files');
+    await expect(page.getByRole('radio', { name: 'Files' })).toBeChecked();
+  });
+}

@@ -217,7 +217,9 @@ describe('options', () => {
     await user.click(screen.getByRole('radio', { name: 'Lines' }));
     expect(last().granularity).toBe('lines');
     expect(onRunQuery).toHaveBeenCalledTimes(1);
-    expect(screen.getByTestId('options-summary')).toHaveTextContent('Type: profile, Max nodes: 16384, Granularity: lines');
+    expect(screen.getByTestId('options-summary')).toHaveTextContent(
+      'Type: profile, Max nodes: 16384, Granularity: lines'
+    );
     await user.click(screen.getByRole('radio', { name: 'Files' }));
     expect(last().granularity).toBe('files');
     await user.click(screen.getByRole('radio', { name: 'Functions' }));
