@@ -232,9 +232,9 @@ func TestLinesAndFiles(t *testing.T) {
 	}
 }
 
-// TestCheckedInReports checks that the pprof report checked in beside
-// browser.cpu.pb.gz (read by the browser tests) is what pprof prints, rows of
-// equal flat compared in any order.
+// TestCheckedInReports checks that the pprof reports checked in beside
+// browser.cpu.pb.gz (read by the browser tests) are what pprof prints, rows
+// of one name compared in any order (pprof prints them in no fixed order).
 func TestCheckedInReports(t *testing.T) {
 	path := testdata.ProfilePath(t, "browser.cpu.pb.gz")
 	byName := func(rs []Row) {
@@ -245,7 +245,7 @@ func TestCheckedInReports(t *testing.T) {
 			return rs[a].Cum < rs[b].Cum
 		})
 	}
-	for _, g := range []string{"lines"} {
+	for _, g := range []string{"lines", "files"} {
 		text := testdata.Read(t, "profiles/browser.cpu."+g+".txt")
 		rows, total, err := ParseTop(string(text))
 		if err != nil {

@@ -18,28 +18,37 @@ import { ingestRealProfile, Playground, REPO, startPlayground } from '../support
 
 const SERVICE = 'e2e-lines';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
-const REPORT = path.join(REPO, 'internal', 'testdata', 'profiles', 'browser.cpu.lines.txt');
+const REPORTS = path.join(REPO, 'internal', 'testdata', 'profiles');
 
 type Line = { flat: number; cum: number };
 
-/** pprof's -top -lines report: per row, named as the panel names lines (the file's directory dropped). */
-function readReport(): { total: number; lines: Map<string, Line> } {
-  const text = fs.readFileSync(REPORT, 'utf8');
+/** The rows of pprof's -top report in file: name (without the inline mark), flat and cum. */
+function readRows(file: string): { total: number; rows: Array<{ name: string } & Line> } {
+  const text = fs.readFileSync(path.join(REPORTS, file), 'utf8');
   const head = text.match(/^Showing nodes accounting for (\d+)ns, [0-9.]+% of (\d+)ns total/m);
-  expect(head, 'the report has its total line').toBeTruthy();
-  const lines = new Map<string, Line>();
+  expect(head, `${file} has its total line`).toBeTruthy();
+  const rows: Array<{ name: string } & Line> = [];
   for (const row of text.split('\n')) {
     const m = row.match(/^\s*(\d+)(?:ns)?\s+\S+\s+\S+\s+(\d+)(?:ns)?\s+\S+\s+(.+?)( \((?:partial-)?inline\))?$/);
-    if (!m) {
-      continue;
+    if (m) {
+      rows.push({ name: m[3], flat: Number(m[1]), cum: Number(m[2]) });
     }
-    const name = m[3];
-    const cut = name.lastIndexOf(' ');
-    const fn = name.slice(0, cut);
-    const place = name.slice(cut + 1);
-    lines.set(`${fn} ${place.slice(place.lastIndexOf('/') + 1)}`, { flat: Number(m[1]), cum: Number(m[2]) });
   }
-  return { total: Number(head![1]), lines };
+  return { total: Number(head![1]), rows };
+}
+
+/** pprof's -top -lines report: per row, named as the panel names lines (the file's directory dropped). */
+function readReport(): { total: number; lines: Map<string, Line> } {
+  const { total, rows } = readRows('browser.cpu.lines.txt');
+  const lines = new Map<string, Line>();
+  for (const r of rows) {
+    const cut = r.name.lastIndexOf(' ');
+    const place = r.name.slice(cut + 1);
+    const name = `${r.name.slice(0, cut)} ${place.slice(place.lastIndexOf('/') + 1)}`;
+    expect(lines.has(name), `${name} is one row of pprof -lines`).toBe(false);
+    lines.set(name, { flat: r.flat, cum: r.cum });
+  }
+  return { total, lines };
 }
 
 const LINE = 'main.compress workloads.go:243';
@@ -133,3 +142,21 @@ for (const [label, size] of [
     await expect(page.getByRole('radio', { name: 'Files' })).toBeChecked();
   });
 }
+
+test('files granularity names a file by its path with the self of pprof -files', async ({ page }) => {
+  // pprof -files prints a row per file and function start line: a file's flat is their sum
+  const { total, rows } = readRows('browser.cpu.files.txt');
+  const file = rows.find((r) => r.name.endsWith('/record/workloads.go'))!.name;
+  const flat = rows.filter((r) => r.name === file).reduce((s, r) => s + r.flat, 0);
+  expect(flat).toBeGreaterThan(0);
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  await expect(page.getByTestId('top-table-row').first()).toBeVisible();
+  await page.getByTestId('options-summary').click();
+  await page.getByRole('radio', { name: 'Files' }).click();
+  await page.getByLabel('Search functions').fill('/record/workloads\\.go$');
+  const row = page.locator(`[data-testid="top-table-row"][title="${file}"]`);
+  await expect(row).toHaveCount(1, { timeout: 30_000 });
+  await expect(row.getByRole('cell').nth(1)).toHaveAttribute('title', pct(flat / total));
+  const b = await nodeBox(page, file);
+  expect(b.width).toBeGreaterThan(0);
+});
