@@ -257,9 +257,10 @@ func ProfileStacks(p *googlev1.Profile) []string {
 	return append(head, body...)
 }
 
-// ProfileLines is ProfileStacks with each frame written "function file:line"
-// and the profile's mappings (binary, build id, has functions) first: what a
-// pprof answer says about where its code is, without ids and table order.
+// ProfileLines is ProfileStacks with each frame written "function file:line",
+// the lines of one location joined by " | " (inlined calls), and the
+// profile's mappings (binary, build id, has functions) first: what a pprof
+// answer says about where its code is, without ids and table order.
 func ProfileLines(p *googlev1.Profile) []string {
 	str := func(i int64) string {
 		if i < 0 || int(i) >= len(p.StringTable) {
@@ -287,7 +288,8 @@ func ProfileLines(p *googlev1.Profile) []string {
 			}
 			frames = append(frames, fmt.Sprintf("%s %s:%d", str(f.Name), str(f.Filename), ln.Line))
 		}
-		locs[l.Id] = frames
+		// The lines of one location (inlined calls) stay together.
+		locs[l.Id] = []string{strings.Join(frames, " | ")}
 	}
 	sums := make(map[string]int64)
 	for _, s := range p.Sample {

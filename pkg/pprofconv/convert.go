@@ -152,6 +152,9 @@ type Frame struct {
 	Line    int64
 	MapFile int32
 	BuildID int32
+	// Inlined tells that the frame was inlined into its caller: it and
+	// the next frame toward the root are lines of one location.
+	Inlined bool
 }
 
 type converter struct {
@@ -194,7 +197,7 @@ func (c *converter) location(loc *profile.Location) []int32 {
 	} else {
 		ids = make([]int32, len(loc.Line))
 		for i, ln := range loc.Line {
-			f := Frame{Name: c.name(lineName(ln)), File: -1, Line: ln.Line, MapFile: mapFile, BuildID: buildID}
+			f := Frame{Name: c.name(lineName(ln)), File: -1, Line: ln.Line, MapFile: mapFile, BuildID: buildID, Inlined: i < len(loc.Line)-1}
 			if ln.Function != nil && ln.Function.Filename != "" {
 				f.File = c.name(ln.Function.Filename)
 			}

@@ -6,6 +6,7 @@ package querier
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -47,6 +48,23 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 // selection; each frame is a location with one line (function, file and
 // line) in the mapping (binary and build id) it was sent with.
 func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*googlev1.Profile, error) {
+	out, err := q.mergePprof(ctx, typeID, series, from, to, f)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := out.WriteUncompressed(&buf); err != nil {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("encode pprof: %w", err))
+	}
+	var gp googlev1.Profile
+	if err := gp.UnmarshalVT(buf.Bytes()); err != nil {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("re-decode pprof: %w", err))
+	}
+	return &gp, nil
+}
+
+// mergePprof is mergeProfile as a google/pprof profile.
+func (q *Querier) mergePprof(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*profile.Profile, error) {
 	pt, _ := model.SplitProfileType(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
@@ -81,65 +99,75 @@ func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint
 		}
 		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s)})
 	}
-	var buf bytes.Buffer
-	if err := out.WriteUncompressed(&buf); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("encode pprof: %w", err))
-	}
-	var gp googlev1.Profile
-	if err := gp.UnmarshalVT(buf.Bytes()); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("re-decode pprof: %w", err))
-	}
-	return &gp, nil
+	return out, nil
 }
 
 // pprofBuilder adds the locations, functions and mappings of stored stacks
-// to a pprof, each once.
+// to a pprof, each once. Frames stored as inlined into their caller are
+// lines of one location again, innermost first, as they were sent.
 type pprofBuilder struct {
 	out      *profile.Profile
 	view     *storage.View
-	locs     map[locKey]*profile.Location
+	locs     map[string]*profile.Location
 	fns      map[[2]string]*profile.Function
 	mappings map[[2]string]*profile.Mapping
-}
-
-type locKey struct {
-	frame uint32
-	file  string
-	line  int64
-	bin   string
-	build string
+	key      []byte
+	frames   []uint32
 }
 
 func newPprofBuilder(out *profile.Profile, v *storage.View) *pprofBuilder {
-	return &pprofBuilder{out: out, view: v, locs: make(map[locKey]*profile.Location),
+	return &pprofBuilder{out: out, view: v, locs: make(map[string]*profile.Location),
 		fns: make(map[[2]string]*profile.Function), mappings: make(map[[2]string]*profile.Mapping)}
 }
 
 // stack returns the locations of stack s, leaf first.
 func (b *pprofBuilder) stack(s uint32) []*profile.Location {
 	var out []*profile.Location
-	for id := s; id != 0; id = b.view.Parent(id) {
-		out = append(out, b.location(id))
+	for id := s; id != 0; {
+		b.frames = b.frames[:0]
+		for {
+			b.frames = append(b.frames, id)
+			inlined := b.view.FrameInlined(id)
+			id = b.view.Parent(id)
+			if !inlined || id == 0 {
+				break
+			}
+		}
+		out = append(out, b.location(b.frames))
 	}
 	return out
 }
 
-func (b *pprofBuilder) location(id uint32) *profile.Location {
-	file, line := b.view.FrameFile(id)
-	bin, build := b.view.FrameMapping(id)
-	k := locKey{b.view.FrameID(id), file, line, bin, build}
-	if loc := b.locs[k]; loc != nil {
+// location returns the location whose lines are the leaf frames of the
+// given stack ids, innermost first.
+func (b *pprofBuilder) location(ids []uint32) *profile.Location {
+	b.key = b.key[:0]
+	for _, id := range ids {
+		file, line := b.view.FrameFile(id)
+		bin, build := b.view.FrameMapping(id)
+		b.key = binary.AppendUvarint(b.key, uint64(b.view.FrameID(id)))
+		b.key = binary.AppendVarint(b.key, line)
+		for _, s := range []string{file, bin, build} {
+			b.key = binary.AppendUvarint(b.key, uint64(len(s)))
+			b.key = append(b.key, s...)
+		}
+	}
+	if loc := b.locs[string(b.key)]; loc != nil {
 		return loc
 	}
-	name := b.view.String(k.frame)
-	fn := b.fns[[2]string{name, file}]
-	if fn == nil {
-		fn = &profile.Function{ID: uint64(len(b.out.Function) + 1), Name: name, SystemName: name, Filename: file}
-		b.out.Function = append(b.out.Function, fn)
-		b.fns[[2]string{name, file}] = fn
+	loc := &profile.Location{ID: uint64(len(b.out.Location) + 1)}
+	for _, id := range ids {
+		name := b.view.FrameName(id)
+		file, line := b.view.FrameFile(id)
+		fn := b.fns[[2]string{name, file}]
+		if fn == nil {
+			fn = &profile.Function{ID: uint64(len(b.out.Function) + 1), Name: name, SystemName: name, Filename: file}
+			b.out.Function = append(b.out.Function, fn)
+			b.fns[[2]string{name, file}] = fn
+		}
+		loc.Line = append(loc.Line, profile.Line{Function: fn, Line: line})
 	}
-	loc := &profile.Location{ID: uint64(len(b.out.Location) + 1), Line: []profile.Line{{Function: fn, Line: line}}}
-	if bin != "" || build != "" {
+	if bin, build := b.view.FrameMapping(ids[0]); bin != "" || build != "" {
 		m := b.mappings[[2]string{bin, build}]
 		if m == nil {
 			m = &profile.Mapping{ID: uint64(len(b.out.Mapping) + 1), File: bin, BuildID: build, HasFunctions: true}
@@ -149,6 +177,6 @@ func (b *pprofBuilder) location(id uint32) *profile.Location {
 		loc.Mapping = m
 	}
 	b.out.Location = append(b.out.Location, loc)
-	b.locs[k] = loc
+	b.locs[string(b.key)] = loc
 	return loc
 }

@@ -204,9 +204,9 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 	}
 	switch m.Format {
 	case querierv1.ProfileFormat_PROFILE_FORMAT_UNSPECIFIED, querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH,
-		querierv1.ProfileFormat_PROFILE_FORMAT_TREE, querierv1.ProfileFormat_PROFILE_FORMAT_PPROF:
+		querierv1.ProfileFormat_PROFILE_FORMAT_TREE, querierv1.ProfileFormat_PROFILE_FORMAT_PPROF, querierv1.ProfileFormat_PROFILE_FORMAT_DOT:
 	default:
-		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unsupported format %s: want PROFILE_FORMAT_FLAMEGRAPH, PROFILE_FORMAT_TREE or PROFILE_FORMAT_PPROF", m.Format))
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unsupported format %s: want PROFILE_FORMAT_FLAMEGRAPH, PROFILE_FORMAT_TREE, PROFILE_FORMAT_PPROF or PROFILE_FORMAT_DOT", m.Format))
 	}
 	f, err := newSampleFilter(m.SpanSelector, m.TraceIdSelector, m.ProfileIdSelector)
 	if err != nil {
@@ -215,6 +215,17 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
 		return nil, err
+	}
+	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_DOT {
+		p, err := q.mergePprof(ctx, m.ProfileTypeID, series, from, to, f)
+		if err != nil {
+			return nil, err
+		}
+		dot, err := dotGraph(p, limit)
+		if err != nil {
+			return nil, connect.NewError(connect.CodeInternal, err)
+		}
+		return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Dot: dot}), nil
 	}
 	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_PPROF {
 		p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f)

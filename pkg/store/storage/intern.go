@@ -36,10 +36,13 @@ type stackKey struct {
 type FrameMeta struct {
 	File, MapFile, BuildID uint32
 	Line                   int64
+	// Inlined: the frame and its parent are lines of one pprof location.
+	Inlined bool
 }
 
 // encodeStack is a stack table value: parent and frame string id, then the
-// frame's file, line, mapping file and build id when it has any.
+// frame's file, line, mapping file, build id and flags (1: inlined) when
+// it has any.
 func encodeStack(parent, frame uint32, m FrameMeta) []byte {
 	b := putUvarint(putUvarint(nil, uint64(parent)), uint64(frame))
 	if m == (FrameMeta{}) {
@@ -48,7 +51,12 @@ func encodeStack(parent, frame uint32, m FrameMeta) []byte {
 	b = putUvarint(b, uint64(m.File))
 	b = putVarint(b, m.Line)
 	b = putUvarint(b, uint64(m.MapFile))
-	return putUvarint(b, uint64(m.BuildID))
+	b = putUvarint(b, uint64(m.BuildID))
+	flags := uint64(0)
+	if m.Inlined {
+		flags |= 1
+	}
+	return putUvarint(b, flags)
 }
 
 func newTables() *tables {

@@ -201,6 +201,10 @@ func (v *View) FrameFile(id uint32) (string, int64) {
 	return v.ref(m.File), m.Line
 }
 
+// FrameInlined tells whether the leaf frame of stack id was inlined into
+// its parent's frame (both are lines of one pprof location).
+func (v *View) FrameInlined(id uint32) bool { return v.meta[id].Inlined }
+
 // FrameMapping returns the binary file and build id of the leaf frame of
 // stack id ("" when unknown).
 func (v *View) FrameMapping(id uint32) (file, buildID string) {
