@@ -242,7 +242,10 @@ func TestCheckedInReports(t *testing.T) {
 			if rs[a].Name != rs[b].Name {
 				return rs[a].Name < rs[b].Name
 			}
-			return rs[a].Cum < rs[b].Cum
+			if rs[a].Cum != rs[b].Cum {
+				return rs[a].Cum < rs[b].Cum
+			}
+			return rs[a].Flat < rs[b].Flat
 		})
 	}
 	for _, g := range []string{"lines", "files"} {
