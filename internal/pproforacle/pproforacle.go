@@ -103,6 +103,10 @@ type Options struct {
 	// PprofNames keeps pprof's own function names (generic shape sections
 	// included), for code that does not rename frames as Pyroscope does.
 	PprofNames bool
+	// Granularity is pprof's -lines or -files ("lines", "files"); "" or
+	// "functions" is pprof's default, -functions. See [LinesName] for how
+	// the rows are named at lines.
+	Granularity string
 }
 
 // Top runs google/pprof on the profile file at path and returns its report,
@@ -151,6 +155,9 @@ func top(path string, o Options) (Report, error) {
 	if o.PprofNames {
 		rename = func(s string) string { return s }
 	}
+	if o.Granularity == "lines" {
+		rename = LinesName
+	}
 	r = Report{Total: total, Funcs: map[string]Func{}, PprofNames: map[string][]string{}}
 	var flatSum int64
 	for _, row := range rows {
@@ -167,6 +174,18 @@ func top(path string, o Options) (Report, error) {
 	}
 	for name, pprofNames := range r.PprofNames {
 		if len(pprofNames) < 2 {
+			continue
+		}
+		if o.Granularity == "lines" {
+			// -focus selects functions and files, not lines: the cum of
+			// lines of several pprof rows is read from pprof's -traces.
+			cum, err := tracesCum(path, args, name)
+			if err != nil {
+				return Report{}, err
+			}
+			f := r.Funcs[name]
+			f.Cum = cum
+			r.Funcs[name] = f
 			continue
 		}
 		alts := make([]string, len(pprofNames))
@@ -219,6 +238,13 @@ func filterArgs(path string, o Options) ([]string, error) {
 		}
 	}
 	args := []string{"-sample_index=" + st.Type}
+	switch o.Granularity {
+	case "", "functions":
+	case "lines", "files":
+		args = append(args, "-"+o.Granularity)
+	default:
+		return nil, fmt.Errorf("granularity %q is not functions, lines or files", o.Granularity)
+	}
 	switch st.Unit {
 	case "nanoseconds":
 		args = append(args, "-unit=ns")
@@ -304,13 +330,18 @@ func runTop(path string, args []string) ([]row, int64, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, 0, fmt.Errorf("%s %s: %v: %s", base[0], strings.Join(full, " "), err, stderr.String())
 	}
+	return parseTop(stdout.String())
+}
+
+// parseTop reads the rows and total of a pprof -top report.
+func parseTop(report string) ([]row, int64, error) {
 	var (
 		rows    []row
 		total   int64
 		inTable bool
 		sawHead bool
 	)
-	for _, line := range strings.Split(stdout.String(), "\n") {
+	for _, line := range strings.Split(report, "\n") {
 		if m := totalLine.FindStringSubmatch(line); m != nil {
 			v, err := value(m[1]) // "accounting for" what the filters kept
 			if err != nil {
@@ -345,12 +376,105 @@ func runTop(path string, args []string) ([]row, int64, error) {
 		rows = append(rows, row{name: withoutInlineMark(strings.TrimLeft(rest, " ")), flat: flat, cum: cum})
 	}
 	if !sawHead {
-		if strings.Contains(stdout.String(), "no samples") || len(rows) == 0 {
+		if strings.Contains(report, "no samples") || len(rows) == 0 {
 			return nil, 0, nil // every sample filtered out
 		}
-		return nil, 0, fmt.Errorf("no total line in pprof's output:\n%s", stdout.String())
+		return nil, 0, fmt.Errorf("no total line in pprof's output:\n%s", report)
 	}
 	return rows, total, nil
+}
+
+// Row is one row of a pprof -top report, its name as pprof prints it (the
+// inline mark dropped).
+type Row struct {
+	Name      string
+	Flat, Cum int64
+}
+
+// ParseTop reads a pprof -top report printed with an explicit unit (as the
+// checked-in reports beside the profiles are): its rows and its total.
+func ParseTop(report string) ([]Row, int64, error) {
+	rows, total, err := parseTop(report)
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = Row{Name: r.name, Flat: r.flat, Cum: r.cum}
+	}
+	return out, total, err
+}
+
+// Run runs `pprof -top -nodecount=0 -nodefraction=0 -edgefraction=0` with
+// the flags o gives on the profile at path and returns its rows as printed.
+func Run(tb testing.TB, path string, o Options) ([]Row, int64) {
+	tb.Helper()
+	args, err := filterArgs(path, o)
+	if err != nil {
+		tb.Fatalf("pproforacle: %s: %v", path, err)
+	}
+	rows, total, err := runTop(path, args)
+	if err != nil {
+		tb.Fatalf("pproforacle: %s: %v", path, err)
+	}
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = Row{Name: r.name, Flat: r.flat, Cum: r.cum}
+	}
+	return out, total
+}
+
+// tracesCum is the value of the samples of pprof's -traces report (at lines)
+// with a frame named name (by [LinesName]) anywhere in their stack.
+func tracesCum(path string, args []string, name string) (int64, error) {
+	base := pprofCommand()
+	full := append(append([]string{}, base[1:]...), "-traces")
+	full = append(append(full, args...), path)
+	cmd := exec.Command(base[0], full...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("%s %s: %v: %s", base[0], strings.Join(full, " "), err, stderr.String())
+	}
+	// A trace is a separator line, label lines ("  category:  parse"), a
+	// line holding the value and the leaf frame, then one frame per line.
+	var (
+		cum, v    int64
+		haveValue bool
+		holds     bool
+		traces    int
+	)
+	end := func() {
+		if haveValue && holds {
+			cum += v
+		}
+		haveValue, holds = false, false
+	}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if strings.HasPrefix(line, "-----------+") {
+			end()
+			traces++
+			continue
+		}
+		if traces == 0 || strings.TrimSpace(line) == "" {
+			continue
+		}
+		fields := strings.Fields(line)
+		frame := strings.TrimSpace(line)
+		if !haveValue {
+			if strings.HasSuffix(fields[0], ":") {
+				continue // a label line
+			}
+			x, err := value(fields[0])
+			if err != nil {
+				return 0, fmt.Errorf("unreadable pprof trace line %q", line)
+			}
+			v, haveValue = x, true
+			frame = strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(line, " "), fields[0]))
+		}
+		if LinesName(frame) == name {
+			holds = true
+		}
+	}
+	end()
+	return cum, nil
 }
 
 // value parses a pprof value printed with an explicit unit: "330000000ns",
@@ -370,6 +494,28 @@ func value(s string) (int64, error) {
 // withoutInlineMark drops the mark pprof's report puts after an inlined function.
 func withoutInlineMark(name string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(name, " (inline)"), " (partial-inline)")
+}
+
+// LinesName is the name of a row of pprof's -lines report as a flamegraph
+// at lines shows it: "main.compress /src/app/workloads.go:243" becomes
+// "main.compress workloads.go:243". The row is split at its last space into
+// the function and "file:line"; the function is renamed as [PyroscopeName]
+// does and the file keeps only its last element, as pprof's own graph view
+// labels its nodes. At files the rows keep pprof's names (the full path):
+// pprof reports one row per file and function start line, and the rows of
+// one file are merged as the package comment says (flat values added, cum
+// asked again with -focus on the file).
+func LinesName(pprofName string) string {
+	name := withoutInlineMark(pprofName)
+	i := strings.LastIndexByte(name, ' ')
+	if i < 0 {
+		return PyroscopeName(name)
+	}
+	fn, loc := name[:i], name[i+1:]
+	if j := strings.LastIndexAny(loc, `/\`); j >= 0 {
+		loc = loc[j+1:]
+	}
+	return PyroscopeName(fn) + " " + loc
 }
 
 // PyroscopeName is the name Pyroscope v2.2.1 shows for a row of pprof's

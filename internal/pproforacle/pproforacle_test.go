@@ -5,6 +5,9 @@ package pproforacle
 
 import (
 	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -147,6 +150,120 @@ func TestPyroscopeName(t *testing.T) {
 	} {
 		if got := PyroscopeName(in); got != want {
 			t.Errorf("PyroscopeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// walkNamed computes flat and cum per frame name straight from the samples
+// (google/pprof's parser, every line of every location a frame), naming each
+// line with name.
+func walkNamed(t *testing.T, path string, name func(profile.Line) string) (map[string]Func, int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := len(p.SampleType) - 1
+	out := map[string]Func{}
+	var total int64
+	for _, s := range p.Sample {
+		v := s.Value[idx]
+		total += v
+		seen := map[string]bool{}
+		for li, loc := range s.Location {
+			for ln := range loc.Line {
+				n := name(loc.Line[ln])
+				fn := out[n]
+				if li == 0 && ln == 0 {
+					fn.Flat += v
+				}
+				if !seen[n] {
+					seen[n] = true
+					fn.Cum += v
+				}
+				out[n] = fn
+			}
+		}
+	}
+	for n, fn := range out {
+		if fn.Flat == 0 && fn.Cum == 0 {
+			delete(out, n)
+		}
+	}
+	return out, total
+}
+
+// TestLinesAndFiles checks the -lines and -files reports (generic functions
+// whose rows merge at lines, files whose rows merge) against the samples.
+func TestLinesAndFiles(t *testing.T) {
+	path := testdata.ProfilePath(t, "categories.cpu.pb.gz")
+	lines := func(l profile.Line) string {
+		return PyroscopeName(l.Function.Name) + " " + filepath.Base(l.Function.Filename) + ":" + strconv.FormatInt(l.Line, 10)
+	}
+	files := func(l profile.Line) string { return l.Function.Filename }
+	for g, name := range map[string]func(profile.Line) string{"lines": lines, "files": files} {
+		want, total := walkNamed(t, path, name)
+		r := Top(t, path, Options{Granularity: g})
+		if r.Total != total {
+			t.Errorf("%s: total %d, samples %d", g, r.Total, total)
+		}
+		if len(r.Funcs) != len(want) {
+			t.Errorf("%s: %d rows, the samples have %d names", g, len(r.Funcs), len(want))
+		}
+		for n, w := range want {
+			if r.Funcs[n] != w {
+				t.Errorf("%s %s: pprof %+v, samples %+v", g, n, r.Funcs[n], w)
+			}
+		}
+	}
+	merged := 0
+	for _, names := range Top(t, path, Options{Granularity: "lines"}).PprofNames {
+		if len(names) > 1 {
+			merged++
+		}
+	}
+	if merged == 0 {
+		t.Error("no line merges pprof rows: the -traces path is not exercised")
+	}
+}
+
+// TestCheckedInReports checks that the pprof reports checked in beside
+// browser.cpu.pb.gz (read by the browser tests) are what pprof prints, rows
+// of one name compared in any order (pprof prints them in no fixed order).
+func TestCheckedInReports(t *testing.T) {
+	path := testdata.ProfilePath(t, "browser.cpu.pb.gz")
+	byName := func(rs []Row) {
+		sort.Slice(rs, func(a, b int) bool {
+			if rs[a].Name != rs[b].Name {
+				return rs[a].Name < rs[b].Name
+			}
+			if rs[a].Cum != rs[b].Cum {
+				return rs[a].Cum < rs[b].Cum
+			}
+			return rs[a].Flat < rs[b].Flat
+		})
+	}
+	for _, g := range []string{"lines", "files"} {
+		text := testdata.Read(t, "profiles/browser.cpu."+g+".txt")
+		rows, total, err := ParseTop(string(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, freshTotal := Run(t, path, Options{Granularity: g})
+		if total != freshTotal || len(rows) != len(fresh) {
+			t.Fatalf("%s: checked-in report has %d rows of %d, pprof prints %d of %d", g, len(rows), total, len(fresh), freshTotal)
+		}
+		byName(rows)
+		byName(fresh)
+		for i := range rows {
+			if rows[i] != fresh[i] {
+				t.Errorf("%s row %d: checked in %+v, pprof %+v", g, i, rows[i], fresh[i])
+			}
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/prometheus/prometheus/model/labels"
 
+	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/query"
 	"github.com/emberscope/emberscope/pkg/source"
 )
@@ -61,6 +62,9 @@ type queryModel struct {
 	Live         bool   `json:"live"`
 	LiveWindow   string `json:"liveWindow"`
 	LiveInterval string `json:"liveInterval"`
+	// Granularity is what a flamegraph frame stands for: "functions" (the
+	// default), "lines" or "files" (see granularity.go).
+	Granularity string `json:"granularity"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -86,6 +90,8 @@ type request struct {
 	// Baseline is a diff's left range when it is not Range.
 	Baseline *source.TimeRange
 	Novelty  *noveltyModel
+	// Granularity is what a flamegraph frame stands for.
+	Granularity model.Granularity
 }
 
 type comparisonRequest struct {
@@ -155,6 +161,9 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 		r.Step = step(q, minStep)
 	}
 	r.Novelty = m.Novelty
+	if r.Granularity, err = model.ParseGranularity(m.Granularity); err != nil {
+		return nil, userErrorf("granularity: %v", err)
+	}
 	if r.Baseline, err = parseBaseline(m.Baseline); err != nil {
 		return nil, err
 	}

@@ -42,10 +42,11 @@ func (d *Datasource) fullTree(ctx context.Context, r *request, sel source.Select
 		t   *flame.Tree
 		err error
 	)
+	src := granularSource(d.src, r.Granularity)
 	if labels, sep := r.Query.VirtualLabels(); len(labels) > 0 {
-		t, err = d.virtualTree(ctx, req, labels, sep, r.Limit)
+		t, err = d.virtualTree(ctx, src, req, labels, sep, r.Limit)
 	} else {
-		t, err = d.src.MergeStacks(ctx, req)
+		t, err = src.MergeStacks(ctx, req)
 	}
 	if err != nil {
 		return nil, err

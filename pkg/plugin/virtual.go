@@ -12,7 +12,8 @@ import (
 )
 
 // virtualTree builds a tree with virtual base frames made from the values of
-// labels (frames_from_label, or "Q by (...)"), at most limit values per label.
-func (d *Datasource) virtualTree(ctx context.Context, req source.StacksRequest, labels []string, sep string, limit int) (*flame.Tree, error) {
-	return virtual.Build(ctx, d.src, req, labels, sep, virtual.Options{Limit: limit})
+// labels (frames_from_label, or "Q by (...)"), at most limit values per label,
+// asking src (the datasource's source, or its granular view) for the stacks.
+func (d *Datasource) virtualTree(ctx context.Context, src source.Source, req source.StacksRequest, labels []string, sep string, limit int) (*flame.Tree, error) {
+	return virtual.Build(ctx, src, req, labels, sep, virtual.Options{Limit: limit})
 }

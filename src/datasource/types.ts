@@ -37,7 +37,22 @@ export interface EmberscopeQuery extends DataQuery {
   liveWindow?: string;
   /** A duration such as `10s`; empty means the backend's default. */
   liveInterval?: string;
+  /** What a flamegraph frame stands for, as pprof's granularity; empty means `functions`. */
+  granularity?: Granularity;
 }
+
+/**
+ * What one flamegraph frame stands for, as pprof's `-functions`, `-lines` and `-files`: a function,
+ * a function's line (`pkg.Func file.go:123`) or a source file.
+ */
+export type Granularity = 'functions' | 'lines' | 'files';
+
+/** The granularities offered by the editor, in the order shown. */
+export const GRANULARITY_OPTIONS: Array<SelectableValue<Granularity>> = [
+  { value: 'functions', label: 'Functions', description: 'One frame per function' },
+  { value: 'lines', label: 'Lines', description: 'One frame per function and source line: pkg.Func file.go:123' },
+  { value: 'files', label: 'Files', description: 'One frame per source file' },
+];
 
 /** How the datasource authenticates to the profile server. */
 export type AuthMethod = 'none' | 'basic' | 'bearer';
@@ -77,7 +92,11 @@ export const QUERY_TYPE_OPTIONS: Array<SelectableValue<QueryType>> = [
   { value: 'histogram', label: 'Histogram', description: 'Distribution of per-profile totals' },
   { value: 'labels', label: 'Labels', description: 'Contribution of each value of the group-by label' },
   { value: 'diff', label: 'Diff', description: 'Flamegraph of the range against a comparison' },
-  { value: 'novelty', label: 'Novelty', description: 'How new each profile looks against the recent profiles of its series' },
+  {
+    value: 'novelty',
+    label: 'Novelty',
+    description: 'How new each profile looks against the recent profiles of its series',
+  },
 ];
 
 /** The backend's live window when the query sets none. */

@@ -210,6 +210,22 @@ describe('options', () => {
     expect(screen.getByTestId('options-summary')).toHaveTextContent('Type: novelty, Max nodes: 16384');
   });
 
+  it('picks the granularity: lines is sent to the backend and shown in the summary', async () => {
+    const { user, last, onRunQuery } = setup({ profileTypeId: CPU, queryType: 'profile', granularity: 'files' });
+    await user.click(screen.getByText('Options'));
+    expect(screen.getByRole('radio', { name: 'Files' })).toBeChecked();
+    expect(screen.getByTestId('options-summary')).toHaveTextContent('Granularity: files');
+    await user.click(screen.getByRole('radio', { name: 'Lines' }));
+    expect(last().granularity).toBe('lines');
+    expect(onRunQuery).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('options-summary')).toHaveTextContent(
+      'Type: profile, Max nodes: 16384, Granularity: lines'
+    );
+    await user.click(screen.getByRole('radio', { name: 'Functions' }));
+    expect(last().granularity).toBeUndefined();
+    expect(screen.getByTestId('options-summary')).not.toHaveTextContent('Granularity');
+  });
+
   it('switches live mode on with its window and interval, shown in the summary', async () => {
     const { user, last, onRunQuery } = setup({ profileTypeId: CPU, queryType: 'both' });
     await user.click(screen.getByText('Options'));

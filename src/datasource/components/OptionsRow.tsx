@@ -19,6 +19,8 @@ import {
   DEFAULT_LIVE_WINDOW,
   DEFAULT_MAX_NODES,
   EmberscopeQuery,
+  GRANULARITY_OPTIONS,
+  Granularity,
   QUERY_TYPE_OPTIONS,
   QueryType,
   parseDuration,
@@ -34,6 +36,9 @@ export function optionsSummary(q: EmberscopeQuery, defaultType: QueryType): stri
   parts.push(`Max nodes: ${q.maxNodes || DEFAULT_MAX_NODES}`);
   if (q.limit) {
     parts.push(`Limit: ${q.limit}`);
+  }
+  if (q.granularity && q.granularity !== 'functions') {
+    parts.push(`Granularity: ${q.granularity}`);
   }
   if (q.live) {
     parts.push(`Live: ${q.liveWindow || DEFAULT_LIVE_WINDOW} every ${q.liveInterval || DEFAULT_LIVE_INTERVAL}`);
@@ -126,6 +131,23 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
             value={query.queryType ?? defaultType}
             onChange={(v) => {
               onChange({ ...query, queryType: v });
+              onRunQuery();
+            }}
+          />
+        </InlineField>
+      </InlineFieldRow>
+      <InlineFieldRow>
+        <InlineField
+          label="Granularity"
+          labelWidth={14}
+          tooltip="What a flamegraph frame stands for, as pprof's -functions, -lines and -files: lines and files are read from the server's merged pprof"
+        >
+          <RadioButtonGroup<Granularity>
+            aria-label="Granularity"
+            options={GRANULARITY_OPTIONS}
+            value={query.granularity ?? 'functions'}
+            onChange={(v) => {
+              onChange({ ...query, granularity: v === 'functions' ? undefined : v });
               onRunQuery();
             }}
           />
