@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 )
 
 // The σ score (Method "sigma") measures a profile against its series' own
@@ -45,9 +46,11 @@ const (
 type sigmaParams struct {
 	floorAbs, floorRel, prior float64
 	top                       int
+	// groups adds each package's summed share as a feature (by function).
+	groups bool
 }
 
-var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop}
+var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true}
 
 // sigmaFeature is one feature's standardised move.
 type sigmaFeature struct {
@@ -80,23 +83,56 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		}
 	}
 	n := float64(len(hs))
-	out := make([]sigmaFeature, 0, len(keys))
-	xs := make([]float64, len(hs))
-	for h, f := range keys {
+	out := make([]sigmaFeature, 0, len(keys)+16)
+	// xs[i] is the feature's share in hs[i], the last slot v's; groups sum
+	// their functions' shares per vector.
+	xs := make([]float64, len(hs)+1)
+	type group struct {
+		xs    []float64
+		exact bool
+	}
+	var groups map[string]*group
+	if sp.groups && v.Params.By == ByFunction {
+		groups = map[string]*group{}
+	}
+	add := func(h uint64, key string, exact bool, xs []float64) {
 		var mean float64
-		for i := range hs {
-			xs[i] = hs[i].shareOf(h)
-			mean += xs[i]
+		for _, x := range xs[:len(hs)] {
+			mean += x
 		}
 		mean /= n
 		var ss float64
-		for _, x := range xs {
+		for _, x := range xs[:len(hs)] {
 			ss += (x - mean) * (x - mean)
 		}
 		prior := sp.floorAbs*sp.floorAbs + sp.floorRel*sp.floorRel*mean
 		sd := math.Sqrt((ss + sp.prior*prior) / (n - 1 + sp.prior))
-		x := v.shareOf(h)
-		out = append(out, sigmaFeature{hash: h, key: f.key, mean: mean, sd: sd, share: x, z: (x - mean) / sd, fromExact: f.exact})
+		x := xs[len(hs)]
+		out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: x, z: (x - mean) / sd, fromExact: exact})
+	}
+	for h, f := range keys {
+		for i := range hs {
+			xs[i] = hs[i].shareOf(h)
+		}
+		xs[len(hs)] = v.shareOf(h)
+		add(h, f.key, f.exact, xs)
+		if groups == nil {
+			continue
+		}
+		if pkg := packageOf(f.key); pkg != "" {
+			g := groups[pkg]
+			if g == nil {
+				g = &group{xs: make([]float64, len(xs))}
+				groups[pkg] = g
+			}
+			for i, x := range xs {
+				g.xs[i] += x
+			}
+			g.exact = g.exact || f.exact
+		}
+	}
+	for name, g := range groups {
+		add(0, name, g.exact, g.xs)
 	}
 	slices.SortFunc(out, func(a, b sigmaFeature) int {
 		if c := cmp.Compare(math.Abs(b.z), math.Abs(a.z)); c != 0 {
@@ -118,6 +154,21 @@ func sigmaScore(fs []sigmaFeature, top int) float64 {
 		sum += f.z * f.z
 	}
 	return math.Sqrt(sum)
+}
+
+// packageOf is the Go package of a function name ("encoding/json" of
+// "encoding/json.(*decodeState).object", "slices" of a generic
+// "slices.partitionCmpFunc[go.shape...]"), "" for a name without one.
+func packageOf(name string) string {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	slash := strings.LastIndexByte(name, '/')
+	dot := strings.IndexByte(name[slash+1:], '.')
+	if dot <= 0 {
+		return ""
+	}
+	return name[:slash+1+dot]
 }
 
 // shareOf is the share of the feature of hash h: exact when kept, else the
