@@ -246,6 +246,7 @@ func TestEvaluationOnSeries(t *testing.T) {
 	}
 	methods := []method{
 		{name: "σ, top 3, functions and packages (default)", opts: Options{}},
+		{name: "σ, top 3, functions and packages", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true}},
 		{name: "σ, top 3, functions only", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3}},
 		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true}},
 		{name: "σ, all features (Mahalanobis)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true}},

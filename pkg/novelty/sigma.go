@@ -48,9 +48,11 @@ type sigmaParams struct {
 	top                       int
 	// groups adds each package's summed share as a feature (by function).
 	groups bool
+	// inclusive adds each kept group's inclusive share as a feature.
+	inclusive bool
 }
 
-var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true}
+var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true, inclusive: true}
 
 // sigmaFeature is one feature's standardised move.
 type sigmaFeature struct {
@@ -133,6 +135,37 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	}
 	for name, g := range groups {
 		add(0, name, g.exact, g.xs)
+	}
+	if sp.inclusive {
+		// Only functions every vector keeps: a share not kept is unknown
+		// (below the kept ones), not 0.
+		// A chain of calls with one path (main.encodeJPEG →
+		// image/jpeg.Encode) has one inclusive share: one feature, not a
+		// move counted once per function of the chain.
+		seen := map[[2]float64]bool{}
+	groups:
+		for _, e := range v.Groups {
+			for i := range hs {
+				x, ok := hs[i].groupShare(e.Hash)
+				if !ok {
+					continue groups
+				}
+				xs[i] = x
+			}
+			xs[len(hs)] = float64(e.Weight)
+			var sum, sq float64
+			for _, x := range xs {
+				sum += x
+				sq += x * x
+			}
+			fp := [2]float64{math.Round(sum * 1e6), math.Round(sq * 1e8)}
+			if seen[fp] {
+				continue
+			}
+			seen[fp] = true
+			key, h := e.Key, e.Hash
+			add(h, key+" (with callees)", true, xs)
+		}
 	}
 	slices.SortFunc(out, func(a, b sigmaFeature) int {
 		if c := cmp.Compare(math.Abs(b.z), math.Abs(a.z)); c != 0 {

@@ -109,6 +109,10 @@ type Vector struct {
 	// Buckets are the D hashed buckets (nil when all are zero).
 	Buckets []float32
 	Scale   float32
+	// Groups (version 2, by function) are the DefaultGroups functions of
+	// largest inclusive share — a function with all it calls — below
+	// groupMax, sorted by Hash, Weight the share itself (0..1).
+	Groups []Entry
 }
 
 // IsZero reports whether v is the vector of an empty profile.
