@@ -245,7 +245,7 @@ func TestEvaluationOnSeries(t *testing.T) {
 		require.Len(t, series[prog], n+10, "changed profiles of %s", prog)
 	}
 	methods := []method{
-		{name: "σ, top 3, functions and packages (default)", opts: Options{}},
+		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
 		{name: "σ, top 3, functions and packages", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true}},
 		{name: "σ, top 3, functions only", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3}},
 		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true}},
@@ -296,26 +296,24 @@ func TestEvaluationOnSeries(t *testing.T) {
 	}
 	t.Logf("changed profiles, σ score:\n%s", strings.Join(lines, "\n"))
 
-	// What the σ score holds. The targets (ROC-AUC ≥ 0.99 from 10
-	// points in steady phases, ≥ 0.95 at 5, FPR ≤ 1 %) are met on the
-	// held-out programs from 10 points and for the FPR on the whole set; at
-	// 5 points, and at 10 on the tuning programs, a phase's move spread over
-	// its functions is within the sampling noise of ~800-sample profiles
-	// (BENCHMARKS.md), so those are asserted at what they reach.
+	// The targets: ROC-AUC ≥ 0.99 from 10 points in steady phases
+	// and ≥ 0.95 at 5 (held out; pooled, 5 points reach 0.83: rideshare's
+	// scooter trips share their HTTP and sorting code with the other trips),
+	// FPR ≤ 1 % at the default threshold.
 	held := evalPart(def.stable, def.changed, heldOut)
 	all := evalPart(def.stable, def.changed, anyProg)
 	for i, c := range changeColumns {
 		switch {
 		case c.change == "steady" && c.amount >= 0.10:
 			require.GreaterOrEqual(t, held.auc[i], 0.99, "held-out: ROC-AUC of steady changes of %.0f points", 100*c.amount)
+			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of steady changes of %.0f points", 100*c.amount)
 		case c.change == "steady":
-			require.GreaterOrEqual(t, held.auc[i], 0.94, "held-out: ROC-AUC of steady changes of 5 points")
+			require.GreaterOrEqual(t, held.auc[i], 0.95, "held-out: ROC-AUC of steady changes of 5 points")
+			require.GreaterOrEqual(t, all.auc[i], 0.83, "all: ROC-AUC of steady changes of 5 points")
 		case c.change == "hot", c.change == "program":
 			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of %s changes", c.change)
 		}
 	}
-	require.GreaterOrEqual(t, all.auc[1], 0.93, "all: ROC-AUC of steady changes of 10 points")
-	require.GreaterOrEqual(t, all.auc[2], 0.99, "all: ROC-AUC of steady changes of 15 points")
 	require.LessOrEqual(t, float64(all.fp), 0.01*float64(all.nStable), "false positives at the default threshold on the stable series")
 	// The σ score ranks every steady change of 10 points and more, and every
 	// noisy one from 15, above the cosine score it replaced.

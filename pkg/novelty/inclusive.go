@@ -15,14 +15,10 @@ const DefaultGroups = 32
 // every stack, as runtime.main is, and says nothing: not kept.
 const groupMax = 0.995
 
-// inclusiveGroups returns the G functions of largest inclusive share of t
-// below groupMax, each counted once per stack (recursion does not count
-// twice), with Weight its share of the tree's total (not normalised).
-func inclusiveGroups(t *flame.Tree, g int) []Entry {
-	total := float64(t.Total())
-	if total <= 0 || g <= 0 {
-		return nil
-	}
+// addInclusive adds to b the inclusive value of every function of t:
+// each node's total counts for its function unless an ancestor has the same
+// name (recursion counts once per stack).
+func (b *Builder) addInclusive(t *flame.Tree) {
 	incl := make([]int64, len(t.Names()))
 	onPath := make([]int32, len(t.Names()))
 	var path []int32 // name ids root first, without the root
@@ -41,20 +37,11 @@ func inclusiveGroups(t *flame.Tree, g int) []Entry {
 		onPath[name]++
 		path = append(path, name)
 	})
-	feats := make([]feat, 0, len(incl))
 	for id, v := range incl {
-		if s := float64(v) / total; v != 0 && s < groupMax {
-			feats = append(feats, feat{h: fnv64a(t.NameOf(int32(id))), s: s, ref: int32(id)})
+		if v != 0 {
+			b.AddGroup(t.NameOf(int32(id)), float64(v))
 		}
 	}
-	topFirst(feats, g)
-	k := min(g, len(feats))
-	out := make([]Entry, k)
-	for i, f := range feats[:k] {
-		out[i] = Entry{Key: t.NameOf(f.ref), Hash: f.h, Weight: float32(f.s)}
-	}
-	sortExact(out)
-	return out
 }
 
 // groupShare is the inclusive share of the function of hash h, 0 when v

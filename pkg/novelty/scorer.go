@@ -14,7 +14,7 @@ import (
 const (
 	DefaultHistory = 20
 	// DefaultThreshold is the default of Threshold for Method sigma, in σ.
-	DefaultThreshold = 6
+	DefaultThreshold = 7
 	// DefaultCosineThreshold is the default of Threshold for Method cosine
 	// (and clustering).
 	DefaultCosineThreshold = 0.1
@@ -50,7 +50,7 @@ type Options struct {
 	// recently matched is dropped.
 	MaxClusters int
 	// Threshold is the score above which a profile is novel: in σ for
-	// MethodSigma (default 6), a cosine distance for MethodCosine (default
+	// MethodSigma (default 7), a cosine distance for MethodCosine (default
 	// 0.1), which is also the radius within which a vector joins a cluster.
 	Threshold float64
 	// WarmUp is how many vectors a series must have seen before one can be

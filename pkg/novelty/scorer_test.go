@@ -136,7 +136,7 @@ func TestOptionsErrors(t *testing.T) {
 	}
 	s, err := NewSeries(Options{})
 	require.NoError(t, err)
-	require.Equal(t, Options{Method: MethodSigma, History: 20, Threshold: 6, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
+	require.Equal(t, Options{Method: MethodSigma, History: 20, Threshold: 7, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
 	s, err = NewSeries(Options{Cluster: true})
 	require.NoError(t, err)
 	require.Equal(t, Options{Method: MethodCosine, Cluster: true, History: 20, Threshold: 0.1, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())

@@ -97,7 +97,22 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	if sp.groups && v.Params.By == ByFunction {
 		groups = map[string]*group{}
 	}
+	// Features with the same shares in every vector (a leaf function's own
+	// and inclusive share, a package of one function, a chain of calls with
+	// one path) are one feature, not a move counted once per name: the
+	// first name wins (functions, then packages, then inclusive groups).
+	seen := map[[2]float64]bool{}
 	add := func(h uint64, key string, exact bool, xs []float64) {
+		var sum, sq float64
+		for _, x := range xs {
+			sum += x
+			sq += x * x
+		}
+		fp := [2]float64{math.Round(sum * 1e4), math.Round(sq * 1e5)}
+		if seen[fp] {
+			return
+		}
+		seen[fp] = true
 		var mean float64
 		for _, x := range xs[:len(hs)] {
 			mean += x
@@ -112,7 +127,13 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		x := xs[len(hs)]
 		out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: x, z: (x - mean) / sd, fromExact: exact})
 	}
-	for h, f := range keys {
+	hashes := make([]uint64, 0, len(keys))
+	for h := range keys {
+		hashes = append(hashes, h)
+	}
+	slices.Sort(hashes)
+	for _, h := range hashes {
+		f := keys[h]
 		for i := range hs {
 			xs[i] = hs[i].shareOf(h)
 		}
@@ -133,16 +154,17 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 			g.exact = g.exact || f.exact
 		}
 	}
-	for name, g := range groups {
-		add(0, name, g.exact, g.xs)
+	pkgs := make([]string, 0, len(groups))
+	for name := range groups {
+		pkgs = append(pkgs, name)
+	}
+	slices.Sort(pkgs)
+	for _, name := range pkgs {
+		add(0, name, groups[name].exact, groups[name].xs)
 	}
 	if sp.inclusive {
 		// Only functions every vector keeps: a share not kept is unknown
 		// (below the kept ones), not 0.
-		// A chain of calls with one path (main.encodeJPEG →
-		// image/jpeg.Encode) has one inclusive share: one feature, not a
-		// move counted once per function of the chain.
-		seen := map[[2]float64]bool{}
 	groups:
 		for _, e := range v.Groups {
 			for i := range hs {
@@ -153,16 +175,6 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 				xs[i] = x
 			}
 			xs[len(hs)] = float64(e.Weight)
-			var sum, sq float64
-			for _, x := range xs {
-				sum += x
-				sq += x * x
-			}
-			fp := [2]float64{math.Round(sum * 1e6), math.Round(sq * 1e8)}
-			if seen[fp] {
-				continue
-			}
-			seen[fp] = true
 			key, h := e.Key, e.Hash
 			add(h, key+" (with callees)", true, xs)
 		}

@@ -38,11 +38,8 @@ func (b *Builder) FromTree(t *flame.Tree) Vector {
 				b.Add(t.NameOf(int32(id)), float64(v))
 			}
 		}
-		v := b.Vector()
-		if !v.IsZero() {
-			v.Groups = inclusiveGroups(t, DefaultGroups)
-		}
-		return v
+		b.addInclusive(t)
+		return b.Vector()
 	}
 	// By stack: every node is one distinct stack, whose hash chains its
 	// parent's with its frame name's (StackHash), so a stack costs one hash

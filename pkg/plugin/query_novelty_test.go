@@ -133,7 +133,7 @@ func TestNoveltyScoresEachProfileOnTheStore(t *testing.T) {
 	require.Equal(t, "σ", s.Fields[1].Config.Unit)
 	text := field(t, ann, "text", 0).(string)
 	require.Contains(t, text, "Moved most: compress/flate", "the text names the batch job's functions: %s", text)
-	require.Regexp(t, `^Novelty \d+\.\d σ \(threshold 6\.0 σ\)\. Moved most: compress/flate\.\S+ 0\.0 % → \d+(\.\d)? % \(\+\d+ σ\),`, text, "shares in percent and moves in σ")
+	require.Regexp(t, `^Novelty \d+\.\d σ \(threshold 7\.0 σ\)\. Moved most: compress/flate\S* \d+(\.\d)? % → \d+(\.\d)? % \(\+\d+ σ\),`, text, "shares in percent and moves in σ")
 	// The point links to the diff against its most similar earlier profile.
 	match := field(t, s, "matchFrom", noveltyProfiles-1).(string)
 	require.NotEmpty(t, match)
