@@ -4,16 +4,19 @@
 package novelty
 
 import (
+	"math"
+
 	"github.com/emberscope/emberscope/pkg/flame"
 )
 
 // DefaultGroups is how many functions a vector keeps by inclusive share
 // (the function with everything it calls: a phase of the program).
-const DefaultGroups = 32
+const DefaultGroups = 48
 
-// groupMax is the inclusive share above which a function is on (nearly)
-// every stack, as runtime.main is, and says nothing: not kept.
-const groupMax = 0.995
+// groupMax bounds the inclusive shares kept: every share (a function on
+// every stack, as runtime.main, is kept too: dropping it from one profile
+// and not another would make a merge of them wrong).
+const groupMax = math.MaxFloat64
 
 // addInclusive adds to b the inclusive value of every function of t:
 // each node's total counts for its function unless an ancestor has the same
