@@ -248,8 +248,8 @@ func TestEvaluationOnSeries(t *testing.T) {
 		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
 		{name: "σ, top 3, functions and packages", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true}},
 		{name: "σ, top 3, functions only", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3}},
-		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true}},
-		{name: "σ, all features (Mahalanobis)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true}},
+		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true, inclusive: true}},
+		{name: "σ, all features (Mahalanobis)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true, inclusive: true}},
 		{name: "cosine, calibrated by past scores", opts: Options{Method: MethodCosine}, calibrate: true},
 		{name: "cosine (before)", opts: Options{Method: MethodCosine}},
 	}
