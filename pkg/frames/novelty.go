@@ -101,7 +101,7 @@ func NoveltyScores(series []NoveltySeries, link DiffLink) []*data.Frame {
 		if seriesSigma(s) {
 			score.Config.Max = nil
 			score.Config.Unit = "σ"
-			score.Config.Description = "How far each profile's function shares moved from their usual shares over the recent profiles of its series, in units of each function's own spread (σ): the norm of the three largest moves. Below 3 is the usual wobble."
+			score.Config.Description = "How far each profile's shares (of functions, packages and functions with their callees) moved from their usual shares over the recent profiles of its series, in units of each share's own spread (σ): the norm of the three largest moves. Profiles of the usual mix mostly score below 5; the default threshold is 7."
 		}
 		if link.DatasourceUID != "" {
 			score.Config.Links = []data.DataLink{diffLink(link, s.Selector)}
