@@ -5,6 +5,7 @@ package frames
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,9 +20,12 @@ import (
 // one step window [From, To] of a series.
 type NoveltyPoint struct {
 	From, To time.Time
-	// Score is 1 − the highest cosine similarity to the series' recent
-	// history (or the distance to the nearest pattern), 0..1.
+	// Score is the profile's move against the series' recent history: in σ
+	// of each function's own spread (method sigma, Sigma true), else 1 − the
+	// highest cosine similarity (or the distance to the nearest pattern),
+	// 0..1.
 	Score float64
+	Sigma bool
 	// MatchFrom and MatchTo are the most similar earlier profile (or
 	// window); zero for the first point of a series.
 	MatchFrom, MatchTo time.Time
@@ -39,8 +43,12 @@ type NoveltySeries struct {
 // what a novel profile matched.
 type NoveltyChange struct {
 	Name string
-	// From is its self share (0..1) in the match, To in the novel profile.
+	// From is its self share (0..1) in the match (method sigma: its mean
+	// over the history), To in the novel profile.
 	From, To float64
+	// Sigma is the move in units of the share's spread over the history
+	// (method sigma); 0 when not measured.
+	Sigma float64
 }
 
 // NovelPoint is a profile (or window) that was novel for its series.
@@ -90,6 +98,11 @@ func NoveltyScores(series []NoveltySeries, link DiffLink) []*data.Frame {
 			Max:               (*data.ConfFloat64)(&hi),
 			Description:       "1 − the highest cosine similarity of each profile to the recent profiles of its series: 0 is the usual mix of functions, 1 nothing in common.",
 		}
+		if seriesSigma(s) {
+			score.Config.Max = nil
+			score.Config.Unit = "σ"
+			score.Config.Description = "How far each profile's shares (of functions, packages and functions with their callees) moved from their usual shares over the recent profiles of its series, in units of each share's own spread (σ): the norm of the three largest moves. Profiles of the usual mix mostly score below 5; the default threshold is 7."
+		}
 		if link.DatasourceUID != "" {
 			score.Config.Links = []data.DataLink{diffLink(link, s.Selector)}
 		}
@@ -105,6 +118,11 @@ func NoveltyScores(series []NoveltySeries, link DiffLink) []*data.Frame {
 		out = append(out, f)
 	}
 	return out
+}
+
+// seriesSigma reports whether a series' scores are in σ.
+func seriesSigma(s NoveltySeries) bool {
+	return len(s.Points) > 0 && s.Points[0].Sigma
 }
 
 // ms is t in unix milliseconds, as a diff query's comparison reads times.
@@ -180,14 +198,22 @@ func NoveltyAnnotations(points []NovelPoint) *data.Frame {
 // noveltyText says why a point is novel.
 func noveltyText(p NovelPoint) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Novelty score %.2f (threshold %.2f).", p.Score, p.Threshold)
+	if p.Sigma {
+		fmt.Fprintf(&b, "Novelty %.1f σ (threshold %.1f σ).", p.Score, p.Threshold)
+	} else {
+		fmt.Fprintf(&b, "Novelty score %.2f (threshold %.2f).", p.Score, p.Threshold)
+	}
 	if len(p.Changes) > 0 {
 		b.WriteString(" Moved most:")
 		for i, c := range p.Changes {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, " %s (%s → %s of self)", c.Name, percent(c.From), percent(c.To))
+			if p.Sigma {
+				fmt.Fprintf(&b, " %s %s → %s (%s)", c.Name, sharePercent(c.From), sharePercent(c.To), sigmaText(c.Sigma))
+			} else {
+				fmt.Fprintf(&b, " %s (%s → %s of self)", c.Name, percent(c.From), percent(c.To))
+			}
 		}
 		b.WriteByte('.')
 	}
@@ -198,6 +224,28 @@ func noveltyText(p NovelPoint) string {
 }
 
 func percent(share float64) string { return fmt.Sprintf("%.1f%%", 100*share) }
+
+// sharePercent is a share as a person reads it: "18 %", or "0.4 %" below
+// ten percent.
+func sharePercent(share float64) string {
+	if p := 100 * share; math.Round(p) >= 10 {
+		return fmt.Sprintf("%.0f %%", p)
+	}
+	return fmt.Sprintf("%.1f %%", 100*share)
+}
+
+// sigmaText is a move in σ: "+9 σ", "−3 σ" (to one decimal below 10).
+func sigmaText(z float64) string {
+	sign := "+"
+	if z < 0 {
+		sign = "−"
+	}
+	a := math.Abs(z)
+	if math.Round(a) >= 10 {
+		return fmt.Sprintf("%s%.0f σ", sign, a)
+	}
+	return fmt.Sprintf("%s%.1f σ", sign, a)
+}
 
 // noveltyTags is "novelty" and name=value per label; commas inside values are
 // replaced by spaces, since Grafana splits tags on commas.

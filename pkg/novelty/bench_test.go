@@ -54,3 +54,33 @@ func BenchmarkTopTableReference16k(b *testing.B) {
 		_ = flame.TopTable(t)
 	}
 }
+
+// BenchmarkSigmaScoreReal scores a real recorded profile's vector (the
+// codefmt series, whose functions carry package names) against a full
+// history of H = 20 real ones, each way: the scoring part of the
+// per-profile cost, on real names.
+func BenchmarkSigmaScoreReal(b *testing.B) {
+	series := loadSeries(b, Params{})["codefmt"]
+	for _, m := range []string{MethodSigma, MethodCosine} {
+		b.Run(m, func(b *testing.B) {
+			s, err := NewSeries(Options{Method: m})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, p := range series[:20] {
+				s.Score(p.v)
+			}
+			v := series[20].v
+			b.ReportAllocs()
+			for b.Loop() {
+				if m == MethodSigma {
+					_ = sigmaScore(sigmaFeatures(&v, s.ring, s.sigma), s.sigma.top)
+				} else {
+					for i := range s.ring {
+						_ = Cosine(&v, &s.ring[i])
+					}
+				}
+			}
+		})
+	}
+}

@@ -5,19 +5,26 @@
 // against the series' recent history, from one small vector per profile:
 // no stacks or functions are held.
 //
-// The vector (version 1, see Vector) keeps a profile's K largest self
+// The vector (version 2, see Vector) keeps a profile's K largest self
 // contributors (functions, or whole stacks with ByStack) exactly, as their
 // share of the profile, and feature-hashes the rest into D signed buckets;
-// the whole is L2-normalised. Cosine estimates the similarity of two
-// profiles from their vectors; Merge combines the vectors of profiles as
-// merging the profiles would.
+// the whole is L2-normalised. By function it also keeps the inclusive share
+// (a function with all it calls) of the DefaultGroups largest functions.
+// Cosine estimates the similarity of two profiles from their vectors; Merge
+// combines the vectors of profiles as merging the profiles would. Version 1
+// vectors (without the inclusive shares) still decode.
 //
-// A Series scores vectors in time order: the score is 1 − the highest
-// cosine similarity to the last H vectors of the series, or with
-// clustering the distance to the nearest cluster centroid (a vector within
-// Threshold of a centroid joins its cluster). A profile is novel when its
-// score exceeds Threshold (default 0.1) after a warm-up, and Changes names
-// the functions whose share moved most against what it matched.
+// A Series scores vectors in time order. By default (MethodSigma, sigma.go)
+// each feature's move — a function's self share, its package's, a kept
+// inclusive share — is standardised by that feature's own spread over the
+// last H vectors (shrunk toward a sampling floor while the history is
+// short), and the score is the norm of the three largest moves, in σ; with
+// MethodCosine it is 1 − the highest cosine similarity to the last H
+// vectors, or with clustering the distance to the nearest cluster centroid
+// (a vector within Threshold of a centroid joins its cluster). A profile is
+// novel when its score exceeds Threshold (7 σ, or 0.1 for cosine) after a
+// warm-up, and Changes names the features that moved most, with their usual
+// and new shares and the move in σ.
 //
 // The pipeline functions serve the datasource: ProfilePoints for a store
 // that answers per-profile vectors (profiles of one push merged into one

@@ -10,11 +10,16 @@ import (
 	"math"
 )
 
-// The binary form of a Vector (version 1), little-endian:
+// The binary form of a Vector (version 2), little-endian:
 //
 //	u8 version, u8 by, uvarint K, uvarint D, f32 scale,
 //	uvarint n, n × (uvarint ref, f32 weight)        kept features
 //	uvarint m, m × (uvarint index delta, f32 value)  non-zero buckets
+//	uvarint g, g × (uvarint ref, f32 share)          inclusive groups (version 2)
+//
+// Version 1 (without the groups) still decodes, to a vector without
+// groups: stores written before keep working, their σ scores lacking the
+// inclusive features until the history is of version 2 vectors.
 //
 // A kept feature is written as a reference the caller chooses (the store
 // writes its string or stack id; the vectors API an index into the names
@@ -50,6 +55,11 @@ func (v *Vector) AppendBinary(b []byte, ref func(e Entry) uint64) []byte {
 			prev = i
 		}
 	}
+	b = binary.AppendUvarint(b, uint64(len(v.Groups)))
+	for _, e := range v.Groups {
+		b = binary.AppendUvarint(b, ref(e))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(e.Weight))
+	}
 	return b
 }
 
@@ -58,8 +68,8 @@ func (v *Vector) AppendBinary(b []byte, ref func(e Entry) uint64) []byte {
 func Decode(b []byte, name func(ref uint64) (string, error)) (Vector, error) {
 	r := decoder{b: b}
 	ver := r.byte()
-	if r.err == nil && ver != Version {
-		return Vector{}, fmt.Errorf("novelty: vector version %d, this build reads version %d", ver, Version)
+	if r.err == nil && ver != 1 && ver != Version {
+		return Vector{}, fmt.Errorf("novelty: vector version %d, this build reads versions 1 to %d", ver, Version)
 	}
 	var v Vector
 	v.Params.By = By(r.byte())
@@ -97,6 +107,24 @@ func Decode(b []byte, name func(ref uint64) (string, error)) (Vector, error) {
 		}
 		v.Buckets[idx] = r.f32()
 	}
+	if ver >= 2 {
+		g := r.uvarint(4096)
+		if r.err == nil && g > 0 {
+			v.Groups = make([]Entry, g)
+		}
+		for i := range v.Groups {
+			ref := r.uvarint(math.MaxUint64)
+			v.Groups[i].Weight = r.f32()
+			if r.err != nil {
+				return Vector{}, r.err
+			}
+			key, err := name(ref)
+			if err != nil {
+				return Vector{}, fmt.Errorf("novelty: vector group %d: %w", i, err)
+			}
+			v.Groups[i].Key, v.Groups[i].Hash = key, fnv64a(key)
+		}
+	}
 	if r.err != nil {
 		return Vector{}, r.err
 	}
@@ -107,6 +135,7 @@ func Decode(b []byte, name func(ref uint64) (string, error)) (Vector, error) {
 		return Vector{}, fmt.Errorf("%w: parameters %+v", ErrCorrupt, v.Params)
 	}
 	sortExact(v.Exact)
+	sortExact(v.Groups)
 	return v, nil
 }
 

@@ -12,15 +12,32 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultHistory     = 20
-	DefaultThreshold   = 0.1
-	DefaultWarmUp      = 5
-	DefaultChanges     = 3
-	DefaultMaxClusters = 64
+	DefaultHistory = 20
+	// DefaultThreshold is the default of Threshold for Method sigma, in σ.
+	DefaultThreshold = 7
+	// DefaultCosineThreshold is the default of Threshold for Method cosine
+	// (and clustering).
+	DefaultCosineThreshold = 0.1
+	DefaultWarmUp          = 5
+	DefaultChanges         = 3
+	DefaultMaxClusters     = 64
+)
+
+// Methods of scoring.
+const (
+	// MethodSigma scores each profile by how far its features' shares moved
+	// from their usual shares, in units of each feature's own spread over
+	// the series' history (sigma.go).
+	MethodSigma = "sigma"
+	// MethodCosine scores 1 − the highest cosine similarity to the history.
+	MethodCosine = "cosine"
 )
 
 // Options tune scoring; zero fields take the defaults.
 type Options struct {
+	// Method is MethodSigma (the default) or MethodCosine; clustering
+	// measures cosine distances to centroids, so it implies MethodCosine.
+	Method string
 	// History is H, how many of a series' latest vectors a new one is
 	// compared with (default 20).
 	History int
@@ -32,8 +49,9 @@ type Options struct {
 	// MaxClusters bounds the clusters of a series (default 64); the least
 	// recently matched is dropped.
 	MaxClusters int
-	// Threshold is the score above which a profile is novel, and the radius
-	// within which it joins a cluster (default 0.1, users' first experiment).
+	// Threshold is the score above which a profile is novel: in σ for
+	// MethodSigma (default 7), a cosine distance for MethodCosine (default
+	// 0.1), which is also the radius within which a vector joins a cluster.
 	Threshold float64
 	// WarmUp is how many vectors a series must have seen before one can be
 	// novel (default 5).
@@ -47,8 +65,23 @@ func (o Options) WithDefaults() (Options, error) {
 	if o.History == 0 {
 		o.History = DefaultHistory
 	}
+	switch {
+	case o.Method == "" && o.Cluster:
+		o.Method = MethodCosine
+	case o.Method == "":
+		o.Method = MethodSigma
+	case o.Method == "sigma" || o.Method == "cosine":
+	default:
+		return o, fmt.Errorf("novelty: method %q: want sigma or cosine", o.Method)
+	}
+	if o.Cluster && o.Method != MethodCosine {
+		return o, fmt.Errorf("novelty: clustering measures cosine distances: use method cosine, not %s", o.Method)
+	}
 	if o.Threshold == 0 {
 		o.Threshold = DefaultThreshold
+		if o.Method == MethodCosine {
+			o.Threshold = DefaultCosineThreshold
+		}
 	}
 	if o.WarmUp == 0 {
 		o.WarmUp = DefaultWarmUp
@@ -62,8 +95,10 @@ func (o Options) WithDefaults() (Options, error) {
 	switch {
 	case o.History < 1 || o.History > 10000:
 		return o, fmt.Errorf("novelty: history must be 1..10000 profiles, not %d", o.History)
-	case !(o.Threshold > 0 && o.Threshold <= 1):
-		return o, fmt.Errorf("novelty: threshold must be in (0, 1], not %v", o.Threshold)
+	case o.Method == MethodCosine && !(o.Threshold > 0 && o.Threshold <= 1):
+		return o, fmt.Errorf("novelty: threshold of method cosine must be in (0, 1], not %v", o.Threshold)
+	case o.Method == MethodSigma && !(o.Threshold > 0 && o.Threshold <= 1000):
+		return o, fmt.Errorf("novelty: threshold of method sigma must be in (0, 1000] σ, not %v", o.Threshold)
 	case o.WarmUp < 0:
 		return o, fmt.Errorf("novelty: warm-up must not be negative, not %d", o.WarmUp)
 	case o.Changes < 0:
@@ -77,14 +112,20 @@ func (o Options) WithDefaults() (Options, error) {
 // Change is a feature whose share moved against the matched history.
 type Change struct {
 	Name string
-	// From is its share (0..1) in what the profile matched, To in the profile.
+	// From is its share (0..1) in what the profile matched (with MethodSigma
+	// its mean share over the history), To in the profile.
 	From, To float64
+	// Sigma is the move To − From in units of the feature's spread over the
+	// history (MethodSigma; 0 with MethodCosine).
+	Sigma float64
 }
 
 // Result is the verdict on one vector of a series.
 type Result struct {
-	// Score is 1 − the highest cosine similarity to the last H vectors (or
-	// the distance to the nearest centroid), 0..1; the first vector of a
+	// Score is, with MethodSigma, the standardised move of the profile's
+	// features against the last H vectors, in σ (0 and up); with
+	// MethodCosine, 1 − the highest cosine similarity to the last H vectors
+	// (or the distance to the nearest centroid), 0..1. The first vector of a
 	// series scores 0.
 	Score float64
 	// Novel is Score > Threshold once the series has warmed up.
@@ -92,8 +133,9 @@ type Result struct {
 	// Match is the sequence number (0-based, in Score calls of the series)
 	// of the most similar of the last H vectors, -1 for the first.
 	Match int
-	// Changes name the features whose share moved most against what was
-	// matched (the nearest vector, or the nearest centroid), largest first;
+	// Changes name the features whose share moved most: with MethodSigma,
+	// in σ against the history; with MethodCosine, in share against what was
+	// matched (the nearest vector, or the nearest centroid). Largest first;
 	// set for novel vectors only.
 	Changes []Change
 }
@@ -106,6 +148,7 @@ type Series struct {
 	ring     []Vector
 	ringSeq  []int
 	clusters []cluster
+	sigma    sigmaParams
 }
 
 type cluster struct {
@@ -120,7 +163,7 @@ func NewSeries(opts Options) (*Series, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Series{opts: o}, nil
+	return &Series{opts: o, sigma: defaultSigma}, nil
 }
 
 // Options returns the options in effect.
@@ -142,6 +185,16 @@ func (s *Series) Score(v Vector) (r Result, ok bool) {
 	}
 	if ref != nil {
 		r.Score = min(max(1-best, 0), 1)
+	}
+	if s.opts.Method == MethodSigma {
+		fs := sigmaFeatures(&v, s.ring, s.sigma)
+		r.Score = sigmaScore(fs, s.sigma.top)
+		r.Novel = ref != nil && s.seen >= s.opts.WarmUp && r.Score > s.opts.Threshold
+		if r.Novel && s.opts.Changes > 0 {
+			r.Changes = sigmaChanges(fs, s.opts.Changes)
+		}
+		s.remember(v)
+		return r, true
 	}
 	if s.opts.Cluster {
 		ci, d := s.nearestCluster(&v)

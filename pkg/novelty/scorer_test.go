@@ -6,6 +6,7 @@ package novelty
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -28,37 +29,86 @@ func hot(t *testing.T) Vector {
 }
 
 func TestSeriesScoresAgainstTheMostSimilarOfHistory(t *testing.T) {
-	for _, cluster := range []bool{false, true} {
-		t.Run(fmt.Sprintf("cluster=%v", cluster), func(t *testing.T) {
-			s, err := NewSeries(Options{Cluster: cluster})
+	for _, o := range []Options{{}, {Method: MethodCosine}, {Cluster: true}} {
+		t.Run(fmt.Sprintf("method=%s,cluster=%v", o.Method, o.Cluster), func(t *testing.T) {
+			s, err := NewSeries(o)
 			require.NoError(t, err)
+			sigma := s.Options().Method == MethodSigma
 			r, ok := s.Score(steady(t, 0))
 			require.True(t, ok)
 			require.Zero(t, r.Score, "the first profile has nothing to differ from")
 			require.Equal(t, -1, r.Match)
 			for i := 1; i < 8; i++ {
 				r, _ = s.Score(steady(t, i))
-				require.Less(t, r.Score, 0.01)
+				if sigma {
+					require.Less(t, r.Score, 2.0, "the usual ±1 point wobble is within its own spread")
+				} else {
+					require.Less(t, r.Score, 0.01)
+				}
 				require.False(t, r.Novel)
 			}
 			r, _ = s.Score(hot(t))
 			require.True(t, r.Novel, "score %.3f", r.Score)
-			require.Greater(t, r.Score, 0.1)
+			require.Greater(t, r.Score, s.Options().Threshold)
 			require.Equal(t, "regexpCompile", r.Changes[0].Name, "what moved most is the new function")
-			require.Zero(t, r.Changes[0].From)
+			require.InDelta(t, 0, r.Changes[0].From, 1e-6)
 			require.InDelta(t, 400.0/1400, r.Changes[0].To, 1e-6)
 			require.Len(t, r.Changes, 3)
-			if cluster {
-				require.Equal(t, 2, s.Clusters(), "the usual profiles merged into one cluster, the hot one starts another")
+			if sigma {
+				require.Greater(t, r.Changes[0].Sigma, 20.0, "28.6 points against a floor of half a point")
+				for _, c := range r.Changes[1:] {
+					require.Negative(t, c.Sigma, "%s gave up share to the new function", c.Name)
+				}
 			} else {
+				require.Zero(t, r.Changes[0].Sigma)
+			}
+			switch {
+			case o.Cluster:
+				require.Equal(t, 2, s.Clusters(), "the usual profiles merged into one cluster, the hot one starts another")
+			default:
 				require.Equal(t, 1, r.Match%3, "the closest usual profile is the one hot extends (jitter 0)")
 			}
-			// Once seen, the hot profile is history: the next one is not novel.
-			r, _ = s.Score(hot(t))
-			require.False(t, r.Novel)
-			require.Equal(t, 8, r.Match)
+			if !sigma {
+				// Once seen, the hot profile is history: the next one is not novel.
+				r, _ = s.Score(hot(t))
+				require.False(t, r.Novel)
+				require.Equal(t, 8, r.Match)
+			}
 		})
 	}
+}
+
+func TestSigmaWeighsEachFeatureByItsOwnSpread(t *testing.T) {
+	// noisy wobbles by ±8 points every profile; calm never moves by more
+	// than a tenth of a point. The same 6-point move is noise in the first
+	// and a change in the second.
+	usual := func(i int) Vector {
+		j := float64(i%5 - 2)
+		return mustVector(t, flametest.Stacks(
+			fmt.Sprintf("main;noisy %d", int(300+40*j)),
+			fmt.Sprintf("main;other %d", int(500-40*j)),
+			fmt.Sprintf("main;calm %d", 200+i%2)), Params{})
+	}
+	moved := func(noisy, calm int) Vector {
+		return mustVector(t, flametest.Stacks(fmt.Sprintf("main;noisy %d", noisy), fmt.Sprintf("main;other %d", 1000-noisy-calm), fmt.Sprintf("main;calm %d", calm)), Params{})
+	}
+	s, err := NewSeries(Options{})
+	require.NoError(t, err)
+	for i := range 20 {
+		r, _ := s.Score(usual(i))
+		require.False(t, r.Novel, "usual profile %d scores %.2f", i, r.Score)
+	}
+	base := *s
+	r, _ := s.Score(moved(360, 200))
+	require.False(t, r.Novel, "noisy up 6 points is within its wobble: %.2f σ", r.Score)
+	s2 := base
+	s2.ring = slices.Clone(base.ring)
+	r, _ = s2.Score(moved(300, 260))
+	require.True(t, r.Novel, "calm up 6 points is new: %.2f σ", r.Score)
+	require.Equal(t, "calm", r.Changes[0].Name)
+	require.InDelta(t, 0.2005, r.Changes[0].From, 1e-3)
+	require.InDelta(t, 0.26, r.Changes[0].To, 1e-3)
+	require.Greater(t, r.Changes[0].Sigma, 6.0)
 }
 
 func TestSeriesWarmsUpAndForgetsBeyondH(t *testing.T) {
@@ -79,14 +129,17 @@ func TestSeriesWarmsUpAndForgetsBeyondH(t *testing.T) {
 }
 
 func TestOptionsErrors(t *testing.T) {
-	for _, o := range []Options{{History: -1}, {Threshold: 2}, {Threshold: -0.5}, {WarmUp: -1}, {Changes: -2}, {MaxClusters: -1}} {
+	for _, o := range []Options{{History: -1}, {Method: MethodCosine, Threshold: 2}, {Threshold: 2000}, {Threshold: -0.5}, {WarmUp: -1}, {Changes: -2}, {MaxClusters: -1}, {Method: "euclid"}, {Method: MethodSigma, Cluster: true}} {
 		_, err := NewSeries(o)
 		require.Error(t, err, "%+v", o)
 		require.Contains(t, err.Error(), "novelty:")
 	}
 	s, err := NewSeries(Options{})
 	require.NoError(t, err)
-	require.Equal(t, Options{History: 20, Threshold: 0.1, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
+	require.Equal(t, Options{Method: MethodSigma, History: 20, Threshold: 7, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
+	s, err = NewSeries(Options{Cluster: true})
+	require.NoError(t, err)
+	require.Equal(t, Options{Method: MethodCosine, Cluster: true, History: 20, Threshold: 0.1, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
 }
 
 func TestScoreSeriesNamesTheMatchedPoint(t *testing.T) {

@@ -38,6 +38,7 @@ func (b *Builder) FromTree(t *flame.Tree) Vector {
 				b.Add(t.NameOf(int32(id)), float64(v))
 			}
 		}
+		b.addInclusive(t)
 		return b.Vector()
 	}
 	// By stack: every node is one distinct stack, whose hash chains its

@@ -14,7 +14,10 @@ import (
 // Version is the version of the vector definition below. It is written
 // into every encoded vector; vectors of different versions or parameters
 // are never compared.
-const Version = 1
+//
+// Version 2 adds the inclusive groups (Vector.Groups); version 1 vectors
+// (without them) still decode.
+const Version = 2
 
 // Defaults of Params.
 const (
@@ -109,6 +112,10 @@ type Vector struct {
 	// Buckets are the D hashed buckets (nil when all are zero).
 	Buckets []float32
 	Scale   float32
+	// Groups (version 2, by function) are the DefaultGroups functions of
+	// largest inclusive share — a function with all it calls — below
+	// groupMax, sorted by Hash, Weight the share itself (0..1).
+	Groups []Entry
 }
 
 // IsZero reports whether v is the vector of an empty profile.
@@ -207,6 +214,10 @@ type Builder struct {
 	vals map[uint64]float64
 	keys map[uint64]string
 	refs map[uint64]uint64
+	// inclusive values per function (AddGroup, AddGroupRef)
+	gvals map[uint64]float64
+	gkeys map[uint64]string
+	grefs map[uint64]uint64
 	// buffers FromTree reuses by stack
 	nameBuf, hashBuf []uint64
 	featBuf          []feat
@@ -218,7 +229,8 @@ func NewBuilder(p Params) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Builder{p: p, vals: map[uint64]float64{}, keys: map[uint64]string{}, refs: map[uint64]uint64{}}, nil
+	return &Builder{p: p, vals: map[uint64]float64{}, keys: map[uint64]string{}, refs: map[uint64]uint64{},
+		gvals: map[uint64]float64{}, gkeys: map[uint64]string{}, grefs: map[uint64]uint64{}}, nil
 }
 
 // Params returns the builder's parameters.
@@ -229,6 +241,28 @@ func (b *Builder) Reset() {
 	clear(b.vals)
 	clear(b.keys)
 	clear(b.refs)
+	clear(b.gvals)
+	clear(b.gkeys)
+	clear(b.grefs)
+}
+
+// AddGroup adds v to the inclusive value of function key: the value of a
+// stack the function is on (once per stack, however often it recurses).
+func (b *Builder) AddGroup(key string, v float64) {
+	h := fnv64a(key)
+	if _, ok := b.gkeys[h]; !ok {
+		b.gkeys[h] = key
+	}
+	b.gvals[h] += v
+}
+
+// AddGroupRef is AddGroup for a function known by the caller's ref and
+// its NameHash h (Entry.Ref set, Key empty, as AddRef).
+func (b *Builder) AddGroupRef(h, ref uint64, v float64) {
+	if _, ok := b.grefs[h]; !ok {
+		b.grefs[h] = ref
+	}
+	b.gvals[h] += v
 }
 
 // Add adds self value v to the feature key.
@@ -286,7 +320,43 @@ func (b *Builder) Vector() Vector {
 	for i := range v.Exact {
 		v.Exact[i].Ref = b.refs[v.Exact[i].Hash]
 	}
+	if !v.IsZero() && len(b.gvals) > 0 {
+		var total float64
+		for _, x := range b.vals {
+			total += math.Abs(x)
+		}
+		gs := make([]feat, 0, len(b.gvals))
+		for h, x := range b.gvals {
+			gs = append(gs, feat{h: h, s: x / total})
+		}
+		v.Groups = topGroups(gs, DefaultGroups, func(h uint64) string { return b.gkeys[h] })
+		for i := range v.Groups {
+			v.Groups[i].Ref = b.grefs[v.Groups[i].Hash]
+		}
+	}
 	return v
+}
+
+// topGroups keeps the g groups of largest share below groupMax, sorted by
+// hash, named by name.
+func topGroups(gs []feat, g int, name func(h uint64) string) []Entry {
+	keep := gs[:0]
+	for _, f := range gs {
+		if f.s != 0 && math.Abs(f.s) < groupMax {
+			keep = append(keep, f)
+		}
+	}
+	topFirst(keep, g)
+	k := min(g, len(keep))
+	if k == 0 {
+		return nil
+	}
+	out := make([]Entry, k)
+	for i, f := range keep[:k] {
+		out[i] = Entry{Key: name(f.h), Hash: f.h, Weight: float32(f.s)}
+	}
+	sortExact(out)
+	return out
 }
 
 // build makes the vector of features with self values (hashes distinct):
@@ -426,7 +496,25 @@ func Merge(vs []Vector, totals []int64) (Vector, error) {
 		exact[i] = f.s
 		es[i] = Entry{Key: names[f.h], Hash: f.h}
 	}
-	return assemble(p, es, exact, acc), nil
+	out := assemble(p, es, exact, acc)
+	// Groups: shares weighted as the profiles' (a group a profile did not
+	// keep counts 0 there).
+	gshares := map[uint64]float64{}
+	for i := range vs {
+		w := math.Abs(float64(totals[i])) / sum
+		for _, e := range vs[i].Groups {
+			gshares[e.Hash] += w * float64(e.Weight)
+			names[e.Hash] = e.Key
+		}
+	}
+	if len(gshares) > 0 {
+		gs := make([]feat, 0, len(gshares))
+		for h, x := range gshares {
+			gs = append(gs, feat{h: h, s: x})
+		}
+		out.Groups = topGroups(gs, DefaultGroups, func(h uint64) string { return names[h] })
+	}
+	return out, nil
 }
 
 func sortExact(es []Entry) {

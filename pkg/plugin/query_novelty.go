@@ -41,6 +41,9 @@ const (
 // noveltyModel is the query JSON's "novelty" object: scoring options, zero
 // meaning the default.
 type noveltyModel struct {
+	// Method is "sigma" (default: each function's move in units of its own
+	// spread over the history) or "cosine".
+	Method    string  `json:"method"`
 	History   int     `json:"history"`
 	Cluster   bool    `json:"cluster"`
 	Threshold float64 `json:"threshold"`
@@ -56,7 +59,7 @@ func parseNovelty(raw *noveltyModel) (novelty.Options, novelty.Params, error) {
 	if raw != nil {
 		m = *raw
 	}
-	o, err := novelty.Options{History: m.History, Cluster: m.Cluster, Threshold: m.Threshold}.WithDefaults()
+	o, err := novelty.Options{Method: m.Method, History: m.History, Cluster: m.Cluster, Threshold: m.Threshold}.WithDefaults()
 	if err != nil {
 		return o, novelty.Params{}, userErrorf("novelty: %v", err)
 	}
@@ -115,12 +118,12 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 		}
 		ns := frames.NoveltySeries{Labels: s.labels, Selector: s.selector}
 		for _, x := range res {
-			p := frames.NoveltyPoint{From: x.Time, To: x.End, Score: x.Score, MatchFrom: x.MatchTime, MatchTo: x.MatchEnd}
+			p := frames.NoveltyPoint{From: x.Time, To: x.End, Score: x.Score, Sigma: opts.Method == novelty.MethodSigma, MatchFrom: x.MatchTime, MatchTo: x.MatchEnd}
 			ns.Points = append(ns.Points, p)
 			if x.Novel {
 				np := frames.NovelPoint{NoveltyPoint: p, Labels: s.labels, Threshold: opts.Threshold}
 				for _, c := range x.Changes {
-					np.Changes = append(np.Changes, frames.NoveltyChange{Name: c.Name, From: c.From, To: c.To})
+					np.Changes = append(np.Changes, frames.NoveltyChange{Name: c.Name, From: c.From, To: c.To, Sigma: c.Sigma})
 				}
 				novel = append(novel, np)
 			}

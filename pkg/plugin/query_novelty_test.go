@@ -19,6 +19,7 @@ import (
 
 	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
 	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/novelty"
 	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 	"github.com/emberscope/emberscope/pkg/source"
 )
@@ -124,13 +125,15 @@ func TestNoveltyScoresEachProfileOnTheStore(t *testing.T) {
 	for i := 0; i < s.Rows(); i++ {
 		score := field(t, s, "score", i).(float64)
 		if i == noveltyProfiles-1 {
-			require.Greater(t, score, 0.3, "the other program scores high")
+			require.Greater(t, score, 3*float64(novelty.DefaultThreshold), "the other program scores far above the threshold (σ)")
 		} else {
-			require.Less(t, score, 0.1, "profile %d of the usual mix", i)
+			require.Less(t, score, float64(novelty.DefaultThreshold), "profile %d of the usual mix (σ)", i)
 		}
 	}
+	require.Equal(t, "σ", s.Fields[1].Config.Unit)
 	text := field(t, ann, "text", 0).(string)
 	require.Contains(t, text, "Moved most: compress/flate", "the text names the batch job's functions: %s", text)
+	require.Regexp(t, `^Novelty \d+\.\d σ \(threshold 7\.0 σ\)\. Moved most: compress/flate\S* \d+(\.\d)? % → \d+(\.\d)? % \(\+\d+ σ\),`, text, "shares in percent and moves in σ")
 	// The point links to the diff against its most similar earlier profile.
 	match := field(t, s, "matchFrom", noveltyProfiles-1).(string)
 	require.NotEmpty(t, match)

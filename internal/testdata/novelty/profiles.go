@@ -73,6 +73,12 @@ func Changed(tb testing.TB, name string) Entry {
 	return Entry{}
 }
 
+// testdataRead returns a fixture of internal/testdata.
+func testdataRead(tb testing.TB, rel string) []byte {
+	tb.Helper()
+	return testdata.Read(tb, rel)
+}
+
 // Read returns the pprof bytes of e.
 func Read(tb testing.TB, e Entry) []byte {
 	tb.Helper()

@@ -59,9 +59,11 @@ type Hook struct {
 	// the NameHash of string ids.
 	stackHash map[uint32]uint64
 	names     map[uint32]uint64
-	series    map[uint32]*patterns
-	calls     int
-	stats     Stats
+	// onStack is the functions seen on the stack being walked.
+	onStack map[uint32]bool
+	series  map[uint32]*patterns
+	calls   int
+	stats   Stats
 }
 
 // Stats count what the hook did.
@@ -110,7 +112,7 @@ func New(opts Options) (*Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Hook{opts: opts, builder: b, stackHash: map[uint32]uint64{0: novelty.StackRoot}, names: map[uint32]uint64{}, series: map[uint32]*patterns{}}, nil
+	return &Hook{opts: opts, builder: b, stackHash: map[uint32]uint64{0: novelty.StackRoot}, names: map[uint32]uint64{}, onStack: map[uint32]bool{}, series: map[uint32]*patterns{}}, nil
 }
 
 // Options returns the options in effect.
@@ -157,6 +159,16 @@ func (h *Hook) vectorOf(p *storage.IngestProfile) novelty.Vector {
 		}
 		f := p.Tables.Frame(st)
 		b.AddRef(h.nameHash(p.Tables, f), uint64(f), v)
+		// Inclusive: the value counts for every function on the stack,
+		// once per function however often it recurses.
+		clear(h.onStack)
+		for s := st; s != 0; s = p.Tables.Parent(s) {
+			f := p.Tables.Frame(s)
+			if !h.onStack[f] {
+				h.onStack[f] = true
+				b.AddGroupRef(h.nameHash(p.Tables, f), uint64(f), v)
+			}
+		}
 	}
 	return b.Vector()
 }

@@ -5,11 +5,13 @@ package vectors_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -130,6 +132,21 @@ func TestStoreKeepsTheVectorOfEveryProfile(t *testing.T) {
 				want, err := novelty.FromTree(tr, novelty.Params{By: by})
 				require.NoError(t, err)
 				require.InDelta(t, 1, novelty.Cosine(&pts[i].Vector, &want), 0.01, "push %d: the store's vectors merged are the profile's", i)
+				if by == novelty.ByFunction {
+					// The inclusive groups too: each of the profile's 10
+					// largest, within a point (a push's label-split parts
+					// keep their own 32).
+					require.NotEmpty(t, pts[i].Vector.Groups, "push %d: groups", i)
+					got := map[string]float64{}
+					for _, g := range pts[i].Vector.Groups {
+						got[g.Key] = float64(g.Weight)
+					}
+					gs := slices.Clone(want.Groups)
+					slices.SortFunc(gs, func(a, b novelty.Entry) int { return cmp.Compare(b.Weight, a.Weight) })
+					for _, g := range gs[:10] {
+						require.InDelta(t, float64(g.Weight), got[g.Key], 0.01, "push %d: inclusive share of %s", i, g.Key)
+					}
+				}
 				require.True(t, pts[i].Time.Equal(base.Add(time.Duration(i)*time.Minute)))
 			}
 		})

@@ -1,0 +1,343 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package novelty
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/require"
+
+	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
+	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/flame/flametest"
+)
+
+// seriesProfile is one profile of the evaluation series with its vector.
+type seriesProfile struct {
+	noveltydata.SeriesEntry
+	v Vector
+}
+
+// loadSeries reads the evaluation series, per program: stable profiles in
+// recording order, then the changed ones.
+func loadSeries(t testing.TB, p Params) map[string][]seriesProfile {
+	t.Helper()
+	out := map[string][]seriesProfile{}
+	for _, e := range noveltydata.SeriesManifest(t) {
+		pp, err := profile.Parse(bytes.NewReader(noveltydata.ReadSeries(t, e)))
+		require.NoError(t, err, e.File)
+		require.Equal(t, "cpu", pp.SampleType[1].Type, e.File)
+		tr, err := flametest.FromProfile(pp, 1)
+		require.NoError(t, err, e.File)
+		require.Positive(t, tr.Total(), e.File)
+		out[e.Series] = append(out[e.Series], seriesProfile{SeriesEntry: e, v: mustVector(t, flame.DropFrames(tr, recorderFrames), p)})
+	}
+	return out
+}
+
+// method is a way of scoring evaluated on the series.
+type method struct {
+	name  string
+	opts  Options
+	sigma *sigmaParams
+	// calibrate scores each profile by its cosine score's standard score
+	// against the series' own past cosine scores.
+	calibrate bool
+}
+
+// scoredProfile is one evaluated score.
+type scoredProfile struct {
+	program, change string
+	amount, score   float64
+	novel           bool
+	name            string
+	changes         []Change
+}
+
+// scoreSeries scores every program's stable series in order (each profile
+// after the warm-up is a stable score) and each changed profile against the
+// program's whole stable history (changed profiles are not history).
+func scoreSeries(t testing.TB, series map[string][]seriesProfile, m method) (stable, changed []scoredProfile) {
+	t.Helper()
+	newSeries := func() *Series {
+		s, err := NewSeries(m.opts)
+		require.NoError(t, err)
+		if m.sigma != nil {
+			s.sigma = *m.sigma
+		}
+		return s
+	}
+	for _, prog := range noveltydata.SeriesPrograms {
+		s := newSeries()
+		var past []float64 // cosine scores, for calibrate
+		calibrated := func(x float64) float64 {
+			if len(past) < 2 {
+				return 0
+			}
+			mean, sd := meanSD(past)
+			return (x - mean) / max(sd, 1e-3)
+		}
+		for _, p := range series[prog] {
+			if p.Change != "" {
+				continue
+			}
+			warm := s.seen >= s.opts.WarmUp
+			r, ok := s.Score(p.v)
+			require.True(t, ok)
+			score := r.Score
+			if m.calibrate {
+				score = calibrated(r.Score)
+				if s.seen > 1 {
+					past = append(past, r.Score)
+				}
+			}
+			if warm {
+				stable = append(stable, scoredProfile{program: prog, score: score, novel: r.Novel, name: p.File})
+			}
+		}
+		for _, p := range series[prog] {
+			if p.Change == "" {
+				continue
+			}
+			h := newSeries()
+			for _, x := range series[prog] {
+				if x.Change == "" {
+					h.Score(x.v)
+				}
+			}
+			r, _ := h.Score(p.v)
+			score := r.Score
+			if m.calibrate {
+				score = calibrated(r.Score)
+			}
+			changed = append(changed, scoredProfile{program: prog, change: p.Change, amount: p.Amount, score: score, novel: r.Novel, name: p.File, changes: r.Changes})
+		}
+	}
+	return stable, changed
+}
+
+func meanSD(xs []float64) (float64, float64) {
+	var mean, ss float64
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(max(len(xs)-1, 1)))
+}
+
+func scoresOf(ps []scoredProfile, keep func(scoredProfile) bool) []float64 {
+	var out []float64
+	for _, p := range ps {
+		if keep(p) {
+			out = append(out, p.score)
+		}
+	}
+	return out
+}
+
+// aucOrNaN is rocAUC, NaN when either side is empty.
+func aucOrNaN(pos, neg []float64) float64 {
+	if len(pos) == 0 || len(neg) == 0 {
+		return math.NaN()
+	}
+	return rocAUC(pos, neg)
+}
+
+// changeColumns are the evaluation table's change columns.
+var changeColumns = []struct {
+	change string
+	amount float64
+}{
+	{"steady", 0.05}, {"steady", 0.10}, {"steady", 0.15}, {"steady", 0.30},
+	{"noisy", 0.05}, {"noisy", 0.10}, {"noisy", 0.15}, {"noisy", 0.30},
+	{"hot", 0.10}, {"program", 1},
+}
+
+// evalRow is one method on one part of the set: ROC-AUC per change column
+// (changed profiles against every stable score of the part), the
+// false-positive rate at the threshold on the part's stable profiles.
+type evalRow struct {
+	auc           []float64
+	fp, nStable   int
+	flagged, nChg int
+	maxStable     float64
+}
+
+func evalPart(stable, changed []scoredProfile, in func(program string) bool) evalRow {
+	st := scoresOf(stable, func(p scoredProfile) bool { return in(p.program) })
+	var r evalRow
+	for _, c := range changeColumns {
+		ch := scoresOf(changed, func(p scoredProfile) bool {
+			return in(p.program) && p.change == c.change && math.Abs(p.amount-c.amount) < 1e-9
+		})
+		r.auc = append(r.auc, aucOrNaN(ch, st))
+	}
+	for _, p := range stable {
+		if in(p.program) {
+			r.nStable++
+			if p.novel {
+				r.fp++
+			}
+		}
+	}
+	for _, p := range changed {
+		if in(p.program) {
+			r.nChg++
+			if p.novel {
+				r.flagged++
+			}
+		}
+	}
+	if len(st) > 0 {
+		r.maxStable = slices.Max(st)
+	}
+	return r
+}
+
+func (r evalRow) cells(flags bool) string {
+	var b strings.Builder
+	for _, a := range r.auc {
+		fmt.Fprintf(&b, " %.3f |", a)
+	}
+	if flags {
+		fmt.Fprintf(&b, " %d / %d (%.1f %%) | %d / %d | %.2f |", r.fp, r.nStable, 100*float64(r.fp)/float64(r.nStable), r.flagged, r.nChg, r.maxStable)
+	} else {
+		fmt.Fprintf(&b, " – | – | %.2f |", r.maxStable)
+	}
+	return b.String()
+}
+
+const seriesHeader = "| method | part | steady 5 | steady 10 | steady 15 | steady 30 | noisy 5 | noisy 10 | noisy 15 | noisy 30 | new hot 10 % | other program | stable flagged (FPR) | changed flagged | highest stable |\n" +
+	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+
+func heldOut(p string) bool { return noveltydata.HeldOut(p) }
+func tuning(p string) bool  { return !noveltydata.HeldOut(p) }
+func anyProg(string) bool   { return true }
+
+// TestEvaluationOnSeries is the evaluation of BENCHMARKS.md on four real
+// programs recorded as naturally varying series (internal/testdata/novelty
+// /series): ROC-AUC per change size and kind, per program, and the
+// false-positive rate at the default threshold on the stable series, for
+// the default σ score and the alternatives it was chosen over. The σ
+// score's constants were chosen on the tuning part (logindex, rideshare);
+// the targets are asserted on the held-out part (thumbnails, codefmt) and
+// on the whole set.
+func TestEvaluationOnSeries(t *testing.T) {
+	series := loadSeries(t, Params{})
+	for _, prog := range noveltydata.SeriesPrograms {
+		n := 0
+		for _, p := range series[prog] {
+			if p.Change == "" {
+				n++
+			}
+		}
+		require.GreaterOrEqual(t, n, 30, "stable profiles of %s", prog)
+		require.Len(t, series[prog], n+10, "changed profiles of %s", prog)
+	}
+	methods := []method{
+		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
+		{name: "σ, top 3, functions and packages", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true}},
+		{name: "σ, top 3, functions only", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3}},
+		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true, inclusive: true}},
+		{name: "σ, all features (Mahalanobis)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true, inclusive: true}},
+		{name: "cosine, calibrated by past scores", opts: Options{Method: MethodCosine}, calibrate: true},
+		{name: "cosine (before)", opts: Options{Method: MethodCosine}},
+	}
+	var rows []string
+	var def struct{ stable, changed []scoredProfile }
+	for i, m := range methods {
+		stable, changed := scoreSeries(t, series, m)
+		if i == 0 {
+			def.stable, def.changed = stable, changed
+		}
+		for _, part := range []struct {
+			name string
+			in   func(string) bool
+		}{{"tuning", tuning}, {"held-out", heldOut}, {"all", anyProg}} {
+			rows = append(rows, fmt.Sprintf("| %s | %s |%s", m.name, part.name, evalPart(stable, changed, part.in).cells(!m.calibrate)))
+		}
+	}
+	t.Logf("ROC-AUC per change (points of CPU share moved), changed profiles against every stable score of the part:\n%s\n%s", seriesHeader, strings.Join(rows, "\n"))
+
+	// Per program, the default method.
+	var prow []string
+	for _, prog := range noveltydata.SeriesPrograms {
+		one := func(p string) bool { return p == prog }
+		st := scoresOf(def.stable, func(p scoredProfile) bool { return p.program == prog })
+		all := scoresOf(def.changed, func(p scoredProfile) bool { return p.program == prog })
+		steady := scoresOf(def.changed, func(p scoredProfile) bool { return p.program == prog && p.change == "steady" })
+		noisy := scoresOf(def.changed, func(p scoredProfile) bool { return p.program == prog && p.change == "noisy" })
+		r := evalPart(def.stable, def.changed, one)
+		part := "tuning"
+		if heldOut(prog) {
+			part = "held-out"
+		}
+		prow = append(prow, fmt.Sprintf("| %s | %s | %.3f | %.3f | %.3f | %d / %d | %d / %d | %.2f |", prog, part,
+			rocAUC(all, st), rocAUC(steady, st), rocAUC(noisy, st), r.fp, r.nStable, r.flagged, r.nChg, r.maxStable))
+	}
+	t.Logf("Per program, σ score (default):\n| program | part | ROC-AUC all changes | steady | noisy | stable flagged | changed flagged | highest stable |\n|---|---|---|---|---|---|---|---|\n%s", strings.Join(prow, "\n"))
+	var lines []string
+	for _, c := range def.changed {
+		var moved []string
+		for _, ch := range c.changes {
+			moved = append(moved, fmt.Sprintf("%s %.1f%%→%.1f%% (%+.1fσ)", ch.Name, 100*ch.From, 100*ch.To, ch.Sigma))
+		}
+		lines = append(lines, fmt.Sprintf("%-32s %6.2f %v %s", c.name, c.score, c.novel, strings.Join(moved, ", ")))
+	}
+	t.Logf("changed profiles, σ score:\n%s", strings.Join(lines, "\n"))
+
+	// The targets: ROC-AUC ≥ 0.99 from 10 points in steady phases
+	// and ≥ 0.95 at 5 (held out; pooled, 5 points reach 0.82: rideshare's
+	// scooter trips share their HTTP and sorting code with the other trips),
+	// FPR ≤ 1 % at the default threshold.
+	held := evalPart(def.stable, def.changed, heldOut)
+	all := evalPart(def.stable, def.changed, anyProg)
+	for i, c := range changeColumns {
+		switch {
+		case c.change == "steady" && c.amount >= 0.10:
+			require.GreaterOrEqual(t, held.auc[i], 0.99, "held-out: ROC-AUC of steady changes of %.0f points", 100*c.amount)
+			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of steady changes of %.0f points", 100*c.amount)
+		case c.change == "steady":
+			require.GreaterOrEqual(t, held.auc[i], 0.95, "held-out: ROC-AUC of steady changes of 5 points")
+			require.GreaterOrEqual(t, all.auc[i], 0.82, "all: ROC-AUC of steady changes of 5 points")
+		case c.change == "hot", c.change == "program":
+			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of %s changes", c.change)
+		}
+	}
+	require.LessOrEqual(t, float64(all.fp), 0.01*float64(all.nStable), "false positives at the default threshold on the stable series")
+	// The σ score ranks every steady change of 10 points and more, and every
+	// noisy one from 15, above the cosine score it replaced.
+	cosStable, cosChanged := scoreSeries(t, series, method{opts: Options{Method: MethodCosine}})
+	before := evalPart(cosStable, cosChanged, anyProg)
+	for _, i := range []int{1, 2, 6, 7} {
+		require.Greater(t, all.auc[i], before.auc[i], "σ above cosine for %s %.0f", changeColumns[i].change, 100*changeColumns[i].amount)
+	}
+	// What a novel profile names: every flagged new hot function and steady
+	// change names, among its three moves, a function or package that rose.
+	for _, c := range def.changed {
+		if c.novel && (c.change == "steady" || c.change == "hot") {
+			require.Len(t, c.changes, DefaultChanges, c.name)
+			require.Positive(t, slices.MaxFunc(c.changes, func(a, b Change) int { return cmpFloat(a.Sigma, b.Sigma) }).Sigma, c.name)
+		}
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

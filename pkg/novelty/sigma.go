@@ -1,0 +1,242 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package novelty
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// The σ score (Method "sigma") measures a profile against its series' own
+// variation. Over the n vectors h_1..h_n of the history, for every feature
+// f that the profile v or any of them keeps exactly (the others' shares of
+// f estimated from their buckets):
+//
+//	μ_f  = mean_i s_f(h_i)                                    usual share
+//	S_f  = Σ_i (s_f(h_i) − μ_f)²                              its spread
+//	τ_f² = FloorAbs² + FloorRel²·μ_f                          prior variance
+//	σ_f² = (S_f + k·τ_f²) / (n − 1 + k)                       shrunk toward τ
+//	z_f  = (s_f(v) − μ_f) / σ_f                               standardised move
+//
+// With a short history σ_f is mostly the prior τ_f (about the sampling
+// noise of a profile of ~1,000 samples); with a long one, the feature's own
+// spread: a function that wobbles by 10 points needs a larger move to count
+// than one that never moves. The score is the Euclidean norm of the top
+// largest |z_f| (a diagonal Mahalanobis distance restricted to the features
+// that moved most, so that many small features' chance wobble does not
+// drown one real move, and a move spread over a few functions of one group
+// still adds up). It reads in σ: 5 is a move five times the usual wobble.
+const (
+	// sigmaFloorAbs is the prior's floor on a share's standard deviation
+	// (half a point), for features the history never shows.
+	sigmaFloorAbs = 0.005
+	// sigmaFloorRel scales the prior's variance with the usual share, as
+	// sampling noise does (1/√1000: a profile of about 1,000 samples).
+	sigmaFloorRel = 0.03
+	// sigmaPrior is k, the prior's weight in pseudo-profiles.
+	sigmaPrior = 4
+	// sigmaTop is how many of the largest |z| make the score.
+	sigmaTop = 3
+)
+
+// sigmaParams are the constants above, which the evaluation varies.
+type sigmaParams struct {
+	floorAbs, floorRel, prior float64
+	top                       int
+	// groups adds each package's summed share as a feature (by function).
+	groups bool
+	// inclusive adds each kept group's inclusive share as a feature.
+	inclusive bool
+}
+
+var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true, inclusive: true}
+
+// sigmaFeature is one feature's standardised move.
+type sigmaFeature struct {
+	hash      uint64
+	key       string
+	mean, sd  float64
+	share, z  float64
+	fromExact bool
+}
+
+// sigmaFeatures returns the standardised moves of v's features against the
+// history hs, largest |z| first (ties by key).
+func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
+	if len(hs) == 0 {
+		return nil
+	}
+	type feature struct {
+		key   string
+		exact bool
+	}
+	keys := map[uint64]feature{}
+	for _, e := range v.Exact {
+		keys[e.Hash] = feature{key: e.Key, exact: true}
+	}
+	for i := range hs {
+		for _, e := range hs[i].Exact {
+			if _, ok := keys[e.Hash]; !ok {
+				keys[e.Hash] = feature{key: e.Key}
+			}
+		}
+	}
+	n := float64(len(hs))
+	out := make([]sigmaFeature, 0, len(keys)+16)
+	// xs[i] is the feature's share in hs[i], the last slot v's; groups sum
+	// their functions' shares per vector.
+	xs := make([]float64, len(hs)+1)
+	type group struct {
+		xs    []float64
+		exact bool
+	}
+	var groups map[string]*group
+	if sp.groups && v.Params.By == ByFunction {
+		groups = map[string]*group{}
+	}
+	// Features with the same shares in every vector (a leaf function's own
+	// and inclusive share, a package of one function, a chain of calls with
+	// one path) are one feature, not a move counted once per name: the
+	// first name wins (functions, then packages, then inclusive groups).
+	seen := map[[2]float64]bool{}
+	add := func(h uint64, key string, exact bool, xs []float64) {
+		var sum, sq float64
+		for _, x := range xs {
+			sum += x
+			sq += x * x
+		}
+		fp := [2]float64{math.Round(sum * 1e4), math.Round(sq * 1e5)}
+		if seen[fp] {
+			return
+		}
+		seen[fp] = true
+		var mean float64
+		for _, x := range xs[:len(hs)] {
+			mean += x
+		}
+		mean /= n
+		var ss float64
+		for _, x := range xs[:len(hs)] {
+			ss += (x - mean) * (x - mean)
+		}
+		prior := sp.floorAbs*sp.floorAbs + sp.floorRel*sp.floorRel*mean
+		sd := math.Sqrt((ss + sp.prior*prior) / (n - 1 + sp.prior))
+		x := xs[len(hs)]
+		out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: x, z: (x - mean) / sd, fromExact: exact})
+	}
+	hashes := make([]uint64, 0, len(keys))
+	for h := range keys {
+		hashes = append(hashes, h)
+	}
+	slices.Sort(hashes)
+	for _, h := range hashes {
+		f := keys[h]
+		for i := range hs {
+			xs[i] = hs[i].shareOf(h)
+		}
+		xs[len(hs)] = v.shareOf(h)
+		add(h, f.key, f.exact, xs)
+		if groups == nil {
+			continue
+		}
+		if pkg := packageOf(f.key); pkg != "" {
+			g := groups[pkg]
+			if g == nil {
+				g = &group{xs: make([]float64, len(xs))}
+				groups[pkg] = g
+			}
+			for i, x := range xs {
+				g.xs[i] += x
+			}
+			g.exact = g.exact || f.exact
+		}
+	}
+	pkgs := make([]string, 0, len(groups))
+	for name := range groups {
+		pkgs = append(pkgs, name)
+	}
+	slices.Sort(pkgs)
+	for _, name := range pkgs {
+		add(0, name, groups[name].exact, groups[name].xs)
+	}
+	if sp.inclusive {
+		// Only functions every vector keeps: a share not kept is unknown
+		// (below the kept ones), not 0.
+	groups:
+		for _, e := range v.Groups {
+			for i := range hs {
+				x, ok := hs[i].groupShare(e.Hash)
+				if !ok {
+					continue groups
+				}
+				xs[i] = x
+			}
+			xs[len(hs)] = float64(e.Weight)
+			key, h := e.Key, e.Hash
+			add(h, key+" (with callees)", true, xs)
+		}
+	}
+	slices.SortFunc(out, func(a, b sigmaFeature) int {
+		if c := cmp.Compare(math.Abs(b.z), math.Abs(a.z)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	return out
+}
+
+// sigmaScore is the Euclidean norm of the top largest |z|.
+func sigmaScore(fs []sigmaFeature, top int) float64 {
+	if len(fs) == 0 {
+		return 0
+	}
+	var sum float64
+	k := min(top, len(fs))
+	for _, f := range fs[:k] {
+		sum += f.z * f.z
+	}
+	return math.Sqrt(sum)
+}
+
+// packageOf is the Go package of a function name ("encoding/json" of
+// "encoding/json.(*decodeState).object", "slices" of a generic
+// "slices.partitionCmpFunc[go.shape...]"), "" for a name without one.
+func packageOf(name string) string {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	slash := strings.LastIndexByte(name, '/')
+	dot := strings.IndexByte(name[slash+1:], '.')
+	if dot <= 0 {
+		return ""
+	}
+	return name[:slash+1+dot]
+}
+
+// shareOf is the share of the feature of hash h: exact when kept, else the
+// bucket's estimate clamped at 0.
+func (v *Vector) shareOf(h uint64) float64 {
+	if i, ok := v.find(h); ok {
+		return float64(v.Exact[i].Weight) * float64(v.Scale)
+	}
+	return max(0, v.bucketEstimate(h)*float64(v.Scale))
+}
+
+// sigmaChanges are the n features of largest |z|, as Changes: From the
+// usual share, To the profile's, Sigma the move in σ.
+func sigmaChanges(fs []sigmaFeature, n int) []Change {
+	out := make([]Change, 0, n)
+	for _, f := range fs {
+		if len(out) == n {
+			break
+		}
+		if f.z == 0 {
+			continue
+		}
+		out = append(out, Change{Name: f.key, From: f.mean, To: f.share, Sigma: f.z})
+	}
+	return out
+}
