@@ -50,7 +50,10 @@ type Settings struct {
 	// model.ServerParca, or model.ServerAuto (the default) to detect it at
 	// the first call.
 	ServerKind model.ServerKind
-	Secrets    Secrets
+	// TracingDatasourceUID is the tracing datasource (Tempo, Jaeger, ...)
+	// that span exemplars with a trace id link to; "" for none.
+	TracingDatasourceUID string
+	Secrets              Secrets
 }
 
 // Authentication methods of jsonData.authMethod, as the config editor writes them.
@@ -77,6 +80,9 @@ type jsonData struct {
 	TLSSkipVerify *bool           `json:"tlsSkipVerify"`
 	AuthMethod    *string         `json:"authMethod"`
 	ServerKind    *string         `json:"serverKind"`
+	// TracingDatasourceUID is written by the config editor's tracing
+	// datasource picker.
+	TracingDatasourceUID *string `json:"tracingDatasourceUid"`
 }
 
 // FieldError says which settings field is wrong and why.
@@ -150,6 +156,9 @@ func Load(s backend.DataSourceInstanceSettings) (*Settings, error) {
 	}
 	if err := out.setServerKind(raw.ServerKind); err != nil {
 		return nil, err
+	}
+	if raw.TracingDatasourceUID != nil {
+		out.TracingDatasourceUID = strings.TrimSpace(*raw.TracingDatasourceUID)
 	}
 	return out, nil
 }

@@ -61,6 +61,13 @@ type queryModel struct {
 	Live         bool   `json:"live"`
 	LiveWindow   string `json:"liveWindow"`
 	LiveInterval string `json:"liveInterval"`
+	// SpanSelector, ProfileIDSelector, IncludeExemplars and HeatmapType are
+	// Grafana's Pyroscope datasource fields for traces and exemplars
+	// (spans.go).
+	SpanSelector      []string `json:"spanSelector"`
+	ProfileIDSelector []string `json:"profileIdSelector"`
+	IncludeExemplars  bool     `json:"includeExemplars"`
+	HeatmapType       string   `json:"heatmapType"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -86,6 +93,8 @@ type request struct {
 	// Baseline is a diff's left range when it is not Range.
 	Baseline *source.TimeRange
 	Novelty  *noveltyModel
+	// Spans holds the span, profile id and exemplar options (spans.go).
+	Spans spanOptions
 }
 
 type comparisonRequest struct {
@@ -95,7 +104,13 @@ type comparisonRequest struct {
 
 // selection is what the request selects, in the client's terms.
 func (r *request) selection() source.Selection {
-	return source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Query.Selector, Range: r.Range}
+	return source.Selection{
+		ProfileTypeID: r.Query.ProfileTypeID,
+		LabelSelector: r.Query.Selector,
+		Range:         r.Range,
+		SpanSelector:  r.Spans.SpanIDs,
+		ProfileIDs:    r.Spans.ProfileIDs,
+	}
 }
 
 // parseRequest reads, compiles and checks one query. Every error says which
@@ -155,6 +170,9 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 		r.Step = step(q, minStep)
 	}
 	r.Novelty = m.Novelty
+	if r.Spans, err = parseSpanOptions(&m); err != nil {
+		return nil, err
+	}
 	if r.Baseline, err = parseBaseline(m.Baseline); err != nil {
 		return nil, err
 	}
