@@ -18,7 +18,21 @@ type Sample struct {
 	// Stack indexes Result.Stacks.
 	Stack int32
 	Value int64
+	// SpanID and TraceID are the sample's span_id and trace_id labels
+	// (hex, as otel-profiling-go writes them) as numbers; zero when the
+	// sample has none. They are not series labels (as in Pyroscope).
+	SpanID  uint64
+	TraceID TraceID
 }
+
+// TraceID is a 16-byte trace id; the zero value means none.
+type TraceID [16]byte
+
+// Sample label names kept on the samples instead of in the series labels.
+const (
+	LabelNameSpanID  = "span_id"
+	LabelNameTraceID = "trace_id"
+)
 
 // Series holds the samples of one sample type that share one set of
 // sample labels.
@@ -28,7 +42,8 @@ type Series struct {
 	SampleIndex int
 	// Labels are the pprof string sample labels, sorted by name.
 	Labels model.Labels
-	// Samples has one entry per distinct stack, in first-seen order, no zero values.
+	// Samples has one entry per distinct stack, span id and trace id, in
+	// first-seen order, no zero values.
 	Samples []Sample
 	// Total is the sum of the sample values.
 	Total int64
@@ -67,12 +82,17 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 		labels string
 	}
 	index := make(map[seriesKey]int)
-	seen := make(map[[2]int32]int) // (series, stack) -> sample index
+	type sampleKey struct {
+		series, stack int32
+		span          uint64
+		trace         TraceID
+	}
+	seen := make(map[sampleKey]int) // -> sample index
 	for si, s := range p.Sample {
 		if len(s.Value) != len(p.SampleType) {
 			return nil, fmt.Errorf("sample %d has %d values, the profile has %d sample types", si, len(s.Value), len(p.SampleType))
 		}
-		labels, key, err := sampleLabels(s)
+		labels, key, span, trace, err := sampleLabels(s)
 		if err != nil {
 			return nil, fmt.Errorf("sample %d: %w", si, err)
 		}
@@ -95,12 +115,13 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 			}
 			ser := &c.res.Series[sidx]
 			ser.Total += v
-			if at, ok := seen[[2]int32{int32(sidx), stack}]; ok {
+			sk := sampleKey{int32(sidx), stack, span, trace}
+			if at, ok := seen[sk]; ok {
 				ser.Samples[at].Value += v
 				continue
 			}
-			seen[[2]int32{int32(sidx), stack}] = len(ser.Samples)
-			ser.Samples = append(ser.Samples, Sample{Stack: stack, Value: v})
+			seen[sk] = len(ser.Samples)
+			ser.Samples = append(ser.Samples, Sample{Stack: stack, Value: v, SpanID: span, TraceID: trace})
 		}
 	}
 	// Summed values may cancel out (delta profiles); drop what became zero.
@@ -176,10 +197,15 @@ func (c *converter) stack(s *profile.Sample) int32 {
 	return id
 }
 
-// sampleLabels returns the string labels of s sorted by name and a key for them.
-func sampleLabels(s *profile.Sample) (model.Labels, string, error) {
+// sampleLabels returns the string labels of s sorted by name and a key for
+// them, without span_id and trace_id, which it returns parsed (zero when
+// absent or not hex of their size: such a label is dropped, as it cannot
+// select anything).
+func sampleLabels(s *profile.Sample) (model.Labels, string, uint64, TraceID, error) {
+	var span uint64
+	var trace TraceID
 	if len(s.Label) == 0 {
-		return nil, "", nil
+		return nil, "", 0, trace, nil
 	}
 	labels := make(model.Labels, 0, len(s.Label))
 	for k, vs := range s.Label {
@@ -188,12 +214,20 @@ func sampleLabels(s *profile.Sample) (model.Labels, string, error) {
 		}
 		name, err := SanitizeLabelName(k)
 		if err != nil {
-			return nil, "", err
+			return nil, "", 0, trace, err
+		}
+		switch name {
+		case LabelNameSpanID:
+			span, _ = ParseSpanID(vs[0])
+			continue
+		case LabelNameTraceID:
+			trace, _ = ParseTraceID(vs[0])
+			continue
 		}
 		labels = append(labels, model.Label{Name: name, Value: vs[0]})
 	}
 	sort.Slice(labels, func(a, b int) bool { return labels[a].Name < labels[b].Name })
-	return labels, labels.Key(), nil
+	return labels, labels.Key(), span, trace, nil
 }
 
 // SanitizeLabelName turns a label name into a valid series label name, as

@@ -131,13 +131,17 @@ func (in *Ingester) writes(inp Input) ([]storage.Write, error) {
 		return nil, errorf(ReasonBadLabels, "%sinvalid profile (%s): %v", prefix(inp.Where), describe(p), err)
 	}
 	writes := make([]storage.Write, 0, len(res.Series))
+	// One server-side id per ingested profile, shared by its series (as
+	// Pyroscope: the push's sample ID is not it).
+	id := storage.NewProfileID()
 	for i := range res.Series {
 		s := &res.Series[i]
 		writes = append(writes, storage.Write{
-			Labels: seriesLabels(inp.Labels, s),
-			Time:   ts.UnixNano(),
-			Result: res,
-			Series: s,
+			Labels:    seriesLabels(inp.Labels, s),
+			Time:      ts.UnixNano(),
+			Result:    res,
+			Series:    s,
+			ProfileID: id,
 		})
 	}
 	return writes, nil

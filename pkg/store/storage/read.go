@@ -174,7 +174,7 @@ func scan(ctx context.Context, src iterSource, series []uint32, start, end int64
 				return err
 			}
 			p.Series, p.Time = sid, ts
-			if err := decodeProfile(v, &p, totalOnly); err != nil {
+			if err := decodeProfile(it.Key(), v, &p, totalOnly); err != nil {
 				return err
 			}
 			if err := fn(&p); err != nil {

@@ -166,7 +166,7 @@ func copyReadable(src, dst *pebble.DB, bad []keyRange) (kept, dropped int, err e
 			}
 			if k[0] == tableProfile {
 				var p Profile
-				if decodeProfile(v, &p, false) != nil {
+				if decodeProfile(k, v, &p, false) != nil {
 					dropped++
 					continue
 				}

@@ -81,16 +81,17 @@ func (db *DB) vectorize(x *txn, series uint32, w *Write, seq uint64, samples []s
 	if db.vectors == nil || len(samples) == 0 {
 		return samples, nil, nil
 	}
+	stacks := perStack(samples)
 	p := &IngestProfile{Series: series, Labels: w.Labels, Time: w.Time, Tables: x,
-		Stacks: make([]uint32, len(samples)), Values: make([]int64, len(samples))}
+		Stacks: make([]uint32, len(stacks)), Values: make([]int64, len(stacks))}
 	var total int64
-	for i, s := range samples {
+	for i, s := range stacks {
 		p.Stacks[i], p.Values[i] = s.stack, s.value
 		total += s.value
 	}
 	rec, strip := db.vectors.Vector(p)
 	if strip {
-		samples = []stackValue{{x.stack(0, x.str(SampledFrame)), total}}
+		samples = []stackValue{{stack: x.stack(0, x.str(SampledFrame)), value: total}}
 	}
 	if rec == nil {
 		return samples, nil, nil

@@ -4,9 +4,13 @@
 package storage
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
+
+	"github.com/google/uuid"
 
 	"github.com/emberscope/emberscope/pkg/pprofconv"
 )
@@ -21,6 +25,9 @@ type Write struct {
 	Result *pprofconv.Result
 	// Series is one of Result.Series.
 	Series *pprofconv.Series
+	// ProfileID is the server's id of the ingested profile the write is
+	// part of (the writes of one pprof share it); zero gets a new random id.
+	ProfileID ProfileID
 }
 
 // AppendStats tells what an Append stored.
@@ -57,14 +64,18 @@ func (db *DB) Append(ws []Write) (AppendStats, error) {
 		}
 		samples := make([]stackValue, 0, len(w.Series.Samples))
 		for _, s := range w.Series.Samples {
-			samples = append(samples, stackValue{stackIDs[s.Stack], s.Value})
+			samples = append(samples, stackValue{stack: stackIDs[s.Stack], value: s.Value, span: s.SpanID, trace: s.TraceID})
 		}
-		slices.SortFunc(samples, func(a, b stackValue) int { return int(int64(a.stack) - int64(b.stack)) })
+		slices.SortFunc(samples, compareSamples)
 		samples = mergeSame(samples)
 		series := x.seriesID(w.Labels)
 		seq++
 		samples, vk, vrec := db.vectorize(x, series, w, seq, samples)
-		bw.set(profileKey(series, w.Time, seq), encodeProfile(samples, nil))
+		id := w.ProfileID
+		if id == (ProfileID{}) {
+			id = NewProfileID()
+		}
+		bw.set(profileKey(series, w.Time, seq), encodeProfile(samples, nil, id))
 		if vk != nil {
 			bw.set(vk, vrec)
 		}
@@ -122,13 +133,51 @@ func resolveStacks(x *txn, r *pprofconv.Result) []uint32 {
 type stackValue struct {
 	stack uint32
 	value int64
+	span  uint64
+	trace pprofconv.TraceID
 }
 
-// mergeSame sums adjacent entries of sorted samples with the same stack.
+func compareSamples(a, b stackValue) int {
+	switch {
+	case a.stack != b.stack:
+		return cmp.Compare(a.stack, b.stack)
+	case a.span != b.span:
+		return cmp.Compare(a.span, b.span)
+	}
+	return bytes.Compare(a.trace[:], b.trace[:])
+}
+
+// NewProfileID returns a new random profile id (a version 4 UUID).
+func NewProfileID() ProfileID { return ProfileID(uuid.New()) }
+
+// String writes the id in the UUID text form.
+func (id ProfileID) String() string { return uuid.UUID(id).String() }
+
+// ParseProfileID parses a UUID.
+func ParseProfileID(s string) (ProfileID, error) {
+	u, err := uuid.Parse(s)
+	return ProfileID(u), err
+}
+
+// perStack sums sorted samples per stack (dropping span ids).
+func perStack(s []stackValue) []stackValue {
+	out := make([]stackValue, 0, len(s))
+	for _, v := range s {
+		if n := len(out); n > 0 && out[n-1].stack == v.stack {
+			out[n-1].value = SaturatingAdd(out[n-1].value, v.value)
+			continue
+		}
+		out = append(out, stackValue{stack: v.stack, value: v.value})
+	}
+	return slices.DeleteFunc(out, func(v stackValue) bool { return v.value == 0 })
+}
+
+// mergeSame sums adjacent entries of sorted samples with the same stack,
+// span and trace.
 func mergeSame(s []stackValue) []stackValue {
 	out := s[:0]
 	for _, v := range s {
-		if n := len(out); n > 0 && out[n-1].stack == v.stack {
+		if n := len(out); n > 0 && out[n-1].stack == v.stack && out[n-1].span == v.span && out[n-1].trace == v.trace {
 			out[n-1].value = SaturatingAdd(out[n-1].value, v.value)
 			continue
 		}
