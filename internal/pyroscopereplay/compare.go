@@ -33,6 +33,8 @@ func NewRequest(rpc string) proto.Message {
 		return &querierv1.SeriesRequest{}
 	case "SelectMergeStacktraces":
 		return &querierv1.SelectMergeStacktracesRequest{}
+	case "SelectMergeSpanProfile":
+		return &querierv1.SelectMergeSpanProfileRequest{}
 	case "SelectMergeProfile":
 		return &querierv1.SelectMergeProfileRequest{}
 	case "SelectSeries":
@@ -63,6 +65,8 @@ func NewResponse(rpc string) proto.Message {
 		return &querierv1.SeriesResponse{}
 	case "SelectMergeStacktraces":
 		return &querierv1.SelectMergeStacktracesResponse{}
+	case "SelectMergeSpanProfile":
+		return &querierv1.SelectMergeSpanProfileResponse{}
 	case "SelectMergeProfile":
 		return &googlev1.Profile{}
 	case "SelectSeries":
