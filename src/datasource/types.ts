@@ -37,7 +37,18 @@ export interface EmberscopeQuery extends DataQuery {
   liveWindow?: string;
   /** A duration such as `10s`; empty means the backend's default. */
   liveInterval?: string;
+  /** Grafana's Pyroscope field: the flamegraph of these spans' samples only (16 hex digit span ids). */
+  spanSelector?: string[];
+  /** Grafana's Pyroscope field: the flamegraph of these profiles only (the ids exemplars carry). */
+  profileIdSelector?: string[];
+  /** Grafana's Pyroscope field: metrics and histogram queries return the profiles behind each point. */
+  includeExemplars?: boolean;
+  /** A histogram of whole profiles (`individual`, the default) or of single spans (`span`). */
+  heatmapType?: HeatmapType;
 }
+
+/** What a histogram counts, as Grafana's Pyroscope datasource names it. */
+export type HeatmapType = 'individual' | 'span';
 
 /** How the datasource authenticates to the profile server. */
 export type AuthMethod = 'none' | 'basic' | 'bearer';
@@ -55,6 +66,8 @@ export interface EmberscopeOptions extends DataSourceJsonData {
   /** A duration such as `15s`. */
   minStep?: string;
   tlsSkipVerify?: boolean;
+  /** The tracing datasource (Tempo, Jaeger, Zipkin) span exemplars link their trace ids to. */
+  tracingDatasourceUid?: string;
 }
 
 /** The datasource's secureJsonData. */

@@ -11,6 +11,7 @@ import {
   ConnectionSettings,
   convertLegacyAuthProps,
 } from '@grafana/plugin-ui';
+import { TracingDatasourceField } from './TracingDatasourceField';
 import { AuthMethod, EmberscopeOptions, EmberscopeSecureOptions, ServerKind } from '../types';
 
 type Props = DataSourcePluginOptionsEditorProps<EmberscopeOptions, EmberscopeSecureOptions>;
@@ -194,6 +195,10 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
             onChange={(e) => setJson({ minStep: e.currentTarget.value })}
           />
         </InlineField>
+      </ConfigSection>
+      <Divider />
+      <ConfigSection title="Traces">
+        <TracingDatasourceField uid={jd.tracingDatasourceUid} onChange={(uid) => setJson({ tracingDatasourceUid: uid })} />
       </ConfigSection>
     </Stack>
   );
