@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -161,5 +163,32 @@ func TestTraceFieldErrors(t *testing.T) {
 		require.Error(t, r.Error, js)
 		assert.Contains(t, r.Error.Error(), want)
 		assert.Equal(t, backend.Status(http.StatusBadRequest), r.Status)
+	}
+}
+
+// TestExemplarGoldenFrames keeps the frames of a metrics query with
+// includeExemplars (recording 54) and of a span histogram with exemplars
+// (57) in testdata/grafana/, which the frontend's tests read through
+// @grafana/data's link code (src/datasource/exemplarLinks.test.ts). Run with
+// -update to rewrite them.
+func TestExemplarGoldenFrames(t *testing.T) {
+	d := spanReplayDS(t)
+	for name, c := range map[string]struct{ queryType, js string }{
+		"exemplars_metrics": {"metrics", `{"profileTypeId":"process_cpu:cpu:nanoseconds:cpu:nanoseconds","labelSelector":"{env=\"demo\"}","includeExemplars":true}`},
+		"exemplars_span_histogram": {"histogram", `{"profileTypeId":"process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+			"labelSelector":"{service_name=\"rec-spans\"}","heatmapType":"span","includeExemplars":true}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := json.Marshal(ok(t, run(t, d, spanQuery("A", c.queryType, c.js)), "A"))
+			require.NoError(t, err)
+			golden := filepath.Join("testdata", "grafana", name+".golden.json")
+			if *update {
+				require.NoError(t, os.WriteFile(golden, append(got, '\n'), 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run with -update to write %s", golden)
+			require.JSONEq(t, string(want), string(got))
+		})
 	}
 }
