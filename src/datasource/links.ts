@@ -71,7 +71,11 @@ export function addSeriesLinks(
   const data = (res.data as DataFrame[]).map((frame) => {
     const q = frame.refId ? byRef.get(frame.refId) : undefined;
     // exemplars carry the backend's own links (to one profile, one span, one trace)
-    if (!q || frame.meta?.dataTopic === DataTopic.Annotations || !frame.fields?.some((f) => f.type === FieldType.time)) {
+    if (
+      !q ||
+      frame.meta?.dataTopic === DataTopic.Annotations ||
+      !frame.fields?.some((f) => f.type === FieldType.time)
+    ) {
       return frame;
     }
     const names = new Set(frame.fields.map((f) => f.name));

@@ -45,7 +45,12 @@ class NoopObserver {
 // the datasources Grafana would list: a Tempo (a tracing datasource) and a Prometheus
 const instances = [
   { uid: 'tempo-uid', name: 'Tempo', type: 'tempo', meta: { id: 'tempo', tracing: true, info: { logos: {} } } },
-  { uid: 'prom-uid', name: 'Prometheus', type: 'prometheus', meta: { id: 'prometheus', metrics: true, info: { logos: {} } } },
+  {
+    uid: 'prom-uid',
+    name: 'Prometheus',
+    type: 'prometheus',
+    meta: { id: 'prometheus', metrics: true, info: { logos: {} } },
+  },
 ] as unknown as DataSourceInstanceSettings[];
 const fakeSrv = {
   getList: (filters: { tracing?: boolean } = {}) => instances.filter((d) => !filters.tracing || d.meta.tracing),

@@ -198,7 +198,10 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
       </ConfigSection>
       <Divider />
       <ConfigSection title="Traces">
-        <TracingDatasourceField uid={jd.tracingDatasourceUid} onChange={(uid) => setJson({ tracingDatasourceUid: uid })} />
+        <TracingDatasourceField
+          uid={jd.tracingDatasourceUid}
+          onChange={(uid) => setJson({ tracingDatasourceUid: uid })}
+        />
       </ConfigSection>
     </Stack>
   );

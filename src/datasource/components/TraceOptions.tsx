@@ -60,7 +60,9 @@ export function TraceOptions({ query, onChange, onRunQuery }: TraceOptionsProps)
         label="Span IDs"
         labelWidth={14}
         invalid={Boolean(parsed.bad)}
-        error={parsed.bad ? `"${parsed.bad}" is not a span id: 16 hexadecimal digits, like 122b3e7d77a267a7` : undefined}
+        error={
+          parsed.bad ? `"${parsed.bad}" is not a span id: 16 hexadecimal digits, like 122b3e7d77a267a7` : undefined
+        }
         tooltip="Only the samples of these spans (span_id labels, as otel-profiling-go sets them); separate ids by commas. Not supported on Parca."
       >
         <Input
@@ -94,7 +96,11 @@ export function TraceOptions({ query, onChange, onRunQuery }: TraceOptionsProps)
         />
       </InlineField>
       {isHistogram && (
-        <InlineField label="Count" labelWidth={8} tooltip="Count whole profiles, or single spans (span-labelled profiles)">
+        <InlineField
+          label="Count"
+          labelWidth={8}
+          tooltip="Count whole profiles, or single spans (span-labelled profiles)"
+        >
           <RadioButtonGroup<HeatmapType>
             aria-label="Heatmap type"
             options={[

@@ -34,7 +34,12 @@ export function TracingDatasourceField({ uid, onChange }: TracingDatasourceField
           />
         </div>
         {uid && (
-          <Button variant="secondary" fill="text" aria-label="Clear tracing datasource" onClick={() => onChange(undefined)}>
+          <Button
+            variant="secondary"
+            fill="text"
+            aria-label="Clear tracing datasource"
+            onClick={() => onChange(undefined)}
+          >
             Clear
           </Button>
         )}
