@@ -37,6 +37,8 @@ func NewRequest(rpc string) proto.Message {
 		return &querierv1.SelectMergeSpanProfileRequest{}
 	case "SelectMergeProfile":
 		return &querierv1.SelectMergeProfileRequest{}
+	case "SelectMergeSpanProfile":
+		return &querierv1.SelectMergeSpanProfileRequest{}
 	case "SelectSeries":
 		return &querierv1.SelectSeriesRequest{}
 	case "SelectHeatmap":
@@ -69,6 +71,8 @@ func NewResponse(rpc string) proto.Message {
 		return &querierv1.SelectMergeSpanProfileResponse{}
 	case "SelectMergeProfile":
 		return &googlev1.Profile{}
+	case "SelectMergeSpanProfile":
+		return &querierv1.SelectMergeSpanProfileResponse{}
 	case "SelectSeries":
 		return &querierv1.SelectSeriesResponse{}
 	case "SelectHeatmap":
@@ -255,4 +259,57 @@ func ProfileStacks(p *googlev1.Profile) []string {
 	}
 	sort.Strings(body)
 	return append(head, body...)
+}
+
+// ProfileLines is ProfileStacks with each frame written "function file:line",
+// the lines of one location joined by " | " (inlined calls), and the
+// profile's mappings (binary, build id, has functions) first: what a pprof
+// answer says about where its code is, without ids and table order.
+func ProfileLines(p *googlev1.Profile) []string {
+	str := func(i int64) string {
+		if i < 0 || int(i) >= len(p.StringTable) {
+			return fmt.Sprintf("<string %d>", i)
+		}
+		return p.StringTable[i]
+	}
+	fns := make(map[uint64]*googlev1.Function, len(p.Function))
+	for _, f := range p.Function {
+		fns[f.Id] = f
+	}
+	var head []string
+	for _, m := range p.Mapping {
+		head = append(head, fmt.Sprintf("mapping %s build %s functions %v", str(m.Filename), str(m.BuildId), m.HasFunctions))
+	}
+	sort.Strings(head)
+	locs := make(map[uint64][]string, len(p.Location))
+	for _, l := range p.Location {
+		var frames []string
+		for _, ln := range l.Line {
+			f := fns[ln.FunctionId]
+			if f == nil {
+				frames = append(frames, fmt.Sprintf("<function %d>", ln.FunctionId))
+				continue
+			}
+			frames = append(frames, fmt.Sprintf("%s %s:%d", str(f.Name), str(f.Filename), ln.Line))
+		}
+		// The lines of one location (inlined calls) stay together.
+		locs[l.Id] = []string{strings.Join(frames, " | ")}
+	}
+	sums := make(map[string]int64)
+	for _, s := range p.Sample {
+		var frames []string
+		for _, id := range s.LocationId {
+			frames = append(frames, locs[id]...)
+		}
+		if len(s.Value) > 0 {
+			sums[strings.Join(frames, ";")] += s.Value[0]
+		}
+	}
+	body := make([]string, 0, len(sums))
+	for k, v := range sums {
+		body = append(body, fmt.Sprintf("%d\t%s", v, k))
+	}
+	sort.Strings(body)
+	return append(append(head, ProfileStacks(&googlev1.Profile{SampleType: p.SampleType, PeriodType: p.PeriodType, Period: p.Period,
+		TimeNanos: p.TimeNanos, DurationNanos: p.DurationNanos, DefaultSampleType: p.DefaultSampleType, StringTable: p.StringTable})...), body...)
 }

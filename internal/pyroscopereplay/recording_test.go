@@ -16,14 +16,16 @@ import (
 func TestLoadReadsEveryRecording(t *testing.T) {
 	exs, err := Load(testdata.Pyroscope())
 	require.NoError(t, err)
-	require.Len(t, exs, 40)
+	require.Len(t, exs, 63)
 	for i, ex := range exs {
 		assert.Equal(t, i+1, ex.Number, ex.Name)
 		assert.NotZero(t, ex.Status, ex.Name)
 		if rpc := ex.RPC(); rpc != "" {
 			req := NewRequest(rpc)
 			require.NotNil(t, req, ex.Name)
-			require.NoError(t, protojson.Unmarshal(ex.Body, req), ex.Name)
+			// 63 sends spanSelector to SelectMergeProfile, whose request has
+			// no such field: Pyroscope ignores it (and so does the store).
+			require.NoError(t, protojson.UnmarshalOptions{DiscardUnknown: ex.Number == 63}.Unmarshal(ex.Body, req), ex.Name)
 			if ex.Status == 200 {
 				_, err := Decode(rpc, ex.Response)
 				require.NoError(t, err, ex.Name)

@@ -49,11 +49,14 @@ type Series struct {
 	Total int64
 }
 
-// Result is a converted profile: frame names and stacks shared by all series.
+// Result is a converted profile: frames and stacks shared by all series.
 type Result struct {
-	// Names are the distinct frame names.
+	// Names are the distinct strings of the frames: function names, file
+	// names, mapping files and build ids.
 	Names []string
-	// Stacks are the distinct stacks, root first, as indexes into Names.
+	// Frames are the distinct frames (function, file, line, mapping).
+	Frames []Frame
+	// Stacks are the distinct stacks, root first, as indexes into Frames.
 	Stacks [][]int32
 	// Series are sorted by profile type ID, then labels.
 	Series []Series
@@ -70,6 +73,7 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 	c := converter{
 		res:      &Result{},
 		nameIDs:  make(map[string]int32),
+		frameIDs: make(map[Frame]int32),
 		stackIDs: make(map[string]int32),
 		locs:     make(map[uint64][]int32, len(p.Location)),
 	}
@@ -139,8 +143,23 @@ func Convert(p *profile.Profile, opts Options) (*Result, error) {
 	return c.res, nil
 }
 
+// Frame is one line of a location: its function's name, the file and
+// line, and the mapping (binary file and build id) of the location. The
+// strings index Result.Names; -1 is none.
+type Frame struct {
+	Name    int32
+	File    int32
+	Line    int64
+	MapFile int32
+	BuildID int32
+	// Inlined tells that the frame was inlined into its caller: it and
+	// the next frame toward the root are lines of one location.
+	Inlined bool
+}
+
 type converter struct {
 	res      *Result
+	frameIDs map[Frame]int32
 	nameIDs  map[string]int32
 	stackIDs map[string]int32
 	// locs caches each location's frame ids, leaf first.
@@ -163,16 +182,42 @@ func (c *converter) location(loc *profile.Location) []int32 {
 	if ids, ok := c.locs[loc.ID]; ok {
 		return ids
 	}
-	var names [4]string
-	frames := LocationFrames(names[:0], loc)
-	ids := make([]int32, len(frames))
-	for i, f := range frames {
-		ids[i] = c.name(f)
+	mapFile, buildID := int32(-1), int32(-1)
+	if m := loc.Mapping; m != nil {
+		if m.File != "" {
+			mapFile = c.name(m.File)
+		}
+		if m.BuildID != "" {
+			buildID = c.name(m.BuildID)
+		}
+	}
+	var ids []int32
+	if len(loc.Line) == 0 {
+		ids = []int32{c.frame(Frame{Name: c.name(addressName(loc)), File: -1, MapFile: mapFile, BuildID: buildID})}
+	} else {
+		ids = make([]int32, len(loc.Line))
+		for i, ln := range loc.Line {
+			f := Frame{Name: c.name(lineName(ln)), File: -1, Line: ln.Line, MapFile: mapFile, BuildID: buildID, Inlined: i < len(loc.Line)-1}
+			if ln.Function != nil && ln.Function.Filename != "" {
+				f.File = c.name(ln.Function.Filename)
+			}
+			ids[i] = c.frame(f)
+		}
 	}
 	if loc.ID != 0 {
 		c.locs[loc.ID] = ids
 	}
 	return ids
+}
+
+func (c *converter) frame(f Frame) int32 {
+	if id, ok := c.frameIDs[f]; ok {
+		return id
+	}
+	id := int32(len(c.res.Frames))
+	c.res.Frames = append(c.res.Frames, f)
+	c.frameIDs[f] = id
+	return id
 }
 
 // stack returns the id of s's stack, root first, adding it when new.

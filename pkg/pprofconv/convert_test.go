@@ -164,7 +164,7 @@ func TestConvertDropsZeroAndNamesTypes(t *testing.T) {
 	require.Equal(t, "memory:alloc_space:bytes:space:bytes", res.Series[1].Type.String())
 	require.Equal(t, int64(10), res.Series[1].Total, "cumulative alloc_space is kept as sent")
 	require.Equal(t, model.Labels{{Name: "otel_scope", Value: "x"}}, res.Series[0].Labels)
-	require.Equal(t, []string{"main.main", "slices.Sort"}, []string{res.Names[res.Stacks[0][0]], res.Names[res.Stacks[0][1]]})
+	require.Equal(t, []string{"main.main", "slices.Sort"}, []string{res.Names[res.Frames[res.Stacks[0][0]].Name], res.Names[res.Frames[res.Stacks[0][1]].Name]})
 
 	p.Sample[0].Label = map[string][]string{"bad-name": {"x"}}
 	_, err = pprofconv.Convert(p, pprofconv.Options{})

@@ -12,11 +12,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"sort"
 	"strings"
 	"testing"
 
 	"connectrpc.com/connect"
 	"github.com/google/pprof/profile"
+	"github.com/google/uuid"
 	googlev1 "github.com/grafana/pyroscope/api/gen/proto/go/google/v1"
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
@@ -60,14 +62,65 @@ func newReplayStore(t *testing.T) *httptest.Server {
 func TestReplayPyroscopeRecordings(t *testing.T) {
 	exs, err := pyroscopereplay.Load(testdata.Pyroscope())
 	require.NoError(t, err)
-	require.Len(t, exs, 40, "every recorded exchange is replayed")
+	require.Len(t, exs, 63, "every recorded exchange is replayed")
 	srv := newReplayStore(t)
+	ids := profileIDs{}
 	for _, ex := range exs {
 		t.Run(ex.Name, func(t *testing.T) {
+			ex.Body = ids.rewrite(ex.Body)
 			status, body := send(t, srv, &ex)
 			require.Equal(t, ex.Status, status, "HTTP status; answer: %s", body)
-			compareAnswer(t, &ex, body)
+			compareAnswer(t, &ex, body, ids)
 		})
+	}
+}
+
+// profileIDs maps the profile ids Pyroscope gave (random UUIDs of its own)
+// to the ones the store gave the same profiles, learnt from the exemplars
+// of the answers compared so far; a request naming a recorded id (60) is
+// sent with the store's.
+type profileIDs map[string]string
+
+func (ids profileIDs) rewrite(body []byte) []byte {
+	for recorded, ours := range ids {
+		body = bytes.ReplaceAll(body, []byte(recorded), []byte(ours))
+	}
+	return body
+}
+
+// exemplars lines up the exemplars of two answers: the same count per
+// point or slot, each recorded profile id always the same one of ours (and
+// a UUID). It then writes the recorded id into ours and sorts both label
+// lists (Pyroscope lists an exemplar's labels in its storage's order).
+func (ids profileIDs) exemplars(t *testing.T, want, have [][]*typesv1.Exemplar) {
+	t.Helper()
+	require.Equal(t, len(want), len(have), "points with exemplars")
+	for i := range want {
+		require.Equal(t, len(want[i]), len(have[i]), "exemplars of point %d", i)
+		for j, w := range want[i] {
+			h := have[i][j]
+			if w.SpanId != "" && h.SpanId != w.SpanId {
+				spanExemplarOracle(t, h)
+				require.Equal(t, withoutLabel(w.Labels, "span_name"), withoutLabel(h.Labels, "span_name"), "exemplar labels")
+				h.SpanId, h.TraceId, h.Labels = w.SpanId, w.TraceId, w.Labels
+			}
+			if w.ProfileId != "" {
+				_, err := uuid.Parse(h.ProfileId)
+				require.NoError(t, err, "exemplar profile id %q", h.ProfileId)
+				if ours, ok := ids[w.ProfileId]; ok {
+					require.Equal(t, ours, h.ProfileId, "the profile Pyroscope calls %s", w.ProfileId)
+				} else {
+					for rec, o := range ids {
+						require.NotEqual(t, o, h.ProfileId, "our id for %s and %s", rec, w.ProfileId)
+					}
+					ids[w.ProfileId] = h.ProfileId
+				}
+				h.ProfileId = w.ProfileId
+			}
+			for _, e := range []*typesv1.Exemplar{w, h} {
+				sort.Slice(e.Labels, func(a, b int) bool { return e.Labels[a].Name < e.Labels[b].Name })
+			}
+		}
 	}
 }
 
@@ -93,7 +146,7 @@ func send(t *testing.T, srv *httptest.Server, ex *pyroscopereplay.Exchange) (int
 }
 
 // compareAnswer compares the store's answer body with the recorded one.
-func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
+func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte, ids profileIDs) {
 	t.Helper()
 	if ex.Status != http.StatusOK {
 		want, err := ex.Error()
@@ -118,6 +171,11 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 	switch w := want.(type) {
 	case *querierv1.SelectMergeStacktracesResponse:
 		h := have.(*querierv1.SelectMergeStacktracesResponse)
+		if w.Pprof != nil {
+			require.NotNil(t, h.Pprof, "pprof answer: %s", got)
+			require.Equal(t, pyroscopereplay.ProfileLines(w.Pprof.Profile), pyroscopereplay.ProfileLines(h.Pprof.Profile), "pprof")
+			return
+		}
 		if w.Tree != nil {
 			wn, err := pyroscopereplay.TreeNodes(w.Tree)
 			require.NoError(t, err)
@@ -133,8 +191,30 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte) {
 		h := have.(*querierv1.DiffResponse)
 		require.Equal(t, pyroscopereplay.DiffNodes(w.Flamegraph), pyroscopereplay.DiffNodes(h.Flamegraph), "diff nodes")
 	case *googlev1.Profile:
-		require.Equal(t, pyroscopereplay.ProfileStacks(w), pyroscopereplay.ProfileStacks(have.(*googlev1.Profile)), "merged profile")
+		require.Equal(t, pyroscopereplay.ProfileLines(w), pyroscopereplay.ProfileLines(have.(*googlev1.Profile)), "merged profile")
 		return
+	case *querierv1.SelectSeriesResponse:
+		h := have.(*querierv1.SelectSeriesResponse)
+		require.Equal(t, len(w.Series), len(h.Series), "series")
+		var we, he [][]*typesv1.Exemplar
+		for i := range w.Series {
+			require.Equal(t, len(w.Series[i].Points), len(h.Series[i].Points), "points")
+			for j := range w.Series[i].Points {
+				we, he = append(we, w.Series[i].Points[j].Exemplars), append(he, h.Series[i].Points[j].Exemplars)
+			}
+		}
+		ids.exemplars(t, we, he)
+	case *querierv1.SelectHeatmapResponse:
+		h := have.(*querierv1.SelectHeatmapResponse)
+		require.Equal(t, len(w.Series), len(h.Series), "series")
+		var we, he [][]*typesv1.Exemplar
+		for i := range w.Series {
+			require.Equal(t, len(w.Series[i].Slots), len(h.Series[i].Slots), "slots")
+			for j := range w.Series[i].Slots {
+				we, he = append(we, w.Series[i].Slots[j].Exemplars), append(he, h.Series[i].Slots[j].Exemplars)
+			}
+		}
+		ids.exemplars(t, we, he)
 	}
 	require.Equal(t, pyroscopereplay.Canonical(want), pyroscopereplay.Canonical(have))
 }
@@ -173,4 +253,49 @@ func TestSingleHeapProfileAllocSpace(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, resp.Msg.Flamegraph.Total, svc)
 	}
+}
+
+// spanExemplarOracle checks, with google/pprof on the recorded span-labelled
+// profiles, that a span exemplar names a real span: the profile dated at the
+// exemplar's time has samples with that span_id, summing to the exemplar's
+// value, with its trace_id and span_name. Among spans of equal value in one
+// heatmap cell Pyroscope picks one by its storage's order, the store the
+// first it reads; the replay accepts any such span (README, differences).
+func spanExemplarOracle(t *testing.T, e *typesv1.Exemplar) {
+	t.Helper()
+	for _, f := range spanProfiles {
+		p, err := profile.ParseData(testdata.Read(t, f))
+		require.NoError(t, err)
+		if p.TimeNanos/1e6 != e.Timestamp {
+			continue
+		}
+		var sum int64
+		for _, s := range p.Sample {
+			if len(s.Label["span_id"]) == 0 || s.Label["span_id"][0] != e.SpanId {
+				continue
+			}
+			sum += s.Value[1]
+			require.Equal(t, e.TraceId, s.Label["trace_id"][0], "trace of span %s", e.SpanId)
+			var name string
+			for _, l := range e.Labels {
+				if l.Name == "span_name" {
+					name = l.Value
+				}
+			}
+			require.Equal(t, name, s.Label["span_name"][0], "span_name of span %s", e.SpanId)
+		}
+		require.Equal(t, e.Value, sum, "pprof's cpu of span %s in %s", e.SpanId, f)
+		return
+	}
+	t.Fatalf("no recorded profile at the exemplar's time %d", e.Timestamp)
+}
+
+func withoutLabel(ls []*typesv1.LabelPair, name string) map[string]string {
+	out := make(map[string]string, len(ls))
+	for _, l := range ls {
+		if l.Name != name {
+			out[l.Name] = l.Value
+		}
+	}
+	return out
 }

@@ -62,7 +62,7 @@ func checkConvert(t *testing.T, p *profile.Profile) {
 				t.Fatalf("stack %d out of range", smp.Stack)
 			}
 			for _, f := range res.Stacks[smp.Stack] {
-				if int(f) >= len(res.Names) {
+				if int(f) >= len(res.Frames) || int(res.Frames[f].Name) >= len(res.Names) {
 					t.Fatalf("frame %d out of range", f)
 				}
 			}

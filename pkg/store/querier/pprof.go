@@ -6,6 +6,7 @@ package querier
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -26,11 +27,17 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 			return nil, err
 		}
 	}
+	// Pyroscope's SelectMergeProfile has no span selector (one sent is
+	// ignored, recording 63); its trace and profile id selectors apply.
+	f, err := newSampleFilter(nil, m.TraceIdSelector, m.ProfileIdSelector)
+	if err != nil {
+		return nil, err
+	}
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
 		return nil, err
 	}
-	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to)
+	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f)
 	if err != nil {
 		return nil, err
 	}
@@ -38,20 +45,38 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 }
 
 // mergeProfile builds a pprof with one sample per distinct stack of the
-// selection; each frame is a location with one line of its own function.
-func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64) (*googlev1.Profile, error) {
+// selection; each frame is a location with one line (function, file and
+// line) in the mapping (binary and build id) it was sent with.
+func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*googlev1.Profile, error) {
+	out, err := q.mergePprof(ctx, typeID, series, from, to, f)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := out.WriteUncompressed(&buf); err != nil {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("encode pprof: %w", err))
+	}
+	var gp googlev1.Profile
+	if err := gp.UnmarshalVT(buf.Bytes()); err != nil {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("re-decode pprof: %w", err))
+	}
+	return &gp, nil
+}
+
+// mergePprof is mergeProfile as a google/pprof profile.
+func (q *Querier) mergePprof(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*profile.Profile, error) {
 	pt, _ := model.SplitProfileType(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
 	snap := q.db.Snapshot()
 	defer snap.Close()
 	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
-		for i, s := range p.Stacks {
+		f.each(p, func(s uint32, v int64) {
 			if _, ok := sums[s]; !ok {
 				order = append(order, s)
 			}
-			sums[s] = storage.SaturatingAdd(sums[s], p.Values[i])
-		}
+			sums[s] = storage.SaturatingAdd(sums[s], v)
+		})
 		return nil
 	}); err != nil {
 		return nil, scanError(err)
@@ -66,35 +91,92 @@ func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint
 		Period:            1e9,
 		DefaultSampleType: pt.SampleType,
 	}
-	view := snap.View()
-	locs := make(map[uint32]*profile.Location) // by frame string id
+	b := newPprofBuilder(out, snap.View())
 	for _, s := range order {
 		v := sums[s]
 		if v == 0 {
 			continue
 		}
-		sample := &profile.Sample{Value: []int64{v}}
-		for id := s; id != 0; id = view.Parent(id) {
-			f := view.FrameID(id)
-			loc := locs[f]
-			if loc == nil {
-				fn := &profile.Function{ID: uint64(len(out.Function) + 1), Name: view.String(f)}
-				loc = &profile.Location{ID: uint64(len(out.Location) + 1), Line: []profile.Line{{Function: fn}}}
-				out.Function = append(out.Function, fn)
-				out.Location = append(out.Location, loc)
-				locs[f] = loc
+		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s)})
+	}
+	return out, nil
+}
+
+// pprofBuilder adds the locations, functions and mappings of stored stacks
+// to a pprof, each once. Frames stored as inlined into their caller are
+// lines of one location again, innermost first, as they were sent.
+type pprofBuilder struct {
+	out      *profile.Profile
+	view     *storage.View
+	locs     map[string]*profile.Location
+	fns      map[[2]string]*profile.Function
+	mappings map[[2]string]*profile.Mapping
+	key      []byte
+	frames   []uint32
+}
+
+func newPprofBuilder(out *profile.Profile, v *storage.View) *pprofBuilder {
+	return &pprofBuilder{out: out, view: v, locs: make(map[string]*profile.Location),
+		fns: make(map[[2]string]*profile.Function), mappings: make(map[[2]string]*profile.Mapping)}
+}
+
+// stack returns the locations of stack s, leaf first.
+func (b *pprofBuilder) stack(s uint32) []*profile.Location {
+	var out []*profile.Location
+	for id := s; id != 0; {
+		b.frames = b.frames[:0]
+		for {
+			b.frames = append(b.frames, id)
+			inlined := b.view.FrameInlined(id)
+			id = b.view.Parent(id)
+			if !inlined || id == 0 {
+				break
 			}
-			sample.Location = append(sample.Location, loc)
 		}
-		out.Sample = append(out.Sample, sample)
+		out = append(out, b.location(b.frames))
 	}
-	var buf bytes.Buffer
-	if err := out.WriteUncompressed(&buf); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("encode pprof: %w", err))
+	return out
+}
+
+// location returns the location whose lines are the leaf frames of the
+// given stack ids, innermost first.
+func (b *pprofBuilder) location(ids []uint32) *profile.Location {
+	b.key = b.key[:0]
+	for _, id := range ids {
+		file, line := b.view.FrameFile(id)
+		bin, build := b.view.FrameMapping(id)
+		b.key = binary.AppendUvarint(b.key, uint64(b.view.FrameID(id)))
+		b.key = binary.AppendVarint(b.key, line)
+		for _, s := range []string{file, bin, build} {
+			b.key = binary.AppendUvarint(b.key, uint64(len(s)))
+			b.key = append(b.key, s...)
+		}
 	}
-	var gp googlev1.Profile
-	if err := gp.UnmarshalVT(buf.Bytes()); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("re-decode pprof: %w", err))
+	if loc := b.locs[string(b.key)]; loc != nil {
+		return loc
 	}
-	return &gp, nil
+	loc := &profile.Location{ID: uint64(len(b.out.Location) + 1)}
+	for _, id := range ids {
+		name := b.view.FrameName(id)
+		file, line := b.view.FrameFile(id)
+		fn := b.fns[[2]string{name, file}]
+		if fn == nil {
+			fn = &profile.Function{ID: uint64(len(b.out.Function) + 1), Name: name, SystemName: name, Filename: file}
+			b.out.Function = append(b.out.Function, fn)
+			b.fns[[2]string{name, file}] = fn
+		}
+		loc.Line = append(loc.Line, profile.Line{Function: fn, Line: line})
+	}
+	if bin, build := b.view.FrameMapping(ids[0]); bin != "" || build != "" {
+		m := b.mappings[[2]string{bin, build}]
+		if m == nil {
+			m = &profile.Mapping{ID: uint64(len(b.out.Mapping) + 1), File: bin, BuildID: build, HasFunctions: true}
+			b.out.Mapping = append(b.out.Mapping, m)
+			b.mappings[[2]string{bin, build}] = m
+		}
+		loc.Mapping = m
+	}
+	b.out.Location = append(b.out.Location, loc)
+	b.locs[string(b.key)] = loc
+	return loc
 }

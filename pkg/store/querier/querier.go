@@ -180,13 +180,13 @@ func (q *Querier) Series(ctx context.Context, req *connect.Request[querierv1.Ser
 }
 
 // mergeTree merges the selected profiles into one tree.
-func (q *Querier) mergeTree(ctx context.Context, series []uint32, from, to int64) (*flame.Tree, error) {
+func (q *Querier) mergeTree(ctx context.Context, series []uint32, from, to int64, f sampleFilter) (*flame.Tree, error) {
 	t := flame.New()
 	snap := q.db.Snapshot()
 	defer snap.Close()
 	b := storage.NewTreeBuilder(snap.View(), t)
 	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
-		b.AddProfile(p)
+		f.each(p, b.Add)
 		return nil
 	}); err != nil {
 		return nil, scanError(err)
@@ -204,22 +204,37 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 	}
 	switch m.Format {
 	case querierv1.ProfileFormat_PROFILE_FORMAT_UNSPECIFIED, querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH,
-		querierv1.ProfileFormat_PROFILE_FORMAT_TREE, querierv1.ProfileFormat_PROFILE_FORMAT_PPROF:
+		querierv1.ProfileFormat_PROFILE_FORMAT_TREE, querierv1.ProfileFormat_PROFILE_FORMAT_PPROF, querierv1.ProfileFormat_PROFILE_FORMAT_DOT:
 	default:
-		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unsupported format %s: want PROFILE_FORMAT_FLAMEGRAPH, PROFILE_FORMAT_TREE or PROFILE_FORMAT_PPROF", m.Format))
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unsupported format %s: want PROFILE_FORMAT_FLAMEGRAPH, PROFILE_FORMAT_TREE, PROFILE_FORMAT_PPROF or PROFILE_FORMAT_DOT", m.Format))
+	}
+	f, err := newSampleFilter(m.SpanSelector, m.TraceIdSelector, m.ProfileIdSelector)
+	if err != nil {
+		return nil, err
 	}
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
 		return nil, err
 	}
+	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_DOT {
+		p, err := q.mergePprof(ctx, m.ProfileTypeID, series, from, to, f)
+		if err != nil {
+			return nil, err
+		}
+		dot, err := dotGraph(p, limit)
+		if err != nil {
+			return nil, connect.NewError(connect.CodeInternal, err)
+		}
+		return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Dot: dot}), nil
+	}
 	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_PPROF {
-		p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to)
+		p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f)
 		if err != nil {
 			return nil, err
 		}
 		return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Pprof: &querierv1.PprofProfile{Profile: p}}), nil
 	}
-	t, err := q.mergeTree(ctx, series, from, to)
+	t, err := q.mergeTree(ctx, series, from, to, f)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +261,7 @@ func (q *Querier) Diff(ctx context.Context, req *connect.Request[querierv1.DiffR
 		if err != nil {
 			return nil, err
 		}
-		if trees[i], err = q.mergeTree(ctx, series, from, to); err != nil {
+		if trees[i], err = q.mergeTree(ctx, series, from, to, sampleFilter{}); err != nil {
 			return nil, err
 		}
 	}

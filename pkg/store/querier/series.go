@@ -14,7 +14,7 @@ import (
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
@@ -27,23 +27,51 @@ type group struct {
 	labels  []*typesv1.LabelPair
 	key     string
 	buckets map[int64]*bucket
-	// totals per bucket per profile, for heatmaps
-	values map[int64][]int64
-	// the ingested profile each value belongs to
-	profiles map[int64][]profileKey
-	total    int64
+	// the ingested profiles of each bucket (keepProfiles), in scan order
+	profs   map[int64][]*profEntry
+	profIdx map[int64]map[storage.ProfileID]*profEntry
+	// the spans of each bucket (keepSpans), in scan order
+	spans   map[int64][]*spanEntry
+	spanIdx map[int64]map[spanKey]*spanEntry
+	total   int64
 }
 
-// profileKey names one ingested profile: the store files the sample-label
-// series of a profile apart, Pyroscope's heatmap counts the profile once.
-type profileKey struct {
-	time    int64
-	service string
+// profEntry is one ingested profile within a group and step: the store
+// files the sample-label series of a profile apart, they share its id.
+type profEntry struct {
+	id    storage.ProfileID
+	time  int64
+	total int64
+	// labels are the labels all its series in the group share
+	labels storage.Labels
 }
 
-// grouped scans the selection's profile totals into groups by the group_by
-// labels and into step buckets. keepValues keeps every profile total.
-func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, groupBy []string, stepNs int64, keepValues bool) ([]*group, error) {
+// spanEntry is one span of one profile within a group and step.
+type spanEntry struct {
+	span   uint64
+	trace  pprofconv.TraceID
+	time   int64
+	value  int64
+	labels storage.Labels
+}
+
+type spanKey struct {
+	profile storage.ProfileID
+	span    uint64
+}
+
+// keep says what grouped keeps besides the sums per step.
+type keep int
+
+const (
+	keepSums keep = iota
+	keepProfiles
+	keepSpans
+)
+
+// grouped scans the selection's profiles into groups by the group_by
+// labels and into step buckets, keeping per profile or per span what k says.
+func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, groupBy []string, stepNs int64, k keep) ([]*group, error) {
 	groups := make(map[string]*group)
 	bySeries := make(map[uint32]*group, len(series))
 	for _, id := range series {
@@ -58,31 +86,35 @@ func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, 
 		}
 		g := groups[key.String()]
 		if g == nil {
-			g = &group{labels: pairs, key: key.String(), buckets: make(map[int64]*bucket), values: make(map[int64][]int64), profiles: make(map[int64][]profileKey)}
+			g = &group{labels: pairs, key: key.String(), buckets: make(map[int64]*bucket),
+				profs: make(map[int64][]*profEntry), profIdx: make(map[int64]map[storage.ProfileID]*profEntry),
+				spans: make(map[int64][]*spanEntry), spanIdx: make(map[int64]map[spanKey]*spanEntry)}
 			groups[g.key] = g
 		}
 		bySeries[id] = g
 	}
-	err := q.db.ScanContext(ctx, series, from, to, true, func(p *storage.Profile) error {
+	err := q.db.ScanContext(ctx, series, from, to, k == keepSums, func(p *storage.Profile) error {
 		g := bySeries[p.Series]
 		// As Pyroscope: the point at from+k*step sums the profiles in
 		// (from+(k-1)*step, from+k*step]; profiles after the last step
 		// that fits in the range make no point.
-		k := (p.Time - from + stepNs - 1) / stepNs
-		if from+k*stepNs > to {
+		b := (p.Time - from + stepNs - 1) / stepNs
+		if from+b*stepNs > to {
 			return nil
 		}
-		b := g.buckets[k]
-		if b == nil {
-			b = &bucket{}
-			g.buckets[k] = b
+		bk := g.buckets[b]
+		if bk == nil {
+			bk = &bucket{}
+			g.buckets[b] = bk
 		}
-		b.sum = storage.SaturatingAdd(b.sum, p.Total)
-		b.count++
+		bk.sum = storage.SaturatingAdd(bk.sum, p.Total)
+		bk.count++
 		g.total = storage.SaturatingAdd(g.total, p.Total)
-		if keepValues {
-			g.values[k] = append(g.values[k], p.Total)
-			g.profiles[k] = append(g.profiles[k], profileKey{time: p.Time, service: q.db.SeriesLabels(p.Series).Get(model.LabelNameServiceName)})
+		switch k {
+		case keepProfiles:
+			g.addProfile(b, p, q.db.SeriesLabels(p.Series))
+		case keepSpans:
+			g.addSpans(b, p, q.db.SeriesLabels(p.Series))
 		}
 		return nil
 	})
@@ -96,6 +128,82 @@ func (q *Querier) grouped(ctx context.Context, series []uint32, from, to int64, 
 		}
 	}
 	return out, nil
+}
+
+func (g *group) addProfile(b int64, p *storage.Profile, ls storage.Labels) {
+	idx := g.profIdx[b]
+	if idx == nil {
+		idx = make(map[storage.ProfileID]*profEntry)
+		g.profIdx[b] = idx
+	}
+	e := idx[p.ID]
+	if e == nil {
+		e = &profEntry{id: p.ID, time: p.Time, labels: ls}
+		idx[p.ID] = e
+		g.profs[b] = append(g.profs[b], e)
+	} else {
+		e.labels = commonLabels(e.labels, ls)
+	}
+	e.total = storage.SaturatingAdd(e.total, p.Total)
+}
+
+func (g *group) addSpans(b int64, p *storage.Profile, ls storage.Labels) {
+	if !p.HasSpans() {
+		return
+	}
+	idx := g.spanIdx[b]
+	if idx == nil {
+		idx = make(map[spanKey]*spanEntry)
+		g.spanIdx[b] = idx
+	}
+	for i, span := range p.Spans {
+		if span == 0 {
+			continue
+		}
+		k := spanKey{p.ID, span}
+		e := idx[k]
+		if e == nil {
+			e = &spanEntry{span: span, trace: p.Traces[i], time: p.Time, labels: ls}
+			idx[k] = e
+			g.spans[b] = append(g.spans[b], e)
+		}
+		e.value = storage.SaturatingAdd(e.value, p.Values[i])
+	}
+}
+
+// commonLabels returns the labels of a (sorted) that b has too.
+func commonLabels(a, b storage.Labels) storage.Labels {
+	out := make(storage.Labels, 0, len(a))
+	for _, l := range a {
+		if b.Get(l.Name) == l.Value {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// exemplarLabels are an exemplar's labels: its profile's, without those
+// the series it belongs to is named by (the group_by labels).
+func exemplarLabels(ls storage.Labels, groupBy []string) []*typesv1.LabelPair {
+	out := make([]*typesv1.LabelPair, 0, len(ls))
+	for _, l := range ls {
+		if !contains(groupBy, l.Name) {
+			out = append(out, &typesv1.LabelPair{Name: l.Name, Value: l.Value})
+		}
+	}
+	return out
+}
+
+func profileExemplar(e *profEntry, groupBy []string) *typesv1.Exemplar {
+	return &typesv1.Exemplar{Timestamp: e.time / 1e6, ProfileId: e.id.String(), Value: e.total, Labels: exemplarLabels(e.labels, groupBy)}
+}
+
+func spanExemplar(e *spanEntry, groupBy []string) *typesv1.Exemplar {
+	ex := &typesv1.Exemplar{Timestamp: e.time / 1e6, SpanId: pprofconv.FormatSpanID(e.span), Value: e.value, Labels: exemplarLabels(e.labels, groupBy)}
+	if !e.trace.IsZero() {
+		ex.TraceId = e.trace.String()
+	}
+	return ex
 }
 
 // limitGroups orders the groups by their total, largest first (then by
@@ -137,11 +245,22 @@ func (q *Querier) SelectSeries(ctx context.Context, req *connect.Request[querier
 	if err != nil {
 		return nil, err
 	}
+	k := keepSums
+	switch m.ExemplarType {
+	case typesv1.ExemplarType_EXEMPLAR_TYPE_UNSPECIFIED, typesv1.ExemplarType_EXEMPLAR_TYPE_NONE:
+	case typesv1.ExemplarType_EXEMPLAR_TYPE_INDIVIDUAL:
+		k = keepProfiles
+	case typesv1.ExemplarType_EXEMPLAR_TYPE_SPAN:
+		// As Pyroscope v2.2.1 answers (recording 55).
+		return nil, connect.NewError(connect.CodeUnknown, fmt.Errorf("exemplar type span is not implemented (SelectSeries gives EXEMPLAR_TYPE_INDIVIDUAL exemplars; span exemplars come with SelectHeatmap HEATMAP_QUERY_TYPE_SPAN)"))
+	default:
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unknown exemplar type %d", m.ExemplarType))
+	}
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
 		return nil, err
 	}
-	gs, err := q.grouped(ctx, series, from, to, m.GroupBy, stepNs, false)
+	gs, err := q.grouped(ctx, series, from, to, m.GroupBy, stepNs, k)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +274,19 @@ func (q *Querier) SelectSeries(ctx context.Context, req *connect.Request[querier
 			if average {
 				v /= float64(b.count)
 			}
-			s.Points = append(s.Points, &typesv1.Point{Value: v, Timestamp: (from + k*stepNs) / 1e6})
+			pt := &typesv1.Point{Value: v, Timestamp: (from + k*stepNs) / 1e6}
+			// One exemplar a point, as Pyroscope gives (recordings 54,
+			// 56): the point's largest profile.
+			var top *profEntry
+			for _, e := range g.profs[k] {
+				if top == nil || e.total > top.total {
+					top = e
+				}
+			}
+			if top != nil {
+				pt.Exemplars = []*typesv1.Exemplar{profileExemplar(top, m.GroupBy)}
+			}
+			s.Points = append(s.Points, pt)
 		}
 		out = append(out, s)
 	}
@@ -165,20 +296,34 @@ func (q *Querier) SelectSeries(ctx context.Context, req *connect.Request[querier
 // heatmapRows is the number of value buckets of a heatmap.
 const heatmapRows = 20
 
-// SelectHeatmap counts, per step, how many profiles have a total in each of
-// heatmapRows equal value ranges from the selection's smallest to its
-// largest profile total (HEATMAP_QUERY_TYPE_INDIVIDUAL, the only type this
-// store keeps what it needs for). A profile filed as several sample-label
-// series counts once, with its whole total.
+// SelectHeatmap counts, per step, how many profiles
+// (HEATMAP_QUERY_TYPE_INDIVIDUAL) or spans (HEATMAP_QUERY_TYPE_SPAN) have a
+// value in each of heatmapRows equal ranges from the selection's smallest
+// to its largest value. A profile filed as several sample-label series
+// counts once, with its whole total; a span's value is the sum of its
+// samples. With exemplars of the query's type, each cell that counts
+// something gives one: its largest profile (profile id) or span (span and
+// trace id), as Pyroscope gives them (recordings 57, 58).
 func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querierv1.SelectHeatmapRequest]) (*connect.Response[querierv1.SelectHeatmapResponse], error) {
 	m := req.Msg
+	var k keep
+	var want typesv1.ExemplarType
 	switch m.QueryType {
 	case querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_INDIVIDUAL:
+		k, want = keepProfiles, typesv1.ExemplarType_EXEMPLAR_TYPE_INDIVIDUAL
 	case querierv1.HeatmapQueryType_HEATMAP_QUERY_TYPE_SPAN:
-		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("span heatmaps are not supported: this store keeps no span ids"))
+		k, want = keepSpans, typesv1.ExemplarType_EXEMPLAR_TYPE_SPAN
 	default:
 		// Pyroscope answers 500 unknown here (recording 29).
-		return nil, connect.NewError(connect.CodeUnknown, fmt.Errorf("valid heatmap query type must be specified (queryType: HEATMAP_QUERY_TYPE_INDIVIDUAL)"))
+		return nil, connect.NewError(connect.CodeUnknown, fmt.Errorf("valid heatmap query type must be specified (queryType: HEATMAP_QUERY_TYPE_INDIVIDUAL or HEATMAP_QUERY_TYPE_SPAN)"))
+	}
+	exemplars := false
+	switch m.ExemplarType {
+	case typesv1.ExemplarType_EXEMPLAR_TYPE_UNSPECIFIED, typesv1.ExemplarType_EXEMPLAR_TYPE_NONE:
+	case want:
+		exemplars = true
+	default:
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("exemplar type %s does not match query type %s (want %s or EXEMPLAR_TYPE_NONE)", m.ExemplarType, m.QueryType, want))
 	}
 	stepNs, err := stepNanos(m.Step)
 	if err != nil {
@@ -188,31 +333,39 @@ func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querie
 	if err != nil {
 		return nil, err
 	}
-	gs, err := q.grouped(ctx, series, from, to, m.GroupBy, stepNs, true)
+	gs, err := q.grouped(ctx, series, from, to, m.GroupBy, stepNs, k)
 	if err != nil {
 		return nil, err
 	}
-	// One total per ingested profile.
-	perProfile := make(map[*group]map[int64][]int64)
+	// The cells' values: one per profile or per span.
+	type cell struct {
+		value int64
+		ex    func() *typesv1.Exemplar
+		time  int64
+	}
+	values := make(map[*group]map[int64][]cell)
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, g := range gs {
-		byStep := make(map[int64][]int64)
-		for k, vs := range g.values {
-			sums := make(map[profileKey]int64)
-			var order []profileKey
-			for i, v := range vs {
-				pk := g.profiles[k][i]
-				if _, ok := sums[pk]; !ok {
-					order = append(order, pk)
+		byStep := make(map[int64][]cell)
+		for b := range g.buckets {
+			var cs []cell
+			if k == keepProfiles {
+				for _, e := range g.profs[b] {
+					cs = append(cs, cell{e.total, func() *typesv1.Exemplar { return profileExemplar(e, m.GroupBy) }, e.time})
 				}
-				sums[pk] = storage.SaturatingAdd(sums[pk], v)
+			} else {
+				for _, e := range g.spans[b] {
+					cs = append(cs, cell{e.value, func() *typesv1.Exemplar { return spanExemplar(e, m.GroupBy) }, e.time})
+				}
 			}
-			for _, pk := range order {
-				byStep[k] = append(byStep[k], sums[pk])
-				lo, hi = min(lo, sums[pk]), max(hi, sums[pk])
+			for _, c := range cs {
+				lo, hi = min(lo, c.value), max(hi, c.value)
+			}
+			if len(cs) > 0 {
+				byStep[b] = cs
 			}
 		}
-		perProfile[g] = byStep
+		values[g] = byStep
 	}
 	// In float64: hi-lo overflows int64 when totals span its whole range.
 	width := (float64(hi) - float64(lo)) / heatmapRows
@@ -223,16 +376,43 @@ func (q *Querier) SelectHeatmap(ctx context.Context, req *connect.Request[querie
 	out := make([]*typesv1.HeatmapSeries, 0, len(gs))
 	for _, g := range limitGroups(gs, m.Limit) {
 		hs := &typesv1.HeatmapSeries{Labels: g.labels}
-		for _, k := range sortedBuckets(g.buckets) {
+		for _, b := range sortedBuckets(g.buckets) {
+			cs, ok := values[g][b]
+			if !ok {
+				continue
+			}
 			counts := make([]int32, heatmapRows)
-			for _, v := range perProfile[g][k] {
+			top := make([]*cell, heatmapRows)
+			for i := range cs {
+				c := &cs[i]
 				row := heatmapRows - 1
 				if width > 0 {
-					row = min(max(int((float64(v)-float64(lo))/width), 0), heatmapRows-1)
+					row = min(max(int((float64(c.value)-float64(lo))/width), 0), heatmapRows-1)
 				}
 				counts[row]++
+				if top[row] == nil || c.value > top[row].value {
+					top[row] = c
+				}
 			}
-			hs.Slots = append(hs.Slots, &typesv1.HeatmapSlot{Timestamp: (from + k*stepNs) / 1e6, YMin: yMin, Counts: counts})
+			slot := &typesv1.HeatmapSlot{Timestamp: (from + b*stepNs) / 1e6, YMin: yMin, Counts: counts}
+			if exemplars {
+				var picked []*cell
+				for _, c := range top {
+					if c != nil {
+						picked = append(picked, c)
+					}
+				}
+				sort.SliceStable(picked, func(i, j int) bool {
+					if picked[i].time != picked[j].time {
+						return picked[i].time < picked[j].time
+					}
+					return picked[i].value < picked[j].value
+				})
+				for _, c := range picked {
+					slot.Exemplars = append(slot.Exemplars, c.ex())
+				}
+			}
+			hs.Slots = append(hs.Slots, slot)
 		}
 		out = append(out, hs)
 	}

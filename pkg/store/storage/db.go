@@ -136,10 +136,16 @@ func (db *DB) load() error {
 		}
 		r := reader{b: v}
 		parent, frame := r.uvarint(), r.uvarint()
-		if r.err != nil || parent >= uint64(len(t.stackParent)) || frame >= uint64(len(t.strs)) {
+		var m FrameMeta
+		if len(r.b) > 0 {
+			m.File, m.Line, m.MapFile, m.BuildID = uint32(r.uvarint()), r.varint(), uint32(r.uvarint()), uint32(r.uvarint())
+			m.Inlined = r.uvarint()&1 != 0
+		}
+		n := uint32(len(t.strs))
+		if r.err != nil || parent >= uint64(len(t.stackParent)) || frame >= uint64(n) || m.File > n || m.MapFile > n || m.BuildID > n {
 			return fmt.Errorf("stack %x: %w", k, errCorrupt)
 		}
-		t.addStack(uint32(parent), uint32(frame))
+		t.addStack(uint32(parent), uint32(frame), m)
 		return nil
 	}); err != nil {
 		return err

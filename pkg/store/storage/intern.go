@@ -13,7 +13,9 @@ type tables struct {
 	// stack node i has parent stackParent[i] and frame stackFrame[i]; node 0 is the root.
 	stackParent []uint32
 	stackFrame  []uint32
-	stackIDs    map[stackKey]uint32
+	// stackMeta is the file, line and mapping of each stack's leaf frame.
+	stackMeta []FrameMeta
+	stackIDs  map[stackKey]uint32
 
 	series    []Labels
 	seriesIDs map[string]uint32
@@ -23,13 +25,46 @@ type tables struct {
 	seriesMax []int64
 }
 
-type stackKey struct{ parent, frame uint32 }
+type stackKey struct {
+	parent, frame uint32
+	meta          FrameMeta
+}
+
+// FrameMeta is where a frame is: string ids + 1 of its file, mapping file
+// and build id (0: none) and its line. Stacks stored before frames had
+// them have none.
+type FrameMeta struct {
+	File, MapFile, BuildID uint32
+	Line                   int64
+	// Inlined: the frame and its parent are lines of one pprof location.
+	Inlined bool
+}
+
+// encodeStack is a stack table value: parent and frame string id, then the
+// frame's file, line, mapping file, build id and flags (1: inlined) when
+// it has any.
+func encodeStack(parent, frame uint32, m FrameMeta) []byte {
+	b := putUvarint(putUvarint(nil, uint64(parent)), uint64(frame))
+	if m == (FrameMeta{}) {
+		return b
+	}
+	b = putUvarint(b, uint64(m.File))
+	b = putVarint(b, m.Line)
+	b = putUvarint(b, uint64(m.MapFile))
+	b = putUvarint(b, uint64(m.BuildID))
+	flags := uint64(0)
+	if m.Inlined {
+		flags |= 1
+	}
+	return putUvarint(b, flags)
+}
 
 func newTables() *tables {
 	return &tables{
 		strIDs:      make(map[string]uint32),
 		stackParent: []uint32{0},
 		stackFrame:  []uint32{0},
+		stackMeta:   []FrameMeta{{}},
 		stackIDs:    make(map[stackKey]uint32),
 		seriesIDs:   make(map[string]uint32),
 		postings:    make(map[string]map[string][]uint32),
@@ -43,11 +78,12 @@ func (t *tables) addString(s string) uint32 {
 	return id
 }
 
-func (t *tables) addStack(parent, frame uint32) uint32 {
+func (t *tables) addStack(parent, frame uint32, m FrameMeta) uint32 {
 	id := uint32(len(t.stackParent))
 	t.stackParent = append(t.stackParent, parent)
 	t.stackFrame = append(t.stackFrame, frame)
-	t.stackIDs[stackKey{parent, frame}] = id
+	t.stackMeta = append(t.stackMeta, m)
+	t.stackIDs[stackKey{parent, frame, m}] = id
 	return id
 }
 
@@ -110,8 +146,11 @@ func (x *txn) str(s string) uint32 {
 	return id
 }
 
-func (x *txn) stack(parent, frame uint32) uint32 {
-	k := stackKey{parent, frame}
+func (x *txn) stack(parent, frame uint32) uint32 { return x.stackAt(parent, frame, FrameMeta{}) }
+
+// stackAt is the stack of a frame with its file, line and mapping.
+func (x *txn) stackAt(parent, frame uint32, m FrameMeta) uint32 {
+	k := stackKey{parent, frame, m}
 	if id, ok := x.base.stackIDs[k]; ok {
 		return id
 	}
@@ -121,7 +160,7 @@ func (x *txn) stack(parent, frame uint32) uint32 {
 	id := uint32(len(x.base.stackParent) + len(x.stacks))
 	x.stacks = append(x.stacks, k)
 	x.stackIDs[k] = id
-	x.batch.set(idKey(tableStack, id), putUvarint(putUvarint(nil, uint64(parent)), uint64(frame)))
+	x.batch.set(idKey(tableStack, id), encodeStack(parent, frame, m))
 	return id
 }
 
@@ -151,7 +190,7 @@ func (x *txn) publish() {
 		x.base.addString(s)
 	}
 	for _, k := range x.stacks {
-		x.base.addStack(k.parent, k.frame)
+		x.base.addStack(k.parent, k.frame, k.meta)
 	}
 	for _, ls := range x.series {
 		x.base.addSeries(ls)

@@ -19,8 +19,8 @@ func (b TableBytes) Total() int64 { return b.Strings + b.Stacks + b.Series + b.P
 const (
 	stringHeaderBytes = 16
 	mapEntryBytes     = 40
-	stackNodeBytes    = 4 + 4 + 8 + 4 + mapEntryBytes // parent, frame, key, id, map entry
-	seriesFixedBytes  = 24 + 8 + 8 + mapEntryBytes    // labels slice, min, max, seriesIDs entry
+	stackNodeBytes    = 4 + 4 + 20 + 28 + 4 + mapEntryBytes // parent, frame, meta, key, id, map entry
+	seriesFixedBytes  = 24 + 8 + 8 + mapEntryBytes          // labels slice, min, max, seriesIDs entry
 	labelBytes        = 2 * stringHeaderBytes
 	postingBytes      = 4
 )

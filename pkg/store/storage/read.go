@@ -111,7 +111,7 @@ func (db *DB) Snapshot() *Snapshot {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	return &Snapshot{
-		view: &View{strs: db.t.strs, parent: db.t.stackParent, frame: db.t.stackFrame},
+		view: &View{strs: db.t.strs, parent: db.t.stackParent, frame: db.t.stackFrame, meta: db.t.stackMeta},
 		snap: db.pdb.NewSnapshot(),
 	}
 }
@@ -191,6 +191,32 @@ type View struct {
 	strs   []string
 	parent []uint32
 	frame  []uint32
+	meta   []FrameMeta
+}
+
+// FrameFile returns the file name and line of the leaf frame of stack id
+// ("" and 0 when unknown).
+func (v *View) FrameFile(id uint32) (string, int64) {
+	m := v.meta[id]
+	return v.ref(m.File), m.Line
+}
+
+// FrameInlined tells whether the leaf frame of stack id was inlined into
+// its parent's frame (both are lines of one pprof location).
+func (v *View) FrameInlined(id uint32) bool { return v.meta[id].Inlined }
+
+// FrameMapping returns the binary file and build id of the leaf frame of
+// stack id ("" when unknown).
+func (v *View) FrameMapping(id uint32) (file, buildID string) {
+	m := v.meta[id]
+	return v.ref(m.MapFile), v.ref(m.BuildID)
+}
+
+func (v *View) ref(r uint32) string {
+	if r == 0 {
+		return ""
+	}
+	return v.strs[r-1]
 }
 
 // Len returns the number of stack nodes in the view.

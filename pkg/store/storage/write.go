@@ -119,11 +119,25 @@ func resolveStacks(x *txn, r *pprofconv.Result) []uint32 {
 	for i, n := range r.Names {
 		names[i] = x.str(n)
 	}
+	ref := func(i int32) uint32 {
+		if i < 0 {
+			return 0
+		}
+		return names[i] + 1
+	}
+	type frame struct {
+		name uint32
+		meta FrameMeta
+	}
+	frames := make([]frame, len(r.Frames))
+	for i, f := range r.Frames {
+		frames[i] = frame{names[f.Name], FrameMeta{File: ref(f.File), Line: f.Line, MapFile: ref(f.MapFile), BuildID: ref(f.BuildID), Inlined: f.Inlined}}
+	}
 	ids := make([]uint32, len(r.Stacks))
 	for i, st := range r.Stacks {
 		node := uint32(0)
 		for _, f := range st {
-			node = x.stack(node, names[f])
+			node = x.stackAt(node, frames[f].name, frames[f].meta)
 		}
 		ids[i] = node
 	}
