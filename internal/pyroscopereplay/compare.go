@@ -33,8 +33,6 @@ func NewRequest(rpc string) proto.Message {
 		return &querierv1.SeriesRequest{}
 	case "SelectMergeStacktraces":
 		return &querierv1.SelectMergeStacktracesRequest{}
-	case "SelectMergeSpanProfile":
-		return &querierv1.SelectMergeSpanProfileRequest{}
 	case "SelectMergeProfile":
 		return &querierv1.SelectMergeProfileRequest{}
 	case "SelectMergeSpanProfile":
@@ -67,8 +65,6 @@ func NewResponse(rpc string) proto.Message {
 		return &querierv1.SeriesResponse{}
 	case "SelectMergeStacktraces":
 		return &querierv1.SelectMergeStacktracesResponse{}
-	case "SelectMergeSpanProfile":
-		return &querierv1.SelectMergeSpanProfileResponse{}
 	case "SelectMergeProfile":
 		return &googlev1.Profile{}
 	case "SelectMergeSpanProfile":
