@@ -20,6 +20,7 @@ import (
 	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
 	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
 )
 
 // spanRecorded is the range of the span recordings 44-63
@@ -191,4 +192,66 @@ func TestExemplarGoldenFrames(t *testing.T) {
 			require.JSONEq(t, string(want), string(got))
 		})
 	}
+}
+
+// TestGrafanaPyroscopeShapesOnOurStore sends the same Grafana-shaped
+// queries to the embedded store holding the same two span-labelled pushes
+// (recordings 41-42): a span selector gives those spans' samples, as
+// google/pprof's -tagfocus counts them; includeExemplars gives one exemplar
+// per profile, and each exemplar's link, sent back, is exactly that
+// profile, as google/pprof reads its file.
+func TestGrafanaPyroscopeShapesOnOurStore(t *testing.T) {
+	url := plugintest.Store(t)
+	files := []string{"span-1.cpu.pb.gz", "span-2.cpu.pb.gz"}
+	for _, f := range files {
+		plugintest.Ingest(t, url, "rec-spans{env=demo}", testdata.Read(t, "pyroscope/pushed-profiles/"+f))
+	}
+	inst, err := NewDatasource(context.Background(), backend.DataSourceInstanceSettings{
+		UID: "store", Name: "Store", Type: PluginID, URL: url, JSONData: json.RawMessage(`{"serverKind":"pyroscope","minStep":"1s"}`),
+	})
+	require.NoError(t, err)
+	d := inst.(*Datasource)
+
+	spans := []string{"122b3e7d77a267a7", "1cc9f22ddacba4ff"}
+	fs := ok(t, run(t, d, spanQuery("A", "profile", `{"queryType":"profile","profileTypeId":"process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+		"labelSelector":"{service_name=\"rec-spans\"}","groupBy":[],"maxNodes":16384,"spanSelector":["`+spans[0]+`","`+spans[1]+`"]}`)), "A")
+	var want int64
+	for _, f := range files {
+		for _, id := range spans {
+			want += pproforacle.Top(t, pushedSpanProfile(t, f), pproforacle.Options{SampleType: "cpu", Labels: map[string]string{"span_id": id}}).Total
+		}
+	}
+	assert.Equal(t, want, flameRows(t, fs[0])[0].Value, "the spans' samples, as pprof -tagfocus counts them")
+
+	// the profiles are 4 s apart: with 1 s steps each point has its own exemplar
+	mq := spanQuery("B", "metrics", `{"queryType":"metrics","profileTypeId":"process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+		"labelSelector":"{service_name=\"rec-spans\"}","includeExemplars":true}`)
+	mq.MaxDataPoints = 3660
+	fs = ok(t, run(t, d, mq), "B")
+	var ex *data.Frame
+	for _, f := range fs {
+		if f.Name == "exemplar" {
+			ex = f
+		}
+	}
+	require.NotNil(t, ex, "an exemplar frame")
+	require.Equal(t, 2, ex.Rows(), "one exemplar per pushed profile")
+	id, _ := ex.FieldByName("Id")
+	value, _ := ex.FieldByName("Value")
+	totals := map[int64]bool{}
+	for _, f := range files {
+		totals[pproforacle.Top(t, pushedSpanProfile(t, f), pproforacle.Options{SampleType: "cpu"}).Total] = true
+	}
+	for i := 0; i < ex.Rows(); i++ {
+		link := id.Config.Links[0].Internal.Query.(map[string]any)
+		link["profileIdSelector"] = []string{id.At(i).(string)}
+		js, err := json.Marshal(link)
+		require.NoError(t, err)
+		prof := ok(t, run(t, d, spanQuery("C", "profile", string(js))), "C")
+		got := flameRows(t, prof[0])[0].Value
+		assert.True(t, totals[got], "exemplar %d opens one pushed profile: %d is the pprof total of neither", i, got)
+		assert.Equal(t, float64(got), value.At(i), "the exemplar's value is its profile's total")
+		delete(totals, got)
+	}
+	assert.Empty(t, totals, "the two exemplars open the two profiles")
 }
