@@ -96,6 +96,10 @@ type Options struct {
 	// Labels keeps only the samples whose pprof label key has exactly the
 	// given value; the value "" keeps the samples without the label.
 	Labels map[string]string
+	// LabelIn keeps only the samples whose pprof label key has one of the
+	// given values (pprof's -tagfocus=key=^(v1|v2)$, as -tagfocus
+	// span_id=... selects spans).
+	LabelIn map[string][]string
 	// PprofNames keeps pprof's own function names (generic shape sections
 	// included), for code that does not rename frames as Pyroscope does.
 	PprofNames bool
@@ -236,6 +240,25 @@ func filterArgs(path string, o Options) ([]string, error) {
 		} else {
 			args = append(args, "-tagfocus="+k+"=^"+regexp.QuoteMeta(v)+"$")
 		}
+	}
+	keys = keys[:0]
+	for k := range o.LabelIn {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		vs := o.LabelIn[k]
+		if len(vs) == 0 || strings.ContainsAny(k, "=,") {
+			return nil, fmt.Errorf("pprof's tag filters cannot express label %q in %q", k, vs)
+		}
+		quoted := make([]string, len(vs))
+		for i, v := range vs {
+			if v == "" || strings.Contains(v, ",") {
+				return nil, fmt.Errorf("pprof's tag filters cannot express label %q=%q", k, v)
+			}
+			quoted[i] = regexp.QuoteMeta(v)
+		}
+		args = append(args, "-tagfocus="+k+"=^("+strings.Join(quoted, "|")+")$")
 	}
 	return args, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/store"
 )
@@ -114,4 +115,82 @@ func newTestHTTPServer(t *testing.T, st *store.Store) *httptest.Server {
 	srv := httptest.NewServer(st.Handler())
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// TestSpanAndTraceSelectorsMatchPprofTagfocus sends the recorded span
+// profiles to the store as one service and selects spans and traces
+// (the recorded selectors, plus span and trace ids read from the profiles
+// with google/pprof): each answer's total, on SelectMergeStacktraces and on
+// SelectMergeSpanProfile, and each function's self value equal google/pprof's
+// over the same profiles with -tagfocus span_id=^(…)$ (or trace_id).
+func TestSpanAndTraceSelectorsMatchPprofTagfocus(t *testing.T) {
+	params := loadSpanQueryParams(t)
+	st, err := store.Open(store.Options{Dir: t.TempDir(), NoIngestWindow: true, NoRetention: true})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, st.Close()) }()
+	srv := newTestHTTPServer(t, st)
+	var paths []string
+	spanIDs, traceIDs := []string{}, []string{}
+	for i, f := range spanProfiles {
+		raw := testdata.Read(t, f)
+		paths = append(paths, testdata.Path(t, f))
+		resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {"spans{env=demo}"}, "format": {"pprof"}}.Encode(), "application/octet-stream", bytes.NewReader(raw))
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		p, err := profile.ParseData(raw)
+		require.NoError(t, err)
+		// A few span and trace ids of each profile, spread over its samples.
+		for j, s := range p.Sample {
+			if j%97 == i && len(s.Label["span_id"]) > 0 {
+				spanIDs = append(spanIDs, s.Label["span_id"][0])
+				traceIDs = append(traceIDs, s.Label["trace_id"][0])
+			}
+		}
+	}
+	require.GreaterOrEqual(t, len(spanIDs), 5)
+	querier := querierv1connect.NewQuerierServiceClient(srv.Client(), srv.URL)
+	const cpu = "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+	oracle := func(label string, ids []string) (int64, map[string]int64) {
+		var total int64
+		flat := map[string]int64{}
+		for _, p := range paths {
+			r := pproforacle.Top(t, p, pproforacle.Options{SampleType: "cpu", LabelIn: map[string][]string{label: ids}})
+			total += r.Total
+			for n, v := range r.Flat() {
+				flat[n] += v
+			}
+		}
+		return total, flat
+	}
+	maxNodes := int64(1 << 20)
+	check := func(name string, fg *querierv1.FlameGraph, total int64, flat map[string]int64) {
+		got := decodeFlamegraph(t, fg)
+		require.Equal(t, total, got.total, "%s: total", name)
+		require.Equal(t, flat, withoutZero(got.self), "%s: self per function", name)
+	}
+	cases := [][]string{params.SpanSelectorTwo, params.SpanSelectorOne, spanIDs[:1], spanIDs[1:3], spanIDs}
+	for _, ids := range cases {
+		total, flat := oracle("span_id", ids)
+		require.NotZero(t, total, "pprof finds the spans %v", ids)
+		resp, err := querier.SelectMergeStacktraces(context.Background(), connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
+			ProfileTypeID: cpu, LabelSelector: `{service_name="spans"}`, Start: params.Start, End: params.End, MaxNodes: &maxNodes, SpanSelector: ids,
+		}))
+		require.NoError(t, err)
+		check(fmt.Sprintf("spanSelector %v", ids), resp.Msg.Flamegraph, total, flat)
+		sp, err := querier.SelectMergeSpanProfile(context.Background(), connect.NewRequest(&querierv1.SelectMergeSpanProfileRequest{
+			ProfileTypeID: cpu, LabelSelector: `{service_name="spans"}`, Start: params.Start, End: params.End, MaxNodes: &maxNodes, SpanSelector: ids,
+		}))
+		require.NoError(t, err)
+		check(fmt.Sprintf("SelectMergeSpanProfile %v", ids), sp.Msg.Flamegraph, total, flat)
+	}
+	for _, ids := range [][]string{{params.TraceID}, traceIDs[:2], traceIDs} {
+		total, flat := oracle("trace_id", ids)
+		require.NotZero(t, total)
+		resp, err := querier.SelectMergeStacktraces(context.Background(), connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
+			ProfileTypeID: cpu, LabelSelector: `{service_name="spans"}`, Start: params.Start, End: params.End, MaxNodes: &maxNodes, TraceIdSelector: ids,
+		}))
+		require.NoError(t, err)
+		check(fmt.Sprintf("traceIdSelector %v", ids), resp.Msg.Flamegraph, total, flat)
+	}
 }

@@ -46,7 +46,9 @@ func dotGraph(p *profile.Profile, maxNodes int) (string, error) {
 
 // pyroscopeTime writes the graph legend's time as Pyroscope's copy of the
 // pprof report writes it ("Time: Dec 2, 2026 at 3:26am (UTC)", the older
-// pprof form; google/pprof now writes "2026-12-02 03:26:21 UTC").
+// pprof form; google/pprof now writes "2026-12-02 03:26:21 UTC"), in UTC
+// whatever the server's time zone, so that one answer reads the same
+// everywhere.
 func pyroscopeTime(dot string, timeNanos int64) string {
 	const label = `\lTime: `
 	i := strings.Index(dot, label)
@@ -57,7 +59,7 @@ func pyroscopeTime(dot string, timeNanos int64) string {
 	if j < 0 {
 		return dot
 	}
-	t := time.Unix(0, timeNanos).Format("Jan 2, 2006 at 3:04pm (MST)")
+	t := time.Unix(0, timeNanos).UTC().Format("Jan 2, 2006 at 3:04pm (MST)")
 	return dot[:i+len(label)] + t + dot[i+len(label)+j:]
 }
 
