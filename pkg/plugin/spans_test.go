@@ -255,3 +255,14 @@ func TestGrafanaPyroscopeShapesOnOurStore(t *testing.T) {
 	}
 	assert.Empty(t, totals, "the two exemplars open the two profiles")
 }
+
+// TestSpanSelectorOnParcaIsRefused: a span selector sent to a Parca server
+// (detected) is answered with a "not supported on Parca" error, not with
+// the whole selection's flamegraph.
+func TestSpanSelectorOnParcaIsRefused(t *testing.T) {
+	d := parcaDS(t)
+	r := run(t, d, parcaQuery("A", "profile", `{"profileTypeId":"`+cpuType+`","labelSelector":"{job=\"demo-labeled\"}","spanSelector":["122b3e7d77a267a7"]}`)).Responses["A"]
+	require.Error(t, r.Error)
+	assert.Contains(t, r.Error.Error(), "span selectors are not supported on Parca")
+	assert.Equal(t, backend.Status(http.StatusNotImplemented), r.Status)
+}
