@@ -178,6 +178,7 @@ func TestSpanAndTraceSelectorsMatchPprofTagfocus(t *testing.T) {
 		}))
 		require.NoError(t, err)
 		check(fmt.Sprintf("spanSelector %v", ids), resp.Msg.Flamegraph, total, flat)
+		//lint:ignore SA1019 Grafana's Pyroscope datasource sends this RPC; the store serves it as Pyroscope v2.2.1 does
 		sp, err := querier.SelectMergeSpanProfile(context.Background(), connect.NewRequest(&querierv1.SelectMergeSpanProfileRequest{
 			ProfileTypeID: cpu, LabelSelector: `{service_name="spans"}`, Start: params.Start, End: params.End, MaxNodes: &maxNodes, SpanSelector: ids,
 		}))
