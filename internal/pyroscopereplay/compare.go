@@ -257,7 +257,8 @@ func ProfileStacks(p *googlev1.Profile) []string {
 	return append(head, body...)
 }
 
-// ProfileLines is ProfileStacks with each frame written "function file:line",
+// ProfileLines is ProfileStacks with each frame written "function file:line
+// (from the function's start line)",
 // the lines of one location joined by " | " (inlined calls), and the
 // profile's mappings (binary, build id, has functions) first: what a pprof
 // answer says about where its code is, without ids and table order.
@@ -286,7 +287,7 @@ func ProfileLines(p *googlev1.Profile) []string {
 				frames = append(frames, fmt.Sprintf("<function %d>", ln.FunctionId))
 				continue
 			}
-			frames = append(frames, fmt.Sprintf("%s %s:%d", str(f.Name), str(f.Filename), ln.Line))
+			frames = append(frames, fmt.Sprintf("%s %s:%d (from %d)", str(f.Name), str(f.Filename), ln.Line, f.StartLine))
 		}
 		// The lines of one location (inlined calls) stay together.
 		locs[l.Id] = []string{strings.Join(frames, " | ")}

@@ -230,6 +230,8 @@ func (d *Demo) printStarted() {
 	}
 	fmt.Fprintf(out, "service:    %s  (/car /bike /scooter, profiled as %s{region=%s}, upload every %s)\n",
 		d.ServiceURL, AppName, d.opts.Region, d.opts.UploadRate)
+	fmt.Fprintf(out, "traces:     every request is a span (OpenTelemetry SDK + otel-profiling-go: span_id, span_name, trace_id on its samples); recent spans at %s/debug/spans\n",
+		d.ServiceURL)
 	fmt.Fprintf(out, "load:       %d virtual users, k6.test_run_id=%s, scenarios %s\n",
 		d.opts.Workers, d.TestRunID, strings.Join(Scenarios, ", "))
 	if d.PlaygroundURL != "" {

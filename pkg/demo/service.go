@@ -12,6 +12,8 @@ import (
 	"runtime/pprof"
 	"strconv"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/emberscope/emberscope/x/k6"
 )
 
@@ -37,6 +39,9 @@ type Service struct {
 	fleet   *scooterFleet
 	demand  *demandHistory
 	metrics tripMetrics
+	// tracer starts a span per request (tracing.go); spans keeps the ended ones.
+	tracer trace.Tracer
+	spans  *spanRing
 }
 
 // citySide is the number of intersections along each side of the city.
@@ -48,25 +53,34 @@ const cityNodes = citySide * citySide
 // NewService generates the city, fleet and demand history (the same for
 // every run).
 func NewService() *Service {
+	tracer, spans := newTracing()
 	return &Service{
 		city:   newCityMap(citySide, citySide, 1),
 		fleet:  newScooterFleet(15_000, citySide, citySide, 2),
 		demand: newDemandHistory(16, 20_000, 3),
+		tracer: tracer,
+		spans:  spans,
 	}
 }
+
+// RecentSpans lists the service's last ended spans, most recent first.
+func (s *Service) RecentSpans() []SpanRecord { return s.spans.Recent() }
 
 // Nodes is the number of intersections of the city: valid `from`/`to`
 // query values are 0 to Nodes()-1.
 func (s *Service) Nodes() int { return s.city.nodes() }
 
-// Handler serves GET /car, /bike and /scooter, wrapped in the k6 baggage
-// middleware. Each takes `from` and `to` intersections, `step` (`quote`, the
-// default, or `book`) and an optional numeric `rider`.
+// Handler serves GET /car, /bike and /scooter, each request in its own
+// OpenTelemetry server span (its samples carry span_id, span_name and
+// trace_id labels), wrapped in the k6 baggage middleware. Each takes `from`
+// and `to` intersections, `step` (`quote`, the default, or `book`) and an
+// optional numeric `rider`. GET /debug/spans lists the recent spans.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, v := range Vehicles {
-		mux.HandleFunc("GET /"+v, func(w http.ResponseWriter, r *http.Request) { s.serveTrip(w, r, v) })
+		mux.Handle("GET /"+v, traced(s.tracer, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveTrip(w, r, v) })))
 	}
+	mux.HandleFunc("GET /debug/spans", s.spans.serveSpans)
 	return k6.LabelsFromBaggageHandler(mux)
 }
 

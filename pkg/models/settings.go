@@ -53,7 +53,10 @@ type Settings struct {
 	// MaxQueryLength is the server's longest query range (Pyroscope's
 	// max_query_length); 0, the default, learns it from the server.
 	MaxQueryLength time.Duration
-	Secrets        Secrets
+	// TracingDatasourceUID is the tracing datasource (Tempo, Jaeger, ...)
+	// that span exemplars with a trace id link to; "" for none.
+	TracingDatasourceUID string
+	Secrets              Secrets
 }
 
 // Authentication methods of jsonData.authMethod, as the config editor writes them.
@@ -82,6 +85,9 @@ type jsonData struct {
 	ServerKind    *string         `json:"serverKind"`
 	// MaxQueryLength is read by querylength.go.
 	MaxQueryLength *string `json:"maxQueryLength"`
+	// TracingDatasourceUID is written by the config editor's tracing
+	// datasource picker.
+	TracingDatasourceUID *string `json:"tracingDatasourceUid"`
 }
 
 // FieldError says which settings field is wrong and why.
@@ -158,6 +164,9 @@ func Load(s backend.DataSourceInstanceSettings) (*Settings, error) {
 	}
 	if out.MaxQueryLength, err = parseMaxQueryLength(raw.MaxQueryLength); err != nil {
 		return nil, err
+	}
+	if raw.TracingDatasourceUID != nil {
+		out.TracingDatasourceUID = strings.TrimSpace(*raw.TracingDatasourceUID)
 	}
 	return out, nil
 }

@@ -65,6 +65,9 @@ func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*pro
 
 // merge asks /api/profiles/query for one report of the merged selection.
 func (c *Client) merge(ctx context.Context, sel source.Selection, report string) (*queryResponse, error) {
+	if err := checkTraceSelectors(sel); err != nil {
+		return nil, err
+	}
 	if err := checkRange(sel.Range); err != nil {
 		return nil, err
 	}

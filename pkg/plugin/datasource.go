@@ -49,6 +49,8 @@ type Datasource struct {
 	// uid is the datasource's uid, the namespace of its live channels when
 	// a request's plugin context does not say.
 	uid string
+	// name is the datasource's name, carried by the exemplars' links.
+	name string
 	// streams are the live queries QueryData answered, by channel key;
 	// liveRuns keeps each one's latest run for the streams of its parts,
 	// and liveGroup makes them wait for one run rather than start several.
@@ -89,6 +91,7 @@ func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (i
 	d := New(settings, src)
 	d.httpClient = hc
 	d.uid = s.UID
+	d.name = s.Name
 	return d, nil
 }
 

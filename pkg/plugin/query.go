@@ -65,6 +65,13 @@ type queryModel struct {
 	// Granularity is what a flamegraph frame stands for: "functions" (the
 	// default), "lines" or "files" (see granularity.go).
 	Granularity string `json:"granularity"`
+	// SpanSelector, ProfileIDSelector, IncludeExemplars and HeatmapType are
+	// Grafana's Pyroscope datasource fields for traces and exemplars
+	// (spans.go).
+	SpanSelector      []string `json:"spanSelector"`
+	ProfileIDSelector []string `json:"profileIdSelector"`
+	IncludeExemplars  bool     `json:"includeExemplars"`
+	HeatmapType       string   `json:"heatmapType"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -92,6 +99,8 @@ type request struct {
 	Novelty  *noveltyModel
 	// Granularity is what a flamegraph frame stands for.
 	Granularity model.Granularity
+	// Spans holds the span, profile id and exemplar options (spans.go).
+	Spans spanOptions
 }
 
 type comparisonRequest struct {
@@ -101,7 +110,13 @@ type comparisonRequest struct {
 
 // selection is what the request selects, in the client's terms.
 func (r *request) selection() source.Selection {
-	return source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Query.Selector, Range: r.Range}
+	return source.Selection{
+		ProfileTypeID: r.Query.ProfileTypeID,
+		LabelSelector: r.Query.Selector,
+		Range:         r.Range,
+		SpanSelector:  r.Spans.SpanIDs,
+		ProfileIDs:    r.Spans.ProfileIDs,
+	}
 }
 
 // parseRequest reads, compiles and checks one query. Every error says which
@@ -163,6 +178,9 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 	r.Novelty = m.Novelty
 	if r.Granularity, err = model.ParseGranularity(m.Granularity); err != nil {
 		return nil, userErrorf("granularity: %v", err)
+	}
+	if r.Spans, err = parseSpanOptions(&m); err != nil {
+		return nil, err
 	}
 	if r.Baseline, err = parseBaseline(m.Baseline); err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ const histogramBuckets = 20
 // profiles; for the others each step's total counts as one value, and a
 // notice says so.
 func (d *Datasource) queryHistogram(ctx context.Context, r *request) (data.Frames, error) {
-	points, perProfile, err := d.histogramPoints(ctx, r)
+	points, perProfile, exemplars, err := d.histogramPoints(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -43,34 +43,42 @@ func (d *Datasource) queryHistogram(ctx context.Context, r *request) (data.Frame
 			Text:     "This profile server has no heatmap API: each cell counts steps of the series, not individual profiles.",
 		})
 	}
-	return data.Frames{f}, nil
+	out := data.Frames{f}
+	if ef := d.heatmapExemplars(ctx, r, exemplars); ef != nil {
+		out = append(out, ef)
+	}
+	return out, nil
 }
 
-// histogramPoints returns the values to bucket and whether each is one profile.
-func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.ProfileTotal, bool, error) {
-	slots, err := source.Heatmap(ctx, d.src, r.selection(), r.Step)
+// histogramPoints returns the values to bucket, whether each is one profile
+// (or one span), and the heatmap's slots for their exemplars.
+func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.ProfileTotal, bool, []source.HeatmapSlot, error) {
+	slots, err := source.Heatmap(ctx, d.src, source.HeatmapRequest{Selection: r.selection(), Step: r.Step, Spans: r.Spans.Spans, Exemplars: r.Spans.Exemplars})
 	switch {
 	case err == nil:
 		var points []frames.ProfileTotal
 		for _, s := range slots {
 			for i, c := range s.Counts {
 				if i >= len(s.YMin) {
-					return nil, false, fmt.Errorf("heatmap slot at %s has %d counts for %d ranges", s.Time, len(s.Counts), len(s.YMin))
+					return nil, false, nil, fmt.Errorf("heatmap slot at %s has %d counts for %d ranges", s.Time, len(s.Counts), len(s.YMin))
 				}
 				for range c {
 					points = append(points, frames.ProfileTotal{Time: s.Time, Total: int64(s.YMin[i])})
 				}
 			}
 		}
-		return points, true, nil
+		return points, true, slots, nil
+	case r.Spans.Spans && (errors.Is(err, source.ErrNoHeatmap) || model.KindOf(err) == model.KindNotFound || model.KindOf(err) == model.KindUnimplemented):
+		// A series cannot stand in for the spans.
+		return nil, false, nil, userErrorf("histogram: heatmapType span needs a profile server with a span heatmap (Pyroscope or the embedded store): %v", err)
 	case errors.Is(err, source.ErrNoHeatmap), model.KindOf(err) == model.KindNotFound, model.KindOf(err) == model.KindUnimplemented:
 		// No heatmap API on this server: fall back to the series.
 	default:
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	series, err := d.src.Series(ctx, source.SeriesRequest{Selection: r.selection(), GroupBy: r.Query.GroupBy, Step: r.Step})
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	var points []frames.ProfileTotal
 	for _, s := range series {
@@ -78,5 +86,5 @@ func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.
 			points = append(points, frames.ProfileTotal{Time: p.Time, Total: int64(p.Value)})
 		}
 	}
-	return points, false, nil
+	return points, false, nil, nil
 }

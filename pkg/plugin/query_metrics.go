@@ -22,6 +22,7 @@ func (d *Datasource) queryMetrics(ctx context.Context, r *request) (data.Frames,
 		Selection: r.selection(),
 		GroupBy:   r.Query.GroupBy,
 		Step:      r.Step,
+		Exemplars: r.Spans.Exemplars,
 	})
 	if err != nil {
 		return nil, err
@@ -39,6 +40,9 @@ func (d *Datasource) queryMetrics(ctx context.Context, r *request) (data.Frames,
 			Text: fmt.Sprintf("Showing the %d largest of %d series; the other %d are summed into the series labelled %q. Raise the query's limit to see more.",
 				r.Limit, len(series), folded, otherName),
 		})
+	}
+	if r.Spans.Exemplars {
+		out = append(out, d.seriesExemplars(ctx, r, kept)...)
 	}
 	return out, nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
@@ -133,10 +132,10 @@ func (d *detectingSource) MergeProfile(ctx context.Context, r source.StacksReque
 
 // Heatmap forwards to the detected client; it answers source.ErrNoHeatmap
 // when that client has no heatmap API.
-func (d *detectingSource) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]source.HeatmapSlot, error) {
+func (d *detectingSource) Heatmap(ctx context.Context, r source.HeatmapRequest) ([]source.HeatmapSlot, error) {
 	s, err := d.get(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return source.Heatmap(ctx, s, sel, step)
+	return source.Heatmap(ctx, s, r)
 }

@@ -155,6 +155,8 @@ type Frame struct {
 	// Inlined tells that the frame was inlined into its caller: it and
 	// the next frame toward the root are lines of one location.
 	Inlined bool
+	// StartLine is the first line of the frame's function (0: unknown).
+	StartLine int64
 }
 
 type converter struct {
@@ -198,8 +200,11 @@ func (c *converter) location(loc *profile.Location) []int32 {
 		ids = make([]int32, len(loc.Line))
 		for i, ln := range loc.Line {
 			f := Frame{Name: c.name(lineName(ln)), File: -1, Line: ln.Line, MapFile: mapFile, BuildID: buildID, Inlined: i < len(loc.Line)-1}
-			if ln.Function != nil && ln.Function.Filename != "" {
-				f.File = c.name(ln.Function.Filename)
+			if ln.Function != nil {
+				if ln.Function.Filename != "" {
+					f.File = c.name(ln.Function.Filename)
+				}
+				f.StartLine = ln.Function.StartLine
 			}
 			ids[i] = c.frame(f)
 		}

@@ -16,24 +16,48 @@ import (
 )
 
 // MergeStacks asks the server for the merged stacks of a selection and
-// converts its flamegraph answer into a tree.
+// converts its flamegraph answer into a tree. A selection with span ids is
+// asked of SelectMergeSpanProfile, as Grafana's Pyroscope datasource asks it;
+// profile ids go in SelectMergeStacktraces' profileIdSelector.
 func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flame.Tree, error) {
 	start, end := rangeMillis(r.Range)
-	req := &querierv1.SelectMergeStacktracesRequest{
-		ProfileTypeID: r.ProfileTypeID,
-		LabelSelector: selectorOrAll(r.LabelSelector),
-		Start:         start,
-		End:           end,
-		Format:        querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH,
-	}
+	var maxNodes *int64
 	if r.MaxNodes > 0 {
-		req.MaxNodes = &r.MaxNodes
+		maxNodes = &r.MaxNodes
 	}
-	resp, err := c.querier.SelectMergeStacktraces(ctx, connect.NewRequest(req))
-	if err != nil {
-		return nil, c.wrap("merge stacks", err)
+	var fg *querierv1.FlameGraph
+	if len(r.SpanSelector) > 0 {
+		if len(r.ProfileIDs) > 0 {
+			return nil, &model.Error{Kind: model.KindBadRequest, Msg: "a query cannot select both span ids and profile ids: Pyroscope's span profile API has no profile id selector"}
+		}
+		resp, err := c.querier.SelectMergeSpanProfile(ctx, connect.NewRequest(&querierv1.SelectMergeSpanProfileRequest{
+			ProfileTypeID: r.ProfileTypeID,
+			LabelSelector: selectorOrAll(r.LabelSelector),
+			SpanSelector:  r.SpanSelector,
+			Start:         start,
+			End:           end,
+			MaxNodes:      maxNodes,
+		}))
+		if err != nil {
+			return nil, c.wrap("merge span profile", err)
+		}
+		fg = resp.Msg.Flamegraph
+	} else {
+		resp, err := c.querier.SelectMergeStacktraces(ctx, connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
+			ProfileTypeID:     r.ProfileTypeID,
+			LabelSelector:     selectorOrAll(r.LabelSelector),
+			Start:             start,
+			End:               end,
+			MaxNodes:          maxNodes,
+			Format:            querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH,
+			ProfileIdSelector: r.ProfileIDs,
+		}))
+		if err != nil {
+			return nil, c.wrap("merge stacks", err)
+		}
+		fg = resp.Msg.Flamegraph
 	}
-	t, err := TreeFromFlameGraph(resp.Msg.Flamegraph)
+	t, err := TreeFromFlameGraph(fg)
 	if err != nil {
 		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("profile server at %s sent a flamegraph that cannot be read: %v", c.url, err), Err: err}
 	}

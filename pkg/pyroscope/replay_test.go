@@ -194,7 +194,7 @@ func TestClientAgainstPyroscopeRecordings(t *testing.T) {
 	}
 	assert.Equal(t, int64(3_770_000_000), mTotal)
 
-	heat, err := c.Heatmap(ctx, env, time.Minute)
+	heat, err := c.Heatmap(ctx, source.HeatmapRequest{Selection: env, Step: time.Minute})
 	require.NoError(t, err)
 	require.Len(t, heat, 3)
 	assert.Equal(t, time.UnixMilli(1796109600000).UTC(), heat[0].Time)

@@ -9,6 +9,7 @@ import (
 
 	"connectrpc.com/connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/emberscope/emberscope/pkg/model"
 	"github.com/emberscope/emberscope/pkg/source"
@@ -30,6 +31,9 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 		GroupBy:       r.GroupBy,
 		Step:          step.Seconds(),
 	}
+	if r.Exemplars {
+		req.ExemplarType = typesv1.ExemplarType_EXEMPLAR_TYPE_INDIVIDUAL
+	}
 	resp, err := c.querier.SelectSeries(ctx, connect.NewRequest(req))
 	if err != nil {
 		return nil, c.wrap("select series", err)
@@ -44,7 +48,7 @@ func (c *Client) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 			ser.Labels = append(ser.Labels, model.Label{Name: l.Name, Value: l.Value})
 		}
 		for _, p := range s.Points {
-			ser.Points = append(ser.Points, source.Point{Time: time.UnixMilli(p.Timestamp).UTC(), Value: p.Value})
+			ser.Points = append(ser.Points, source.Point{Time: time.UnixMilli(p.Timestamp).UTC(), Value: p.Value, Exemplars: exemplars(p.Exemplars)})
 		}
 		out = append(out, ser)
 	}

@@ -86,7 +86,7 @@ func TestClientAgainstStore(t *testing.T) {
 	require.Equal(t, total, mWant.Total, "merged pprof total")
 	require.Equal(t, flat, mWant.Flat(), "merged pprof: every function's flat, as google/pprof reads it")
 
-	heat, err := c.Heatmap(ctx, sel, time.Minute)
+	heat, err := c.Heatmap(ctx, source.HeatmapRequest{Selection: sel, Step: time.Minute})
 	require.NoError(t, err)
 	var profiles int32
 	for _, s := range heat {

@@ -89,7 +89,10 @@ func mergeSeries(r source.TimeRange, step time.Duration, pieces []seriesPiece, p
 	type acc struct {
 		labels model.Labels
 		points map[int64]float64
-		total  float64
+		// exemplars keeps the largest-valued exemplar of each point, as a
+		// server gives one a point.
+		exemplars map[int64]source.Exemplar
+		total     float64
 	}
 	from := r.From.UnixMilli()
 	stepMs := step.Milliseconds()
@@ -101,7 +104,7 @@ func mergeSeries(r source.TimeRange, step time.Duration, pieces []seriesPiece, p
 			k := se.Labels.Key()
 			a := byKey[k]
 			if a == nil {
-				a = &acc{labels: se.Labels, points: map[int64]float64{}}
+				a = &acc{labels: se.Labels, points: map[int64]float64{}, exemplars: map[int64]source.Exemplar{}}
 				byKey[k] = a
 				keys = append(keys, k)
 			}
@@ -118,6 +121,11 @@ func mergeSeries(r source.TimeRange, step time.Duration, pieces []seriesPiece, p
 				}
 				a.points[t] += p.Value
 				a.total += p.Value
+				for _, ex := range p.Exemplars {
+					if cur, ok := a.exemplars[t]; !ok || ex.Value > cur.Value {
+						a.exemplars[t] = ex
+					}
+				}
 			}
 		}
 	}
@@ -142,6 +150,9 @@ func mergeSeries(r source.TimeRange, step time.Duration, pieces []seriesPiece, p
 		se := source.Series{Labels: a.labels, Points: make([]source.Point, len(ts))}
 		for i, t := range ts {
 			se.Points[i] = source.Point{Time: time.UnixMilli(t).UTC(), Value: a.points[t]}
+			if ex, ok := a.exemplars[t]; ok {
+				se.Points[i].Exemplars = []source.Exemplar{ex}
+			}
 		}
 		out = append(out, se)
 	}

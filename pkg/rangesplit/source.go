@@ -301,29 +301,30 @@ func (s *Source) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 // otherwise). A range over the limit is split as a series is when its step
 // fits the limit; the slots of the pieces are concatenated, each piece's
 // value ranges its own. A longer step cannot be split and is sent whole.
-func (s *Source) Heatmap(ctx context.Context, sel source.Selection, step time.Duration) ([]source.HeatmapSlot, error) {
+func (s *Source) Heatmap(ctx context.Context, r source.HeatmapRequest) ([]source.HeatmapSlot, error) {
+	step := r.Step
 	if _, ok := s.inner.(source.Heatmapper); !ok {
 		return nil, source.ErrNoHeatmap
 	}
 	var out []source.HeatmapSlot
-	err := s.run(ctx, sel.Range, func() (err error) {
-		out, err = source.Heatmap(ctx, s.inner, sel, step)
+	err := s.run(ctx, r.Range, func() (err error) {
+		out, err = source.Heatmap(ctx, s.inner, r)
 		return err
 	}, func(limit time.Duration) error {
 		if step <= 0 || step > limit {
 			var err error
-			out, err = source.Heatmap(ctx, s.inner, sel, step)
+			out, err = source.Heatmap(ctx, s.inner, r)
 			return err
 		}
-		pieces, err := seriesPlan(sel.Range, step, limit)
+		pieces, err := seriesPlan(r.Range, step, limit)
 		if err != nil {
 			return err
 		}
 		parts := make([][]source.HeatmapSlot, len(pieces))
 		if err := each(ctx, s, limit, pieces, func(ctx context.Context, i int, p seriesPiece) (err error) {
-			ps := sel
-			ps.Range = p.TimeRange
-			parts[i], err = source.Heatmap(ctx, s.inner, ps, p.Step)
+			pr := r
+			pr.Range, pr.Step = p.TimeRange, p.Step
+			parts[i], err = source.Heatmap(ctx, s.inner, pr)
 			return err
 		}); err != nil {
 			return err

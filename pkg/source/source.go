@@ -30,6 +30,13 @@ type Selection struct {
 	// LabelSelector holds Prometheus matchers such as {service_name="api"}; "" means {}.
 	LabelSelector string
 	Range         TimeRange
+	// SpanSelector, when not empty, keeps only the samples of these spans
+	// (16 hex digit span ids, as otel-profiling-go labels samples with
+	// span_id); flamegraphs only.
+	SpanSelector []string
+	// ProfileIDs, when not empty, keeps only these profiles (the ids the
+	// server gave them, as exemplars carry them); flamegraphs only.
+	ProfileIDs []string
 }
 
 // LabelsRequest scopes label names and values to matchers and a time range.
@@ -52,12 +59,29 @@ type SeriesRequest struct {
 	Selection
 	GroupBy []string
 	Step    time.Duration
+	// Exemplars asks for the individual profiles behind each point.
+	Exemplars bool
 }
 
 // Point is one value of a series.
 type Point struct {
 	Time  time.Time
 	Value float64
+	// Exemplars are profiles (or spans) behind the point, when asked for.
+	Exemplars []Exemplar
+}
+
+// Exemplar is one profile or one span behind a point or a heatmap cell: a
+// profile exemplar has a ProfileID, a span exemplar a SpanID and, when the
+// server knows it, a TraceID.
+type Exemplar struct {
+	Time      time.Time
+	ProfileID string
+	SpanID    string
+	TraceID   string
+	Value     float64
+	// Labels are the profile's labels beyond the series'.
+	Labels model.Labels
 }
 
 // Series is the values over time of one label set.
@@ -76,19 +100,32 @@ type Source interface {
 	MergeProfile(ctx context.Context, r StacksRequest) (*profile.Profile, error)
 }
 
-// HeatmapSlot is one step of a heatmap: how many profiles had a total in each
-// value range, the i-th range starting at YMin[i].
+// HeatmapSlot is one step of a heatmap: how many profiles (or spans) had a
+// total in each value range, the i-th range starting at YMin[i].
 type HeatmapSlot struct {
-	Time   time.Time
-	YMin   []float64
-	Counts []int32
+	Time      time.Time
+	YMin      []float64
+	Counts    []int32
+	Exemplars []Exemplar
+}
+
+// HeatmapRequest asks how the totals of a selection's profiles, or of its
+// spans, are distributed per step.
+type HeatmapRequest struct {
+	Selection
+	Step time.Duration
+	// Spans counts the totals of single spans (the samples that carry one
+	// span_id) instead of whole profiles.
+	Spans bool
+	// Exemplars asks for exemplars: profile ids, or span and trace ids.
+	Exemplars bool
 }
 
 // Heatmapper is the optional capability of a Source whose server can tell how
 // the totals of the selection's individual profiles are distributed, per
 // step (Pyroscope and the embedded store can; Parca cannot).
 type Heatmapper interface {
-	Heatmap(ctx context.Context, sel Selection, step time.Duration) ([]HeatmapSlot, error)
+	Heatmap(ctx context.Context, r HeatmapRequest) ([]HeatmapSlot, error)
 }
 
 // ErrNoHeatmap is the error of Heatmap for a Source without the capability.
@@ -96,10 +133,10 @@ var ErrNoHeatmap = errors.New("the profile server has no heatmap API")
 
 // Heatmap asks src for the heatmap of sel when it is a Heatmapper, and
 // returns ErrNoHeatmap when it is not.
-func Heatmap(ctx context.Context, src Source, sel Selection, step time.Duration) ([]HeatmapSlot, error) {
+func Heatmap(ctx context.Context, src Source, r HeatmapRequest) ([]HeatmapSlot, error) {
 	hm, ok := src.(Heatmapper)
 	if !ok {
 		return nil, ErrNoHeatmap
 	}
-	return hm.Heatmap(ctx, sel, step)
+	return hm.Heatmap(ctx, r)
 }

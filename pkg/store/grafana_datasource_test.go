@@ -60,6 +60,7 @@ func grafanaPyroscopeCall(t *testing.T, c querierv1connect.QuerierServiceClient,
 	step := math.Max(interval.Seconds(), (15 * time.Second).Seconds())
 	switch {
 	case queryType == "profile" && len(qm.SpanSelector) > 0:
+		//lint:ignore SA1019 Grafana's Pyroscope datasource sends this RPC; the store serves it as Pyroscope v2.2.1 does
 		resp, err := c.SelectMergeSpanProfile(ctx, connect.NewRequest(&querierv1.SelectMergeSpanProfileRequest{
 			ProfileTypeID: qm.ProfileTypeID, LabelSelector: qm.LabelSelector, SpanSelector: qm.SpanSelector,
 			Start: start, End: end, MaxNodes: qm.MaxNodes,

@@ -308,7 +308,7 @@ func withoutLabel(ls []*typesv1.LabelPair, name string) map[string]string {
 
 // otherFrame is the frame Pyroscope puts where it cut a pprof answer's
 // stacks short to honour maxNodes (recording 62): function "other", no file.
-const otherFrame = "other :0"
+const otherFrame = "other :0 (from 0)"
 
 func containsOther(lines []string) bool {
 	for _, l := range lines {

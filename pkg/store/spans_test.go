@@ -17,6 +17,7 @@ import (
 	"github.com/google/pprof/profile"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/internal/pproforacle"
@@ -178,6 +179,7 @@ func TestSpanAndTraceSelectorsMatchPprofTagfocus(t *testing.T) {
 		}))
 		require.NoError(t, err)
 		check(fmt.Sprintf("spanSelector %v", ids), resp.Msg.Flamegraph, total, flat)
+		//lint:ignore SA1019 Grafana's Pyroscope datasource sends this RPC; the store serves it as Pyroscope v2.2.1 does
 		sp, err := querier.SelectMergeSpanProfile(context.Background(), connect.NewRequest(&querierv1.SelectMergeSpanProfileRequest{
 			ProfileTypeID: cpu, LabelSelector: `{service_name="spans"}`, Start: params.Start, End: params.End, MaxNodes: &maxNodes, SpanSelector: ids,
 		}))
@@ -193,4 +195,52 @@ func TestSpanAndTraceSelectorsMatchPprofTagfocus(t *testing.T) {
 		require.NoError(t, err)
 		check(fmt.Sprintf("traceIdSelector %v", ids), resp.Msg.Flamegraph, total, flat)
 	}
+}
+
+// TestSpansSurviveRestart stores a span-labelled profile, closes the store
+// and opens its directory again: the span selector still selects that
+// span's samples (google/pprof's -tagfocus total) and the profile keeps the
+// id its exemplar gave before the restart.
+func TestSpansSurviveRestart(t *testing.T) {
+	params := loadSpanQueryParams(t)
+	dir := t.TempDir()
+	const f = "pyroscope/pushed-profiles/span-1.cpu.pb.gz"
+	query := func(st *store.Store) (int64, string) {
+		srv := httptest.NewServer(st.Handler())
+		defer srv.Close()
+		q := querierv1connect.NewQuerierServiceClient(srv.Client(), srv.URL)
+		resp, err := q.SelectMergeStacktraces(context.Background(), connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
+			ProfileTypeID: "process_cpu:cpu:nanoseconds:cpu:nanoseconds", LabelSelector: `{service_name="restart"}`,
+			Start: params.Start, End: params.End, SpanSelector: params.SpanSelectorTwo,
+		}))
+		require.NoError(t, err)
+		series, err := q.SelectSeries(context.Background(), connect.NewRequest(&querierv1.SelectSeriesRequest{
+			ProfileTypeID: "process_cpu:cpu:nanoseconds:cpu:nanoseconds", LabelSelector: `{service_name="restart"}`,
+			Start: params.Start, End: params.End, Step: 3600, ExemplarType: typesv1.ExemplarType_EXEMPLAR_TYPE_INDIVIDUAL,
+		}))
+		require.NoError(t, err)
+		require.Len(t, series.Msg.Series, 1)
+		require.Len(t, series.Msg.Series[0].Points, 1)
+		require.Len(t, series.Msg.Series[0].Points[0].Exemplars, 1)
+		return resp.Msg.Flamegraph.Total, series.Msg.Series[0].Points[0].Exemplars[0].ProfileId
+	}
+	st, err := store.Open(store.Options{Dir: dir, NoIngestWindow: true, NoRetention: true})
+	require.NoError(t, err)
+	srv := httptest.NewServer(st.Handler())
+	resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {"restart"}, "format": {"pprof"}}.Encode(), "application/octet-stream", bytes.NewReader(testdata.Read(t, f)))
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	srv.Close()
+	before, id := query(st)
+	require.NoError(t, st.Close())
+
+	want := pproforacle.Top(t, testdata.Path(t, f), pproforacle.Options{SampleType: "cpu", LabelIn: map[string][]string{"span_id": params.SpanSelectorTwo}}).Total
+	require.Equal(t, want, before)
+	st, err = store.Open(store.Options{Dir: dir, NoIngestWindow: true, NoRetention: true})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, st.Close()) }()
+	after, idAfter := query(st)
+	require.Equal(t, want, after, "span selector after a restart")
+	require.Equal(t, id, idAfter, "profile id after a restart")
 }

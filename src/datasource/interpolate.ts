@@ -63,6 +63,16 @@ export function interpolateQuery(
       .map((g) => g.trim())
       .filter(Boolean);
   }
+  for (const field of ['spanSelector', 'profileIdSelector'] as const) {
+    const ids = q[field];
+    if (ids) {
+      // a multi-value variable (a trace's span ids) gives several ids
+      out[field] = ids
+        .flatMap((id) => templateSrv.replace(id, scopedVars, 'csv').split(','))
+        .map((id) => id.trim())
+        .filter(Boolean);
+    }
+  }
   if (q.comparison) {
     const time = (v: unknown) => (typeof v === 'string' ? Number(templateSrv.replace(v, scopedVars)) : (v as number));
     out.comparison = {

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { DataFrame, DataLink, DataQueryResponse, FieldType } from '@grafana/data';
+import { DataFrame, DataLink, DataQueryResponse, DataTopic, FieldType } from '@grafana/data';
 import { EmberscopeQuery } from './types';
 import { Matcher, mapExprSelectors, withMatchers } from './language/selector';
 
@@ -70,7 +70,12 @@ export function addSeriesLinks(
   const byRef = new Map(queries.map((q) => [q.refId, q]));
   const data = (res.data as DataFrame[]).map((frame) => {
     const q = frame.refId ? byRef.get(frame.refId) : undefined;
-    if (!q || !frame.fields?.some((f) => f.type === FieldType.time)) {
+    // exemplars carry the backend's own links (to one profile, one span, one trace)
+    if (
+      !q ||
+      frame.meta?.dataTopic === DataTopic.Annotations ||
+      !frame.fields?.some((f) => f.type === FieldType.time)
+    ) {
       return frame;
     }
     const names = new Set(frame.fields.map((f) => f.name));

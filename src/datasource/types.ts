@@ -39,6 +39,14 @@ export interface EmberscopeQuery extends DataQuery {
   liveInterval?: string;
   /** What a flamegraph frame stands for, as pprof's granularity; empty means `functions`. */
   granularity?: Granularity;
+  /** Grafana's Pyroscope field: the flamegraph of these spans' samples only (16 hex digit span ids). */
+  spanSelector?: string[];
+  /** Grafana's Pyroscope field: the flamegraph of these profiles only (the ids exemplars carry). */
+  profileIdSelector?: string[];
+  /** Grafana's Pyroscope field: metrics and histogram queries return the profiles behind each point. */
+  includeExemplars?: boolean;
+  /** A histogram of whole profiles (`individual`, the default) or of single spans (`span`). */
+  heatmapType?: HeatmapType;
 }
 
 /**
@@ -53,6 +61,9 @@ export const GRANULARITY_OPTIONS: Array<SelectableValue<Granularity>> = [
   { value: 'lines', label: 'Lines', description: 'One frame per function and source line: pkg.Func file.go:123' },
   { value: 'files', label: 'Files', description: 'One frame per source file' },
 ];
+
+/** What a histogram counts, as Grafana's Pyroscope datasource names it. */
+export type HeatmapType = 'individual' | 'span';
 
 /** How the datasource authenticates to the profile server. */
 export type AuthMethod = 'none' | 'basic' | 'bearer';
@@ -72,6 +83,8 @@ export interface EmberscopeOptions extends DataSourceJsonData {
   /** The server's longest query range (Pyroscope's max_query_length, e.g. `1d`); empty learns it. */
   maxQueryLength?: string;
   tlsSkipVerify?: boolean;
+  /** The tracing datasource (Tempo, Jaeger, Zipkin) span exemplars link their trace ids to. */
+  tracingDatasourceUid?: string;
 }
 
 /** The datasource's secureJsonData. */

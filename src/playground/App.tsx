@@ -10,7 +10,7 @@ import { useElementSize } from '../panel/components/useElementSize';
 import { EmberscopeQuery, FetchResourceClient, PlaygroundQueryEditor, QueryType, buildExpr } from '../datasource';
 import { DEFAULT_LIVE_INTERVAL, DEFAULT_LIVE_WINDOW, parseDuration } from '../datasource/types';
 import { DATASOURCE_UID, QueryAnswer, runQuery } from './api';
-import { markersOf, SeriesGraph } from './SeriesGraph';
+import { Exemplar, exemplarsOf, markersOf, SeriesGraph } from './SeriesGraph';
 import { ResultTable } from './ResultTable';
 import { NovelPoint, NoveltyDiffs, novelPointsOf } from './NoveltyDiffs';
 import { readUrl, writeUrl } from './url';
@@ -77,6 +77,7 @@ export function App() {
   const [selection, setSelection] = useState<{ from: number; to: number } | undefined>();
   const [selectedFlame, setSelectedFlame] = useState<QueryAnswer['flame']>();
   const [novelDiff, setNovelDiff] = useState<{ point: NovelPoint; flame?: QueryAnswer['flame'] }>();
+  const [picked, setPicked] = useState<{ exemplar: Exemplar; flame?: QueryAnswer['flame'] }>();
   const [error, setError] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
   const [options, setOptions] = useState<PanelOptions>(defaultOptions);
@@ -124,6 +125,7 @@ export function App() {
         setSelection(undefined);
         setSelectedFlame(undefined);
         setNovelDiff(undefined);
+        setPicked(undefined);
       }
       await track(async () => {
         try {
@@ -162,7 +164,30 @@ export function App() {
     return () => window.clearInterval(id);
   }, [ran, liveEvery, execute]);
 
+  // an exemplar's flamegraph: that one profile (profileIdSelector), or that span's samples
+  const openExemplar = (exemplar: Exemplar) => {
+    setPicked({ exemplar });
+    setSelection(undefined);
+    return track(async () => {
+      try {
+        const { live: _live, spanSelector: _spans, profileIdSelector: _ids, ...base } = ran ?? latest.current;
+        const q: EmberscopeQuery = {
+          ...base,
+          queryType: 'profile',
+          ...(exemplar.kind === 'span' ? { spanSelector: [exemplar.id] } : { profileIdSelector: [exemplar.id] }),
+        };
+        const a = await runQuery(q, rangeRef.current.from, rangeRef.current.to);
+        setPicked({ exemplar, flame: a.flame });
+        setError(undefined);
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+    });
+  };
+  const exemplars = useMemo(() => exemplarsOf(answer.annotations), [answer.annotations]);
+
   const selectRange = (from: number, to: number) => {
+    setPicked(undefined);
     setSelection({ from, to });
     return track(async () => {
       try {
@@ -195,7 +220,7 @@ export function App() {
 
   const type: QueryType = ran?.queryType ?? 'both';
   const views = viewsOf(type);
-  const flame = novelDiff ? novelDiff.flame : selection ? selectedFlame : answer.flame;
+  const flame = novelDiff ? novelDiff.flame : picked ? picked.flame : selection ? selectedFlame : answer.flame;
   const markers = useMemo(() => markersOf(answer.annotations), [answer.annotations]);
 
   const panelData: PanelData = useMemo(() => {
@@ -258,6 +283,15 @@ export function App() {
               icon="sync"
               text={`live (polling) every ${ran.liveInterval || DEFAULT_LIVE_INTERVAL}, last ${ran.liveWindow || DEFAULT_LIVE_WINDOW}`}
             />
+          </span>
+        )}
+        {picked && (
+          <span data-testid="exemplar-picked">
+            flamegraph of {picked.exemplar.kind} {picked.exemplar.id}
+            {picked.exemplar.traceId ? ` (trace ${picked.exemplar.traceId})` : ''}{' '}
+            <Button size="sm" variant="secondary" fill="text" onClick={() => setPicked(undefined)}>
+              whole range
+            </Button>
           </span>
         )}
         {selection && (
@@ -332,6 +366,8 @@ export function App() {
             selection={selection}
             onSelect={selectRange}
             markers={markers}
+            exemplars={exemplars}
+            onExemplar={openExemplar}
           />
         )}
       </div>
@@ -345,10 +381,10 @@ export function App() {
           minHeight: 240,
           minWidth: 0,
           overflow: 'hidden',
-          display: views.flame || selection || novelDiff ? 'block' : 'none',
+          display: views.flame || selection || novelDiff || picked ? 'block' : 'none',
         }}
       >
-        {(views.flame || selection || novelDiff) && panelSize.width > 0 && flame && (
+        {(views.flame || selection || novelDiff || picked) && panelSize.width > 0 && flame && (
           <FlamegraphPanel
             {...({} as React.ComponentProps<typeof FlamegraphPanel>)}
             id={1}

@@ -17,6 +17,50 @@ export interface SeriesGraphProps {
   onSelect: (from: number, to: number) => void;
   /** Windows to mark over the series (e.g. novel profiles), each with a title shown on hover. */
   markers?: Marker[];
+  /** Exemplars drawn as points at their time and value; a click opens that profile or span. */
+  exemplars?: Exemplar[];
+  onExemplar?: (e: Exemplar) => void;
+}
+
+/** One exemplar: the profile (or span) behind a point, as the backend's "exemplar" frames carry it. */
+export interface Exemplar {
+  time: number;
+  value: number;
+  /** A profile id, or a span id when `kind` is `span`. */
+  id: string;
+  kind: 'profile' | 'span';
+  traceId?: string;
+}
+
+/**
+ * The exemplars of the answer's "exemplar" frames (Grafana's shape: Time, Value, Id, whose
+ * display name says "Span ID" for span exemplars, and traceId for spans).
+ */
+export function exemplarsOf(frames: DataFrame[]): Exemplar[] {
+  const out: Exemplar[] = [];
+  for (const f of frames) {
+    if (f.name !== 'exemplar') {
+      continue;
+    }
+    const t = f.fields.find((x) => x.name === 'Time');
+    const v = f.fields.find((x) => x.name === 'Value');
+    const id = f.fields.find((x) => x.name === 'Id');
+    const trace = f.fields.find((x) => x.name === 'traceId');
+    if (!t || !v || !id) {
+      continue;
+    }
+    const kind = id.config?.displayName === 'Span ID' ? 'span' : 'profile';
+    for (let i = 0; i < f.length; i++) {
+      out.push({
+        time: Number(t.values[i]),
+        value: Number(v.values[i]),
+        id: String(id.values[i]),
+        kind,
+        traceId: trace ? String(trace.values[i]) || undefined : undefined,
+      });
+    }
+  }
+  return out;
 }
 
 /** A marked window of time. */
@@ -96,7 +140,18 @@ function stepOf(times: number[], from: number, to: number): number {
  * A small SVG line chart of the series. Clicking a point selects that point's step;
  * dragging selects a range; either loads the flamegraph of that range.
  */
-export function SeriesGraph({ series, from, to, width, height, selection, onSelect, markers }: SeriesGraphProps) {
+export function SeriesGraph({
+  series,
+  from,
+  to,
+  width,
+  height,
+  selection,
+  onSelect,
+  markers,
+  exemplars,
+  onExemplar,
+}: SeriesGraphProps) {
   const theme = useTheme2();
   const all = useMemo(() => linesOf(series), [series]);
   const [hidden, setHidden] = useState<Set<string>>(() => new Set());
@@ -118,7 +173,11 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
   const [hover, setHover] = useState<{ x: number; line: number; k: number } | undefined>();
   const plotW = Math.max(10, width - PAD.left - PAD.right);
   const plotH = Math.max(10, height - PAD.top - PAD.bottom);
-  const peak = Math.max(0, ...lines.flatMap((l) => l.values.filter(Number.isFinite)));
+  const peak = Math.max(
+    0,
+    ...lines.flatMap((l) => l.values.filter(Number.isFinite)),
+    ...(lines.length ? (exemplars ?? []).map((e) => e.value).filter(Number.isFinite) : [])
+  );
   // all-zero series (e.g. novelty scores without history) get a 0..1 axis rather than ticks of 0
   const max = peak > 0 ? peak : 1;
   const unit = lines[0]?.unit;
@@ -258,6 +317,42 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
             />
           </g>
         ))}
+        {lines.length > 0 &&
+          (exemplars ?? []).map((e, i) => {
+            const x = xOf(e.time);
+            const y = yOf(e.value);
+            return (
+              <g
+                key={`e${i}`}
+                data-testid="series-exemplar"
+                data-id={e.id}
+                data-kind={e.kind}
+                role="button"
+                aria-label={`${e.kind === 'span' ? 'Span' : 'Profile'} ${e.id}`}
+                style={{ cursor: 'pointer' }}
+                // a click on an exemplar opens it, not the step under it
+                onMouseDown={(ev) => ev.stopPropagation()}
+                onMouseUp={(ev) => {
+                  ev.stopPropagation();
+                  onExemplar?.(e);
+                }}
+              >
+                <title>
+                  {`${e.kind === 'span' ? 'Span' : 'Profile'} ${e.id}${e.traceId ? ` (trace ${e.traceId})` : ''}: ${fmt(e.value)} at ${dateTimeFormat(e.time, { format: 'HH:mm:ss' })}`}
+                </title>
+                <rect
+                  x={x - 5}
+                  y={y - 5}
+                  width={10}
+                  height={10}
+                  transform={`rotate(45 ${x} ${y})`}
+                  fill={theme.colors.primary.main}
+                  stroke={theme.colors.background.primary}
+                  strokeWidth={1}
+                />
+              </g>
+            );
+          })}
         {drag && Math.abs(drag.x1 - drag.x0) > 4 && (
           <rect
             x={Math.min(drag.x0, drag.x1)}

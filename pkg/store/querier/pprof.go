@@ -161,7 +161,7 @@ func (b *pprofBuilder) location(ids []uint32) *profile.Location {
 		file, line := b.view.FrameFile(id)
 		fn := b.fns[[2]string{name, file}]
 		if fn == nil {
-			fn = &profile.Function{ID: uint64(len(b.out.Function) + 1), Name: name, SystemName: name, Filename: file}
+			fn = &profile.Function{ID: uint64(len(b.out.Function) + 1), Name: name, SystemName: name, Filename: file, StartLine: b.view.FrameStartLine(id)}
 			b.out.Function = append(b.out.Function, fn)
 			b.fns[[2]string{name, file}] = fn
 		}

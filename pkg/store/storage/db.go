@@ -140,6 +140,7 @@ func (db *DB) load() error {
 		if len(r.b) > 0 {
 			m.File, m.Line, m.MapFile, m.BuildID = uint32(r.uvarint()), r.varint(), uint32(r.uvarint()), uint32(r.uvarint())
 			m.Inlined = r.uvarint()&1 != 0
+			m.StartLine = r.varint()
 		}
 		n := uint32(len(t.strs))
 		if r.err != nil || parent >= uint64(len(t.stackParent)) || frame >= uint64(n) || m.File > n || m.MapFile > n || m.BuildID > n {

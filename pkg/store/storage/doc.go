@@ -9,7 +9,8 @@
 //	'S' str id (u32)                        → string          interned function names, label names and values
 //	'K' stack id (u32)                      → parent id, frame string id (uvarints), then, when the frame has
 //	                                          them, file string id + 1, line, mapping file + 1, build id + 1 and
-//	                                          flags (1: inlined into its parent, one pprof location); a stack is a
+//	                                          flags (1: inlined into its parent, one pprof location) and the
+//	                                          function's start line (varint); a stack is a
 //	                                          node of a prefix tree of frames, root first; stack 0 is the empty
 //	                                          stack, so every distinct stack costs one key per frame that no other
 //	                                          stack shares

@@ -38,11 +38,13 @@ type FrameMeta struct {
 	Line                   int64
 	// Inlined: the frame and its parent are lines of one pprof location.
 	Inlined bool
+	// StartLine is the first line of the frame's function (0: unknown).
+	StartLine int64
 }
 
 // encodeStack is a stack table value: parent and frame string id, then the
-// frame's file, line, mapping file, build id and flags (1: inlined) when
-// it has any.
+// frame's file, line, mapping file, build id, flags (1: inlined) and its
+// function's start line when it has any.
 func encodeStack(parent, frame uint32, m FrameMeta) []byte {
 	b := putUvarint(putUvarint(nil, uint64(parent)), uint64(frame))
 	if m == (FrameMeta{}) {
@@ -56,7 +58,8 @@ func encodeStack(parent, frame uint32, m FrameMeta) []byte {
 	if m.Inlined {
 		flags |= 1
 	}
-	return putUvarint(b, flags)
+	b = putUvarint(b, flags)
+	return putVarint(b, m.StartLine)
 }
 
 func newTables() *tables {

@@ -201,6 +201,10 @@ func (v *View) FrameFile(id uint32) (string, int64) {
 	return v.ref(m.File), m.Line
 }
 
+// FrameStartLine returns the first line of the function of stack id's leaf
+// frame (0 when unknown).
+func (v *View) FrameStartLine(id uint32) int64 { return v.meta[id].StartLine }
+
 // FrameInlined tells whether the leaf frame of stack id was inlined into
 // its parent's frame (both are lines of one pprof location).
 func (v *View) FrameInlined(id uint32) bool { return v.meta[id].Inlined }

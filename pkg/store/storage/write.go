@@ -131,7 +131,7 @@ func resolveStacks(x *txn, r *pprofconv.Result) []uint32 {
 	}
 	frames := make([]frame, len(r.Frames))
 	for i, f := range r.Frames {
-		frames[i] = frame{names[f.Name], FrameMeta{File: ref(f.File), Line: f.Line, MapFile: ref(f.MapFile), BuildID: ref(f.BuildID), Inlined: f.Inlined}}
+		frames[i] = frame{names[f.Name], FrameMeta{File: ref(f.File), Line: f.Line, MapFile: ref(f.MapFile), BuildID: ref(f.BuildID), Inlined: f.Inlined, StartLine: f.StartLine}}
 	}
 	ids := make([]uint32, len(r.Stacks))
 	for i, st := range r.Stacks {

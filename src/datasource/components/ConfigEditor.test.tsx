@@ -4,7 +4,8 @@
 import React, { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { DataSourceSettings } from '@grafana/data';
+import { DataSourceInstanceSettings, DataSourceSettings } from '@grafana/data';
+import { DataSourceSrv, setDataSourceSrv } from '@grafana/runtime';
 import { ConfigEditor, maxQueryLengthProblem, minStepProblem, urlProblem } from './ConfigEditor';
 import { EmberscopeOptions, EmberscopeSecureOptions } from '../types';
 
@@ -41,8 +42,27 @@ class NoopObserver {
   unobserve() {}
   disconnect() {}
 }
+// the datasources Grafana would list: a Tempo (a tracing datasource) and a Prometheus
+const instances = [
+  { uid: 'tempo-uid', name: 'Tempo', type: 'tempo', meta: { id: 'tempo', tracing: true, info: { logos: {} } } },
+  {
+    uid: 'prom-uid',
+    name: 'Prometheus',
+    type: 'prometheus',
+    meta: { id: 'prometheus', metrics: true, info: { logos: {} } },
+  },
+] as unknown as DataSourceInstanceSettings[];
+const fakeSrv = {
+  getList: (filters: { tracing?: boolean } = {}) => instances.filter((d) => !filters.tracing || d.meta.tracing),
+  getInstanceSettings: (ref: string | { uid?: string } | null | undefined) => {
+    const uid = typeof ref === 'string' ? ref : ref?.uid;
+    return instances.find((d) => d.uid === uid || d.name === uid);
+  },
+} as unknown as DataSourceSrv;
+
 beforeAll(() => {
   Object.assign(window, { IntersectionObserver: NoopObserver, ResizeObserver: NoopObserver });
+  setDataSourceSrv(fakeSrv);
 });
 
 // typing through the whole settings page on a busy machine takes longer than jest's 5 s default
@@ -113,5 +133,16 @@ describe('ConfigEditor', () => {
     expect(maxQueryLengthProblem('a day')).toBe('A duration such as 1d, 36h or 1d12h');
     expect(maxQueryLengthProblem('1d')).toBeUndefined();
     expect(maxQueryLengthProblem('')).toBeUndefined();
+  });
+
+  it('stores the tracing datasource that span exemplars link to, offering tracing datasources only', async () => {
+    const { user, last } = setup({ url: 'http://x:4040' });
+    const picker = screen.getByTestId('tracing-datasource').querySelector('input')!;
+    await user.click(picker);
+    expect(screen.queryByText('Prometheus')).not.toBeInTheDocument();
+    await choose(user, picker, 'Tempo');
+    expect(last().jsonData.tracingDatasourceUid).toBe('tempo-uid');
+    await user.click(screen.getByLabelText('Clear tracing datasource'));
+    expect(last().jsonData.tracingDatasourceUid).toBeUndefined();
   });
 });

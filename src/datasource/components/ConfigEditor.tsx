@@ -11,6 +11,7 @@ import {
   ConnectionSettings,
   convertLegacyAuthProps,
 } from '@grafana/plugin-ui';
+import { TracingDatasourceField } from './TracingDatasourceField';
 import { AuthMethod, EmberscopeOptions, EmberscopeSecureOptions, ServerKind } from '../types';
 
 type Props = DataSourcePluginOptionsEditorProps<EmberscopeOptions, EmberscopeSecureOptions>;
@@ -216,6 +217,13 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
             onChange={(e) => setJson({ maxQueryLength: e.currentTarget.value })}
           />
         </InlineField>
+      </ConfigSection>
+      <Divider />
+      <ConfigSection title="Traces">
+        <TracingDatasourceField
+          uid={jd.tracingDatasourceUid}
+          onChange={(uid) => setJson({ tracingDatasourceUid: uid })}
+        />
       </ConfigSection>
     </Stack>
   );

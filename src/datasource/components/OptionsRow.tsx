@@ -26,6 +26,7 @@ import {
   parseDuration,
 } from '../types';
 import { useLazyOptions } from './useLazyOptions';
+import { TraceOptions } from './TraceOptions';
 
 /** The options header's summary: `Type: both, Group by: region, Max nodes: 16384[, Limit: 20][, Live: 15m every 10s]`. */
 export function optionsSummary(q: EmberscopeQuery, defaultType: QueryType): string {
@@ -39,6 +40,12 @@ export function optionsSummary(q: EmberscopeQuery, defaultType: QueryType): stri
   }
   if (q.granularity && q.granularity !== 'functions') {
     parts.push(`Granularity: ${q.granularity}`);
+  }
+  if (q.spanSelector?.length) {
+    parts.push(`Spans: ${q.spanSelector.join(', ')}`);
+  }
+  if (q.includeExemplars) {
+    parts.push('Exemplars');
   }
   if (q.live) {
     parts.push(`Live: ${q.liveWindow || DEFAULT_LIVE_WINDOW} every ${q.liveInterval || DEFAULT_LIVE_INTERVAL}`);
@@ -260,6 +267,7 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
           />
         </InlineField>
       </InlineFieldRow>
+      <TraceOptions query={query} onChange={onChange} onRunQuery={onRunQuery} />
     </Collapse>
   );
 }
