@@ -142,13 +142,3 @@ func mustRead(t *testing.T, path string) []byte {
 	require.NoError(t, err)
 	return b
 }
-
-func nonZeroSelf(m map[string]int64) map[string]int64 {
-	out := map[string]int64{}
-	for k, v := range m {
-		if v != 0 {
-			out[k] = v
-		}
-	}
-	return out
-}
