@@ -166,7 +166,11 @@ describe('series data links', () => {
     expect(replaceVariables('${__data.fields.stepStart}', at(nsText))).not.toMatch(/^\d+$/);
 
     // the time fields' numeric display value is their Unix ms, whatever the unit
-    for (const cfg of [PANEL_FIELD_CONFIG, { defaults: { unit: 'short' }, overrides: [] }, { defaults: {}, overrides: [] }]) {
+    for (const cfg of [
+      PANEL_FIELD_CONFIG,
+      { defaults: { unit: 'short' }, overrides: [] },
+      { defaults: {}, overrides: [] },
+    ]) {
       const [asTime] = configure([seriesFrame({ vehicle: 'car' })], cfg);
       expect(replaceVariables(STEP_START_VAR, at(asTime))).toBe(String(T0 + 1));
       expect(replaceVariables(STEP_END_VAR, at(asTime))).toBe(String(T0 + STEP));
@@ -196,14 +200,26 @@ describe('series data links', () => {
     expect(add.title).toBe('Add vehicle="car" to the selector');
     const left = JSON.parse(new URL(add.href, 'http://grafana.example').searchParams.get('left')!);
     expect(left.range).toEqual({ from: 'now-6h', to: 'now' });
-    expect(left.queries[0]).toMatchObject({ profileTypeId: CPU, labelSelector: '{service_name="ride-share-app", vehicle="car"}' });
+    expect(left.queries[0]).toMatchObject({
+      profileTypeId: CPU,
+      labelSelector: '{service_name="ride-share-app", vehicle="car"}',
+    });
   });
 });
 
 describe('the datasource’s query', () => {
   it('builds its links from the queries as run: dashboard variables replaced, over the dashboard’s range', async () => {
-    const templateSrv = { replace: (t?: string, sv?: ScopedVars, f?: string | Function) => replaceVariables(t ?? '', sv, f) };
-    const settings = { id: 1, uid: 'emberscope', name: 'Emberscope', type: 'emberscope-datasource', jsonData: {}, meta: {} };
+    const templateSrv = {
+      replace: (t?: string, sv?: ScopedVars, f?: string | Function) => replaceVariables(t ?? '', sv, f),
+    };
+    const settings = {
+      id: 1,
+      uid: 'emberscope',
+      name: 'Emberscope',
+      type: 'emberscope-datasource',
+      jsonData: {},
+      meta: {},
+    };
     const dsi = new DataSource(settings as never, templateSrv as never);
     const backend = jest
       .spyOn(DataSourceWithBackend.prototype, 'query')
@@ -219,7 +235,10 @@ describe('the datasource’s query', () => {
 
     const [step, add] = linksAt(res.data[0], 1);
     const pane = paneOf(step.href);
-    expect(pane.queries[0]).toMatchObject({ profileTypeId: CPU, labelSelector: '{service_name="ride-share-app", vehicle="car"}' });
+    expect(pane.queries[0]).toMatchObject({
+      profileTypeId: CPU,
+      labelSelector: '{service_name="ride-share-app", vehicle="car"}',
+    });
     expect(pane.range).toEqual({ from: String(T0 + 1), to: String(T0 + STEP) });
     const left = JSON.parse(new URL(add.href, 'http://grafana.example').searchParams.get('left')!);
     expect(left.range).toEqual({ from: 'now-6h', to: 'now' });

@@ -17,6 +17,11 @@ export interface SeriesGraphProps {
   onSelect: (from: number, to: number) => void;
   /** Windows to mark over the series (e.g. novel profiles), each with a title shown on hover. */
   markers?: Marker[];
+  /**
+   * Called with a clicked point (the index of its frame in `series`, its row) and the cursor;
+   * when it returns true the click opens nothing else (a Grafana panel shows the point's links).
+   */
+  onPoint?: (frame: number, row: number, clientX: number, clientY: number) => boolean;
 }
 
 /** A marked window of time. */
@@ -45,6 +50,8 @@ export function markersOf(frames: DataFrame[]): Marker[] {
 }
 
 interface Line {
+  /** Index of the frame in the series. */
+  frame: number;
   name: string;
   times: number[];
   values: number[];
@@ -58,7 +65,7 @@ const PAD = { left: 64, right: 12, top: 8, bottom: 22 };
 
 function linesOf(series: DataFrame[]): Line[] {
   const out: Line[] = [];
-  for (const f of series) {
+  for (const [fi, f] of series.entries()) {
     const t = f.fields.find((x) => x.type === FieldType.time);
     const v = f.fields.find((x) => x.type === FieldType.number);
     if (!t || !v) {
@@ -70,6 +77,7 @@ function linesOf(series: DataFrame[]): Line[] {
       v.config?.displayName ??
       (labels.length ? `{${labels.join(', ')}}` : (f.name ?? v.name));
     out.push({
+      frame: fi,
       name,
       times: Array.from(t.values as number[]),
       values: Array.from(v.values as number[]),
@@ -96,7 +104,17 @@ function stepOf(times: number[], from: number, to: number): number {
  * A small SVG line chart of the series. Clicking a point selects that point's step;
  * dragging selects a range; either loads the flamegraph of that range.
  */
-export function SeriesGraph({ series, from, to, width, height, selection, onSelect, markers }: SeriesGraphProps) {
+export function SeriesGraph({
+  series,
+  from,
+  to,
+  width,
+  height,
+  selection,
+  onSelect,
+  markers,
+  onPoint,
+}: SeriesGraphProps) {
   const theme = useTheme2();
   const all = useMemo(() => linesOf(series), [series]);
   const [hidden, setHidden] = useState<Set<string>>(() => new Set());
@@ -174,6 +192,9 @@ export function SeriesGraph({ series, from, to, width, height, selection, onSele
             return;
           }
           const n = nearest(x);
+          if (n && onPoint?.(lines[n.line].frame, n.k, e.clientX, e.clientY)) {
+            return;
+          }
           if (n) {
             const l = lines[n.line];
             // a point sums the profiles of one step; whether its time opens or centres the step

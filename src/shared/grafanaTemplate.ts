@@ -165,30 +165,33 @@ function fieldMacro(match: string, path: string | undefined, scopedVars?: Scoped
 /** Grafana's `replaceVariables` for a dashboard in the given state. */
 export function grafanaReplaceVariables(state: DashboardState): InterpolateFunction {
   const replace = (target: string, scopedVars?: ScopedVars, format?: string | Function): string =>
-    (target ?? '').replace(VARIABLE, (match, v1?: string, v2?: string, f2?: string, v3?: string, path?: string, f3?: string) => {
-      const name = v1 ?? v2 ?? v3 ?? '';
-      const fmt = (f2 ?? f3 ?? format) as Format;
-      switch (name) {
-        case '__data':
-          return dataMacro(match, path, scopedVars);
-        case '__value':
-          return valueMacro(match, path, scopedVars, fmt);
-        case '__field':
-          return fieldMacro(match, path, scopedVars);
-        case '__from':
-          return applyFormat(String(state.from), f2 ?? f3, name);
-        case '__to':
-          return applyFormat(String(state.to), f2 ?? f3, name);
+    (target ?? '').replace(
+      VARIABLE,
+      (match, v1?: string, v2?: string, f2?: string, v3?: string, path?: string, f3?: string) => {
+        const name = v1 ?? v2 ?? v3 ?? '';
+        const fmt = (f2 ?? f3 ?? format) as Format;
+        switch (name) {
+          case '__data':
+            return dataMacro(match, path, scopedVars);
+          case '__value':
+            return valueMacro(match, path, scopedVars, fmt);
+          case '__field':
+            return fieldMacro(match, path, scopedVars);
+          case '__from':
+            return applyFormat(String(state.from), f2 ?? f3, name);
+          case '__to':
+            return applyFormat(String(state.to), f2 ?? f3, name);
+        }
+        const scoped = scopedVars?.[name];
+        if (scoped && !name.startsWith('__')) {
+          return applyFormat(String(scoped.value), fmt, name);
+        }
+        if (!(name in state.variables)) {
+          return match;
+        }
+        return applyFormat(state.variables[name], fmt, name);
       }
-      const scoped = scopedVars?.[name];
-      if (scoped && !name.startsWith('__')) {
-        return applyFormat(String(scoped.value), fmt, name);
-      }
-      if (!(name in state.variables)) {
-        return match;
-      }
-      return applyFormat(state.variables[name], fmt, name);
-    });
+    );
   return replace as InterpolateFunction;
 }
 
@@ -201,7 +204,15 @@ export function grafanaReplaceVariables(state: DashboardState): InterpolateFunct
  */
 export function standardFieldConfigRegistry(): FieldConfigOptionsRegistry {
   const item = (id: string, process: FieldConfigPropertyItem['process'], shouldApply: (f: Field) => boolean) =>
-    ({ id, path: id, name: id, process, shouldApply, override: () => null, editor: () => null }) as FieldConfigPropertyItem;
+    ({
+      id,
+      path: id,
+      name: id,
+      process,
+      shouldApply,
+      override: () => null,
+      editor: () => null,
+    }) as FieldConfigPropertyItem;
   return new FieldConfigOptionsRegistry(() => [
     item('unit', stringOverrideProcessor, () => true),
     item('decimals', numberOverrideProcessor, () => true),
