@@ -146,13 +146,16 @@ export function SeriesGraph({
   const yOf = (v: number) => PAD.top + plotH - (v / max) * plotH;
   const localX = (e: React.MouseEvent) => e.clientX - (svg.current?.getBoundingClientRect().left ?? 0);
 
-  const nearest = (x: number) => {
-    let best: { line: number; k: number; d: number } | undefined;
+  const localY = (e: React.MouseEvent) => e.clientY - (svg.current?.getBoundingClientRect().top ?? 0);
+  // the point nearest in time (within 24 px), and among points of that time the nearest in value
+  const nearest = (x: number, y?: number) => {
+    let best: { line: number; k: number; d: number; dy: number } | undefined;
     lines.forEach((l, li) =>
       l.times.forEach((t, k) => {
-        const d = Math.abs(xOf(t) - x);
-        if (!best || d < best.d) {
-          best = { line: li, k, d };
+        const d = Math.round(Math.abs(xOf(t) - x));
+        const dy = y === undefined ? 0 : Math.abs(yOf(l.values[k]) - y);
+        if (!best || d < best.d || (d === best.d && dy < best.dy)) {
+          best = { line: li, k, d, dy };
         }
       })
     );
@@ -191,7 +194,7 @@ export function SeriesGraph({
             onSelect(Math.max(from, Math.round(a)), Math.min(to, Math.round(b)));
             return;
           }
-          const n = nearest(x);
+          const n = nearest(x, localY(e));
           if (n && onPoint?.(lines[n.line].frame, n.k, e.clientX, e.clientY)) {
             return;
           }

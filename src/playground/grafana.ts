@@ -62,7 +62,10 @@ function rangeEnd(v: unknown, roundUp: boolean, now: number): number | undefined
     return Number(v);
   }
   const d = dateMath.toDateTime(v, { roundUp, now: dateTime(now) });
-  return d?.isValid() ? d.valueOf() : undefined;
+  if (!d?.isValid()) {
+    throw new Error(`the Explore address's range end ${JSON.stringify(v)} is neither Unix ms nor a time such as now-6h`);
+  }
+  return d.valueOf();
 }
 
 /** What an Explore address opens: the first query of its pane, over its range. */

@@ -68,12 +68,18 @@ function profileAnswers(page: Page): Array<{ from: number; to: number; query: Re
   return seen;
 }
 
-/** Clicks the series point nearest to the profile's time and returns the links shown for it. */
+/**
+ * Clicks the point of the series of route /car (the circles of the series all sit at the
+ * profile's step, the only one with data; the legend names each series, in the circles' order)
+ * and returns the links shown for it.
+ */
 async function clickPoint(page: Page) {
   const svg = page.getByTestId('series-graph');
   await expect(svg.locator('circle').first()).toBeVisible();
-  // the point of 07:20: the circles all sit at the profile's step (the only one with data)
-  const box = (await svg.locator('circle').first().boundingBox())!;
+  const names = await page.getByTestId('series-legend-item').allInnerTexts();
+  const i = names.findIndex((n) => n.includes('route="/car"'));
+  expect(i, `the legend lists route="/car": ${names.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  const box = (await svg.locator('circle').nth(i).boundingBox())!;
   // the playground also loads the point's range below the series: wait for it
   const selected = page.waitForResponse(
     (r) => r.url().endsWith('/api/ds/query') && r.request().postDataJSON().queries[0].queryType === 'profile'
@@ -196,7 +202,9 @@ async function everyControlReachable(browser: Browser, viewport: { width: number
     const hit = await button.evaluate((el) => {
       const r = el.getBoundingClientRect();
       const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return Boolean(at && (el === at || el.contains(at) || at.contains(el)));
+      // the label, or the radio input it is for (Grafana lays the input over its label)
+      const input = el instanceof HTMLLabelElement && el.htmlFor ? document.getElementById(el.htmlFor) : null;
+      return Boolean(at && (el === at || el.contains(at) || at === input));
     });
     expect([label, hit]).toEqual([label, true]);
   }
