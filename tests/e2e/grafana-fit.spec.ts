@@ -193,7 +193,7 @@ async function everyControlReachable(browser: Browser, viewport: { width: number
   const group = page.getByRole('radiogroup', { name: 'Query type' });
   await expect(group).toBeVisible();
   for (const label of ['Metric', 'Profile', 'Both', 'Top table', 'Histogram', 'Labels', 'Diff', 'Novelty']) {
-    const button = group.getByText(label, { exact: true });
+    const button = group.getByRole('radio', { name: label });
     await button.scrollIntoViewIfNeeded();
     const b = (await button.boundingBox())!;
     const vw = page.viewportSize()!.width;
@@ -202,13 +202,13 @@ async function everyControlReachable(browser: Browser, viewport: { width: number
     const hit = await button.evaluate((el) => {
       const r = el.getBoundingClientRect();
       const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      // the label, or the radio input it is for (Grafana lays the input over its label)
-      const input = el instanceof HTMLLabelElement && el.htmlFor ? document.getElementById(el.htmlFor) : null;
-      return Boolean(at && (el === at || el.contains(at) || at === input));
+      // the radio, or its label (Grafana lays one over the other)
+      const labels = Array.from((el as HTMLInputElement).labels ?? []);
+      return Boolean(at && (el === at || labels.some((l) => l === at || l.contains(at))));
     });
     expect([label, hit]).toEqual([label, true]);
   }
-  await group.getByText('Novelty', { exact: true }).click();
+  await group.getByRole('radio', { name: 'Novelty' }).click();
   await expect(page.getByTestId('options-summary')).toContainText('Type: novelty');
   for (const name of ['Max nodes', 'Limit']) {
     const label = page.locator('label', { hasText: name }).first();
