@@ -102,6 +102,12 @@ async function followStepLink(page: Page) {
   // Grafana interpolated the step from the time fields: numbers, no variable left
   expect(href).not.toContain('$');
   expect(href).not.toContain('NaN');
+  const panes = JSON.parse(new URL(href, pg.url).searchParams.get('panes')!);
+  const range = panes[Object.keys(panes)[0]].range;
+  // the step window in Unix ms, as the time fields hold it: not their display text (a date, or
+  // "1.80 Tri" for a text field with the unit "short")
+  expect(range.from).toMatch(/^\d+$/);
+  expect(range.to).toMatch(/^\d+$/);
 
   const answers = profileAnswers(page);
   const navigated = page.waitForEvent('framenavigated');
@@ -113,6 +119,7 @@ async function followStepLink(page: Page) {
   const a = answers[answers.length - 1];
   // that step: a window of at most the step, holding 07:20:00
   const at = Date.parse('2026-12-01T07:20:00Z');
+  expect([a.from, a.to]).toEqual([Number(range.from), Number(range.to)]);
   expect(a.from).toBeLessThanOrEqual(at);
   expect(a.to).toBeGreaterThanOrEqual(at);
   expect(a.to - a.from).toBeLessThan(TO - FROM);
@@ -190,15 +197,20 @@ async function everyControlReachable(browser: Browser, viewport: { width: number
   const expr = `${CPU}{service_name="${SERVICE}"}`;
   await page.goto(`${pg.url}/?query=${encodeURIComponent(expr)}&from=${FROM}&to=${TO}`);
   await page.getByTestId('options-summary').click();
+  const editor = page.getByTestId('emberscope-query-editor');
   const group = page.getByRole('radiogroup', { name: 'Query type' });
   await expect(group).toBeVisible();
   for (const label of ['Metric', 'Profile', 'Both', 'Top table', 'Histogram', 'Labels', 'Diff', 'Novelty']) {
     const button = group.getByRole('radio', { name: label });
-    await button.scrollIntoViewIfNeeded();
+    // scroll the page only: scrollIntoView would also scroll a clipping (overflow: hidden) box,
+    // bringing into view what a person cannot reach
+    await button.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 40));
     const b = (await button.boundingBox())!;
+    const e = (await editor.boundingBox())!;
     const vw = page.viewportSize()!.width;
-    // wholly inside the viewport and not hidden by a clipping parent: the point at its centre is it
-    expect([label, b.x >= 0, b.x + b.width <= vw]).toEqual([label, true, true]);
+    // wholly inside the viewport and the editor (Grafana clips what overflows its query row,
+    // and a page does not scroll sideways), and not hidden: the point at its centre is it
+    expect([label, b.x >= 0, b.x + b.width <= Math.min(vw, e.x + e.width) + 1]).toEqual([label, true, true]);
     const hit = await button.evaluate((el) => {
       const r = el.getBoundingClientRect();
       const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -219,8 +231,12 @@ async function everyControlReachable(browser: Browser, viewport: { width: number
 }
 
 test('every control is reachable at 200 % zoom', async ({ browser }) => {
-  // Chrome's 200 % zoom: twice the device pixels per CSS pixel, so 1280×800 shows 640×400 CSS px
+  // Chrome's 200 % zoom: twice the device pixels per CSS pixel, so 1280×800 shows 640×400 CSS
+  // px (deviceScaleFactor 2 and the viewport halved, rather than CSS zoom, which also scales
+  // the page's own measurements); and a window of 960 px at 200 %, as narrow as a query editor
+  // in Explore with its outline open
   await everyControlReachable(browser, { width: 640, height: 400 }, 2);
+  await everyControlReachable(browser, { width: 480, height: 400 }, 2);
 });
 
 test('every control is reachable at 1280×800', async ({ browser }) => {
