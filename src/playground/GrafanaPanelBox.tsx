@@ -3,8 +3,11 @@
 
 import React, { CSSProperties, forwardRef, ReactNode } from 'react';
 
-/** How far the box is moved by its transform, as react-grid-layout moves Grafana's panels. */
-export const PANEL_BOX_SHIFT = { x: 16, y: 8 };
+/**
+ * How far the box is moved by its transform, as react-grid-layout moves Grafana's panels (down
+ * only, so that the box keeps the page's width).
+ */
+export const PANEL_BOX_SHIFT = { x: 0, y: 8 };
 
 /**
  * A box like the one Grafana 12.4 renders a panel in: `contain: size layout` (the panel chrome's)
@@ -27,7 +30,6 @@ export const GrafanaPanelBox = forwardRef<
         ...style,
         contain: 'size layout',
         transform: `translate(${PANEL_BOX_SHIFT.x}px, ${PANEL_BOX_SHIFT.y}px)`,
-        marginRight: PANEL_BOX_SHIFT.x,
         marginBottom: PANEL_BOX_SHIFT.y,
       }}
     >
