@@ -10,7 +10,8 @@ import grafanaConfig, { type Env } from './.config/webpack/webpack.config';
 /**
  * The scaffold's webpack config, extended:
  * - the root README/LICENSE/CHANGELOG are copied when present instead of failing the build;
- * - the nested plugins' logos (`src/<plugin>/img/*`) are copied next to their plugin.json;
+ * - the nested plugins' logos (`src/<plugin>/img/*`) and READMEs (`src/<plugin>/README.md`, which
+ *   Grafana's page of each plugin shows) are copied next to their plugin.json;
  * - test data (any `testdata` folder under src) stays out of the bundle.
  */
 const config = async (env: Env): Promise<Configuration> => {
@@ -24,6 +25,7 @@ const config = async (env: Env): Promise<Configuration> => {
       .map((p) => (typeof p.from === 'string' && p.from.startsWith('../') ? { ...p, noErrorOnMissing: true } : p))
       .map((p) => (p.from === '**/*.json' ? { ...p, globOptions: { ignore: ['**/testdata/**'] } } : p));
     patterns.push({ from: '*/img/**/*', to: '.', noErrorOnMissing: true });
+    patterns.push({ from: '*/README.md', to: '.' });
     return new CopyWebpackPlugin({ patterns: patterns as never });
   });
   return {

@@ -42,7 +42,8 @@ func goodPlugin(t *testing.T) (dir, src string) {
 		"datasource/img/logo.svg":               goodSVG,
 		"CHANGELOG.md":                          "# Changelog\n\n## 1.2.3\n",
 		"LICENSE":                               "Apache License\n",
-		"README.md":                             "# Demo\n\nSee the [changelog](CHANGELOG.md) and [docs](https://example.org/docs).\n",
+		"README.md":                             "# Demo\n\nSee the [changelog](https://example.org/demo/CHANGELOG.md), the [docs](https://example.org/docs) and [below](#use).\n",
+		"datasource/README.md":                  "# Demo data source\n\nReads demo data.\n",
 		"datasource/gpx_demo_linux_amd64":       "elf",
 		"datasource/gpx_demo_windows_amd64.exe": "pe",
 	}
@@ -129,9 +130,19 @@ func TestCheckDirRefuses(t *testing.T) {
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nRun npm install and go tool mage.\n")
 			}},
-		{"README link to a missing file", "brokenlinks", "README.md", "docs/setup.md",
+		{"README link to a missing file", "relativelinks", "README.md", "docs/setup.md",
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nSee [setup](docs/setup.md).\n")
+			}},
+		{"README linking a packaged file relatively", "relativelinks", "README.md", `"CHANGELOG.md"`,
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nSee the [changelog](CHANGELOG.md) and the [licence](./LICENSE).\n")
+			}},
+		{"nested plugin without README", "nestedreadme", "datasource/README.md", "datasource/plugin.json",
+			func(t *testing.T, dir, _ string) { require.NoError(t, os.Remove(filepath.Join(dir, "datasource/README.md"))) }},
+		{"nested README linking relatively", "relativelinks", "datasource/README.md", `"../LICENSE"`,
+			func(t *testing.T, dir, _ string) {
+				write(t, filepath.Join(dir, "datasource/README.md"), "# Demo data source\n\n[Licence](../LICENSE).\n")
 			}},
 		{"README link without host", "brokenlinks", "README.md", "no host",
 			func(t *testing.T, dir, _ string) {
@@ -220,4 +231,28 @@ func TestZipKeepsExecutablePermissions(t *testing.T) {
 	problems, err := CheckZip(zipPath, expect(src))
 	require.NoError(t, err)
 	assert.Empty(t, Errors(problems))
+}
+
+// The READMEs the package ships (the app's and each nested plugin's) pass the
+// README rules: absolute links only, no developer jargon.
+func TestOurReadmesPassTheReadmeRules(t *testing.T) {
+	dir, src := goodPlugin(t)
+	root := filepath.Join("..", "..", "src")
+	for _, rel := range []string{"README.md", "datasource/README.md"} {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		require.NoError(t, err)
+		write(t, filepath.Join(dir, filepath.FromSlash(rel)), string(b))
+	}
+	panelReadme, err := os.ReadFile(filepath.Join(root, "panel", "README.md"))
+	require.NoError(t, err)
+	c := &checker{dir: dir, e: expect(src)}
+	write(t, filepath.Join(dir, "panel", "README.md"), string(panelReadme))
+	c.checkReadme("panel/README.md")
+	var problems []Problem
+	for _, p := range append(CheckDir(dir, expect(src)), c.problems...) {
+		if strings.HasSuffix(p.File, "README.md") {
+			problems = append(problems, p)
+		}
+	}
+	assert.Empty(t, problems)
 }

@@ -154,6 +154,12 @@ func TestPackage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(catalog), string(read("README.md")), "the catalog README, not the repository's")
 	assert.NotContains(t, string(read("README.md")), "scripts/")
+	// Grafana's page of each nested plugin shows the README.md beside its plugin.json
+	for _, nested := range []string{"datasource", "panel"} {
+		want, err := os.ReadFile(filepath.Join(root, "src", nested, "README.md"))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(read(nested+"/README.md")), "%s/README.md", nested)
+	}
 
 	// Source maps carry the very source they were built from.
 	for _, name := range []string{"module.js.map", "datasource/module.js.map", "panel/module.js.map"} {

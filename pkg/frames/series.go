@@ -18,8 +18,10 @@ import (
 // Series returns one frame per series (the dataplane "timeseries-multi"
 // shape): a "time" field and a float64 value field named after the profile
 // type, whose Labels carry the series labels and whose display name is the
-// label set, {a="x", b="y"} sorted by label name, or the profile type ID when
-// the series has no labels. unit is the profile type's sample unit (see
+// label set, {a="x", b="y"} sorted by label name, or, when the series has no
+// labels, the profile type's sample type ("cpu"), as Grafana's Pyroscope
+// datasource names its series (a value field named after the sample type,
+// seriesToDataFrames); the profile type ID when it does not parse. unit is the profile type's sample unit (see
 // UnitFor). Points are written in the order given.
 func Series(series []source.Series, profileTypeID, unit string) []*data.Frame {
 	out := make([]*data.Frame, 0, len(series))
@@ -41,7 +43,7 @@ func Series(series []source.Series, profileTypeID, unit string) []*data.Frame {
 		if value.Config == nil {
 			value.Config = &data.FieldConfig{}
 		}
-		value.Config.DisplayNameFromDS = displayName(s.Labels, profileTypeID)
+		value.Config.DisplayNameFromDS = displayName(s.Labels, sampleTypeOf(profileTypeID))
 		f := data.NewFrame(profileTypeID, data.NewField("time", nil, times), value)
 		f.Meta = &data.FrameMeta{
 			Type:                   data.FrameTypeTimeSeriesMulti,
@@ -51,6 +53,15 @@ func Series(series []source.Series, profileTypeID, unit string) []*data.Frame {
 		out = append(out, f)
 	}
 	return out
+}
+
+// sampleTypeOf is the sample type of a profile type ID, or the ID when it
+// does not parse.
+func sampleTypeOf(profileTypeID string) string {
+	if t, err := model.ParseProfileType(profileTypeID); err == nil {
+		return t.SampleType
+	}
+	return profileTypeID
 }
 
 // displayName renders labels as {a="x", b="y"} sorted by name, or fallback

@@ -41,7 +41,8 @@ func TestSeries(t *testing.T) {
 	assert.Equal(t, "ns", v.Config.Unit)
 	assert.Equal(t, 2e9, v.At(1))
 
-	assert.Equal(t, cpuType, frames[1].Fields[1].Config.DisplayNameFromDS)
+	// named as Grafana's Pyroscope datasource names it: the sample type
+	assert.Equal(t, "cpu", frames[1].Fields[1].Config.DisplayNameFromDS)
 	assert.Nil(t, frames[1].Fields[1].Labels)
 	checkGolden(t, "series", frames...)
 }

@@ -4,15 +4,15 @@
 package frames
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 )
 
 // Field names of a series frame's step windows. The frontend's data links
-// reference them with Grafana's variable syntax (${__data.fields.stepStart}),
-// since a data link cannot compute a point's step from its time.
+// reference them with Grafana's variable syntax
+// (${__data.fields.stepStart.numeric}), since a data link cannot compute a
+// point's step from its time.
 const (
 	FieldStepStart = "stepStart"
 	FieldStepEnd   = "stepEnd"
@@ -28,21 +28,22 @@ func StepWindow(t time.Time, step time.Duration) (from, to time.Time) {
 
 // WithStepWindows appends to every series frame (a "time" field first, as
 // Series makes them) the fields stepStart and stepEnd: for each point, the
-// start and end of its StepWindow in Unix milliseconds, written as text so
-// that Grafana's time-series panel does not draw them as series and a data
-// link interpolates the plain number. It returns frames.
+// start and end of its StepWindow, as time fields: Grafana's time-series
+// panel draws only number fields, so they are not drawn as series, and a data
+// link reads their Unix milliseconds as the display value's `numeric`, which
+// no unit, decimals or value mapping of the panel changes (the display text of
+// a text field holding the number is formatted as a number, "1.80 Tri").
+// It returns frames.
 func WithStepWindows(frames []*data.Frame, step time.Duration) []*data.Frame {
 	for _, f := range frames {
 		if len(f.Fields) == 0 || f.Fields[0].Type() != data.FieldTypeTime {
 			continue
 		}
 		times := f.Fields[0]
-		start := make([]string, times.Len())
-		end := make([]string, times.Len())
+		start := make([]time.Time, times.Len())
+		end := make([]time.Time, times.Len())
 		for i := range start {
-			from, to := StepWindow(times.At(i).(time.Time), step)
-			start[i] = strconv.FormatInt(from.UnixMilli(), 10)
-			end[i] = strconv.FormatInt(to.UnixMilli(), 10)
+			start[i], end[i] = StepWindow(times.At(i).(time.Time), step)
 		}
 		f.Fields = append(f.Fields, data.NewField(FieldStepStart, nil, start), data.NewField(FieldStepEnd, nil, end))
 	}

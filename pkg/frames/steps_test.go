@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -14,8 +15,8 @@ import (
 	"github.com/emberscope/emberscope/pkg/source"
 )
 
-// TestWithStepWindows: each point carries the start and end of its step in
-// Unix ms, as text beside the value field it belongs to.
+// TestWithStepWindows: each point carries the start and end of its step as
+// time fields beside the value field it belongs to.
 func TestWithStepWindows(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 7, 20, 0, 0, time.UTC)
 	in := []source.Series{{
@@ -29,6 +30,9 @@ func TestWithStepWindows(t *testing.T) {
 	assert.Equal(t, FieldStepStart, start.Name)
 	assert.Equal(t, FieldStepEnd, end.Name)
 	// A point sums the profiles of (t-step, t], as Pyroscope's series do.
-	assert.Equal(t, []string{"1796109540001", "1796109600001"}, []string{start.At(0).(string), start.At(1).(string)})
-	assert.Equal(t, []string{"1796109600000", "1796109660000"}, []string{end.At(0).(string), end.At(1).(string)})
+	assert.Equal(t, data.FieldTypeTime, start.Type(), "a time field: no display processing turns it into a formatted number")
+	assert.Equal(t, data.FieldTypeTime, end.Type())
+	ms := func(f *data.Field, i int) int64 { return f.At(i).(time.Time).UnixMilli() }
+	assert.Equal(t, []int64{1796109540001, 1796109600001}, []int64{ms(start, 0), ms(start, 1)})
+	assert.Equal(t, []int64{1796109600000, 1796109660000}, []int64{ms(end, 0), ms(end, 1)})
 }

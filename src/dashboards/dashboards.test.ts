@@ -51,4 +51,34 @@ describe('dashboards', () => {
       expect([...seen].sort()).toEqual(['diff', 'metrics', 'profile']);
     }
   );
+
+  it.each(shipped.map((f) => path.join('src', 'dashboards', f)))(
+    '%s chooses its data source by type: no uid users lack, every query on the variable',
+    (file) => {
+      const d = JSON.parse(fs.readFileSync(path.join(REPO, file), 'utf8'));
+      const ds = d.templating.list.find((v: { type: string }) => v.type === 'datasource');
+      expect(ds).toMatchObject({ name: 'datasource', query: 'emberscope-datasource' });
+      // a current value would be a uid of the author's Grafana; without it Grafana picks the
+      // default data source of that type, or the first one
+      expect(ds.current?.value).toBeUndefined();
+      for (const p of d.panels as Array<Panel & { datasource?: { uid?: string } }>) {
+        expect([p.title, p.datasource?.uid]).toEqual([p.title, '${datasource}']);
+      }
+    }
+  );
+
+  it.each([...shipped.map((f) => path.join('src', 'dashboards', f)), ...provisioned])(
+    '%s gives each bar of a bar gauge at least 24 px (Grafana: 30 px a grid row, 8 px gaps, a 32 px header)',
+    (file) => {
+      const d = JSON.parse(fs.readFileSync(path.join(REPO, file), 'utf8'));
+      // "CPU by category" showed 10 bars in Grafana 12.4 on the demo's data, and cut the 10th
+      const bars = 10;
+      for (const p of d.panels as Array<Panel & { gridPos: { h: number } }>) {
+        if (p.type === 'bargauge') {
+          const inner = p.gridPos.h * 30 + (p.gridPos.h - 1) * 8 - 32;
+          expect([p.title, Math.floor(inner / bars) >= 24]).toEqual([p.title, true]);
+        }
+      }
+    }
+  );
 });

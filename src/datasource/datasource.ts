@@ -109,9 +109,14 @@ export class DataSource
     return interpolateQuery(q, this.templateSrv, scopedVars, filters);
   }
 
-  /** Runs the queries on the backend and adds "narrow to this series" links to the series. */
+  /**
+   * Runs the queries on the backend and adds the series' links ("Flamegraph of this step",
+   * "Add … to the selector"), built from the queries as run (variables replaced) over the
+   * request's range.
+   */
   query(request: DataQueryRequest<EmberscopeQuery>): Observable<DataQueryResponse> {
-    return super.query(request).pipe(map((res) => addSeriesLinks(res, request.targets, this)));
+    const ran = request.targets.map((q) => this.applyTemplateVariables(q, request.scopedVars ?? {}, request.filters));
+    return super.query(request).pipe(map((res) => addSeriesLinks(res, ran, this, request.range)));
   }
 
   /**

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { DataFrame, DataLink, DataQueryResponse, DataTopic, FieldType } from '@grafana/data';
+import { DataFrame, DataLink, DataQueryResponse, DataTopic, FieldType, TimeRange } from '@grafana/data';
 import { EmberscopeQuery } from './types';
 import { Matcher, mapExprSelectors, withMatchers } from './language/selector';
 
@@ -23,13 +23,19 @@ export function narrowToSeries(q: EmberscopeQuery, labels: Record<string, string
   return out;
 }
 
-/** Names of the fields in which the backend gives each series point's step window (Unix ms as text). */
+/** Names of the time fields in which the backend gives each series point's step window. */
 export const STEP_START_FIELD = 'stepStart';
 export const STEP_END_FIELD = 'stepEnd';
 
-/** Grafana's data-link variables for the clicked point's step window. */
-export const STEP_START_VAR = `\${__data.fields.${STEP_START_FIELD}}`;
-export const STEP_END_VAR = `\${__data.fields.${STEP_END_FIELD}}`;
+/**
+ * Grafana's data-link variables for the clicked point's step window, in Unix ms. Grafana's
+ * `${__data.fields.<name>}` is the field's *display text* in the clicked row, which its display
+ * processor formats (a text field "1796184272866" becomes "1.80 Tri", a time field a date, and
+ * the panel's unit applies to every field); `.numeric` is the display value's number, which
+ * no unit, decimals or value mapping changes: the time field's Unix ms.
+ */
+export const STEP_START_VAR = `\${__data.fields.${STEP_START_FIELD}.numeric}`;
+export const STEP_END_VAR = `\${__data.fields.${STEP_END_FIELD}.numeric}`;
 
 // stand-ins for the variables while the URL is encoded (encodeURIComponent leaves them as they are)
 const START_TOKEN = '__emberscope_step_start__';
@@ -59,13 +65,17 @@ export function stepFlamegraphUrl(
  * - "Flamegraph of this step" (when the frame carries its points' step windows): the
  *   flamegraph of the clicked point's step, with the query's selector and the series' labels,
  *   opened in Explore; Grafana interpolates the step from the point's row;
- * - "Add … to the selector" (for labelled series): the same query narrowed to that series.
+ * - "Add … to the selector" (for labelled series): the same query narrowed to that series,
+ *   over `range` (the request's range: the dashboard's, relative ranges kept relative).
+ * `queries` must be the queries as run, template variables replaced: a link's URL is encoded,
+ * so Grafana's link interpolation would no longer see a `$variable` inside it.
  * Links the backend set are kept. Frames of other kinds are left alone.
  */
 export function addSeriesLinks(
   res: DataQueryResponse,
   queries: EmberscopeQuery[],
-  ds: { uid: string; name: string; type?: string }
+  ds: { uid: string; name: string; type?: string },
+  range?: TimeRange
 ): DataQueryResponse {
   const byRef = new Map(queries.map((q) => [q.refId, q]));
   const data = (res.data as DataFrame[]).map((frame) => {
@@ -98,7 +108,12 @@ export function addSeriesLinks(
           added.push({
             title: `Add ${usable.map(([n, v]) => `${n}="${v}"`).join(', ')} to the selector`,
             url: '',
-            internal: { datasourceUid: ds.uid, datasourceName: ds.name, query: narrowToSeries(q, labels) },
+            internal: {
+              datasourceUid: ds.uid,
+              datasourceName: ds.name,
+              query: narrowToSeries(q, labels),
+              ...(range ? { range } : {}),
+            },
           });
         }
         const links = field.config?.links ?? [];

@@ -11,6 +11,7 @@ describe('flamegraph panel plugin', () => {
     const registered: Record<string, unknown> = {};
     const builder = {
       addRadio: (o: { path: string; defaultValue: unknown }) => ((registered[o.path] = o.defaultValue), builder),
+      addSelect: (o: { path: string; defaultValue: unknown }) => ((registered[o.path] = o.defaultValue), builder),
       addBooleanSwitch: (o: { path: string; defaultValue: unknown }) => (
         (registered[o.path] = o.defaultValue),
         builder
@@ -19,5 +20,28 @@ describe('flamegraph panel plugin', () => {
     };
     editors(builder as never, { data: [] } as never);
     expect(registered).toEqual(defaultOptions);
+  });
+
+  it('offers the colour modes in a select: four radio buttons ("Package only") did not fit the options pane', () => {
+    const editors = plugin.getPanelOptionsSupplier();
+    const kinds: Record<string, string> = {};
+    const add = (kind: string) => (o: { path: string; settings?: { options?: unknown[] } }) => {
+      kinds[o.path] = `${kind}:${o.settings?.options?.length ?? 0}`;
+      return builder;
+    };
+    const builder = {
+      addRadio: add('radio'),
+      addSelect: add('select'),
+      addBooleanSwitch: add('switch'),
+      addNumberInput: add('number'),
+    };
+    editors(builder as never, { data: [] } as never);
+    expect(kinds.colorMode).toBe('select:4');
+    // the radios left have two short options
+    expect(
+      Object.values(kinds)
+        .filter((k) => k.startsWith('radio'))
+        .every((k) => k === 'radio:2')
+    ).toBe(true);
   });
 });

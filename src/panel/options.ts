@@ -29,7 +29,8 @@ export const defaultOptions: PanelOptions = {
 /** Registers the panel's options in Grafana's editor. */
 export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>) {
   return builder
-    .addRadio({
+    // a select, not radio buttons: four buttons do not fit the options pane's width
+    .addSelect({
       path: 'colorMode',
       name: 'Colour by',
       description:

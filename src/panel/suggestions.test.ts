@@ -11,6 +11,7 @@ import {
 import { plugin } from './module';
 import { PANEL_ID } from './suggestions';
 import { nestedSet, SMALL } from './testing/frames';
+import panelJson from './plugin.json';
 
 const series = createDataFrame({
   name: 'series',
@@ -57,5 +58,14 @@ describe('panel suggestions', () => {
     });
     expect(suggest([series, table]) ?? []).toEqual([]);
     expect(suggest([]) ?? []).toEqual([]);
+  });
+
+  it('is asked for suggestions by Grafana: plugin.json says "suggestions": true', () => {
+    // Grafana 12.4 (feature toggle externalVizSuggestions) asks only the panels whose meta has
+    // `suggestions` (getAllSuggestions: getAllPanelPluginMeta().filter((p) => p.suggestions));
+    // without the toggle it asks its own list of built-in panels only
+    const meta: Pick<PanelPluginMeta, 'id' | 'suggestions'> = panelJson;
+    expect(meta).toEqual(expect.objectContaining({ id: PANEL_ID, suggestions: true }));
+    expect(suggest([nestedSet(SMALL)])?.[0]?.pluginId).toBe(PANEL_ID);
   });
 });

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { LoadingState, PanelData, dateTime, dateTimeFormat } from '@grafana/data';
+import { LinkModel, LoadingState, PanelData, dateTime, dateTimeFormat } from '@grafana/data';
 import { Alert, Badge, Button, InlineSwitch, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlamegraphPanel } from '../panel/FlamegraphPanel';
 import { defaultOptions, PanelOptions } from '../panel/options';
@@ -14,6 +14,8 @@ import { Exemplar, exemplarsOf, markersOf, SeriesGraph } from './SeriesGraph';
 import { ResultTable } from './ResultTable';
 import { NovelPoint, NoveltyDiffs, novelPointsOf } from './NoveltyDiffs';
 import { readUrl, writeUrl } from './url';
+import { ExploreView, asRun, linkedSeries, pointLinks, readExploreUrl, readVariables } from './grafana';
+import { GrafanaPanelBox } from './GrafanaPanelBox';
 
 const SERIES_HEIGHT = 160;
 const RANGES = [
@@ -59,15 +61,33 @@ const EMPTY: QueryAnswer = { series: [], annotations: [], tables: [], frames: []
  */
 export function App() {
   const theme = useTheme2();
-  const initial = useMemo(() => readUrl(window.location.search), []);
+  // an Explore address (a data link's) opens its pane's query over its range
+  const explore = useMemo((): { view?: ExploreView; error?: string } => {
+    try {
+      return { view: readExploreUrl(window.location.pathname, window.location.search) };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  }, []);
+  const initial = useMemo(() => {
+    const u = readUrl(window.location.search);
+    return explore.view ? { query: addressText(explore.view.query), from: explore.view.from, to: explore.view.to } : u;
+  }, [explore]);
+  // the dashboard's variables (var-<name> in the address, as Grafana's dashboard URLs have them)
+  const variables = useMemo(() => readVariables(window.location.search), []);
   const client = useMemo(() => new FetchResourceClient(`/api/datasources/uid/${DATASOURCE_UID}/resources`), []);
-  const [query, setQuery] = useState<EmberscopeQuery>({
-    refId: 'A',
-    queryType: 'both',
-    labelSelector: '{}',
-    groupBy: [],
-    expr: initial.query || undefined,
-  });
+  const [query, setQuery] = useState<EmberscopeQuery>(
+    explore.view
+      ? { queryType: 'both', labelSelector: '{}', groupBy: [], ...explore.view.query, refId: 'A' }
+      : {
+          refId: 'A',
+          queryType: 'both',
+          labelSelector: '{}',
+          groupBy: [],
+          expr: initial.query || undefined,
+        }
+  );
+  const [links, setLinks] = useState<{ at: number; links: Array<LinkModel<unknown>> }>();
   // the cascader, query type and group-by call onChange then onRunQuery at once: run the latest
   const latest = useRef(query);
   const [range, setRange] = useState({ from: initial.from, to: initial.to });
@@ -78,7 +98,7 @@ export function App() {
   const [selectedFlame, setSelectedFlame] = useState<QueryAnswer['flame']>();
   const [novelDiff, setNovelDiff] = useState<{ point: NovelPoint; flame?: QueryAnswer['flame'] }>();
   const [picked, setPicked] = useState<{ exemplar: Exemplar; flame?: QueryAnswer['flame'] }>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>(explore.error);
   const [running, setRunning] = useState(false);
   const [options, setOptions] = useState<PanelOptions>(defaultOptions);
   const panelBox = useRef<HTMLDivElement>(null);
@@ -119,8 +139,16 @@ export function App() {
       const mine = ++seq.current;
       rangeRef.current = { from, to };
       setRange({ from, to });
-      window.history.replaceState(null, '', writeUrl({ query: addressText(q), from, to }, window.location.search));
+      // an opened Explore address becomes the playground's own (its variables kept)
+      const keep = new URLSearchParams(window.location.search);
+      keep.delete('panes');
+      keep.delete('left');
+      keep.delete('schemaVersion');
+      window.history.replaceState(null, '', '/' + writeUrl({ query: addressText(q), from, to }, keep.toString()));
+      // run as Grafana runs it: the dashboard's variables (and its range) replaced
+      q = asRun(q, { variables, from, to });
       setRan(q);
+      setLinks(undefined);
       if (!keepSelection) {
         setSelection(undefined);
         setSelectedFlame(undefined);
@@ -142,17 +170,17 @@ export function App() {
         }
       });
     },
-    [track]
+    [track, variables]
   );
 
   const runLatest = useCallback(() => execute(latest.current, rangeRef.current.from, rangeRef.current.to), [execute]);
 
   // open the query of the address
   useEffect(() => {
-    if (initial.query) {
+    if (initial.query || explore.view) {
       execute(latest.current, initial.from, initial.to);
     }
-  }, [initial, execute]);
+  }, [initial, explore, execute]);
 
   // live: no Grafana Live in the playground, so poll every live interval
   const liveEvery = ran?.live ? livePolling(ran).every : 0;
@@ -222,6 +250,19 @@ export function App() {
   const views = viewsOf(type);
   const flame = novelDiff ? novelDiff.flame : picked ? picked.flame : selection ? selectedFlame : answer.flame;
   const markers = useMemo(() => markersOf(answer.annotations), [answer.annotations]);
+  // the series as a Grafana panel holds them: with the datasource's links, configured by @grafana/data
+  const series = useMemo(
+    () =>
+      ran
+        ? linkedSeries(
+            answer.series,
+            ran,
+            { variables, from: range.from, to: range.to },
+            { from: String(range.from), to: String(range.to) }
+          )
+        : answer.series,
+    [answer.series, ran, variables, range]
+  );
 
   const panelData: PanelData = useMemo(() => {
     const f = selection ?? range;
@@ -352,13 +393,24 @@ export function App() {
         </Alert>
       )}
       {/* both boxes stay mounted (hidden when unused) so that their size observers keep working */}
-      <div
+      <GrafanaPanelBox
         ref={seriesBox}
-        style={{ flex: 'none', minHeight: SERIES_HEIGHT, minWidth: 0, display: views.series ? 'block' : 'none' }}
+        testId="series-box"
+        style={{
+          flex: 'none',
+          height: SERIES_HEIGHT + 64,
+          minWidth: 0,
+          overflow: 'auto',
+          display: views.series ? 'block' : 'none',
+        }}
       >
         {views.series && seriesSize.width > 0 && (
           <SeriesGraph
-            series={answer.series}
+            series={series}
+            onPoint={(frame, row) => {
+              setLinks({ at: Number(series[frame].fields[0].values[row]), links: pointLinks(series[frame], row) });
+              return false;
+            }}
             from={range.from}
             to={range.to}
             width={seriesSize.width}
@@ -370,12 +422,22 @@ export function App() {
             onExemplar={openExemplar}
           />
         )}
-      </div>
+      </GrafanaPanelBox>
+      {links && links.links.length > 0 && (
+        <div data-testid="point-links" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, fontSize: 12 }}>
+          <span>Links of the point at {dateTimeFormat(links.at, { format: 'HH:mm:ss' })}:</span>
+          {links.links.map((l) => (
+            <a key={l.title} href={l.href} data-testid="point-link" style={{ color: theme.colors.text.link }}>
+              {l.title}
+            </a>
+          ))}
+        </div>
+      )}
       <NoveltyDiffs points={novelPoints} open={novelDiff?.point} onOpen={openNovelDiff} />
       {views.table && answer.tables.map((f, i) => <ResultTable key={`${f.name ?? ''}-${i}`} frame={f} />)}
-      <div
+      <GrafanaPanelBox
         ref={panelBox}
-        data-testid="panel-box"
+        testId="panel-box"
         style={{
           flex: '1 1 auto',
           minHeight: 240,
@@ -400,7 +462,7 @@ export function App() {
             onOptionsChange={setOptions}
           />
         )}
-      </div>
+      </GrafanaPanelBox>
     </div>
   );
 }

@@ -17,6 +17,11 @@ export interface SeriesGraphProps {
   onSelect: (from: number, to: number) => void;
   /** Windows to mark over the series (e.g. novel profiles), each with a title shown on hover. */
   markers?: Marker[];
+  /**
+   * Called with a clicked point (the index of its frame in `series`, its row) and the cursor;
+   * when it returns true the click opens nothing else (a Grafana panel shows the point's links).
+   */
+  onPoint?: (frame: number, row: number, clientX: number, clientY: number) => boolean;
   /** Exemplars drawn as points at their time and value; a click opens that profile or span. */
   exemplars?: Exemplar[];
   onExemplar?: (e: Exemplar) => void;
@@ -89,6 +94,8 @@ export function markersOf(frames: DataFrame[]): Marker[] {
 }
 
 interface Line {
+  /** Index of the frame in the series. */
+  frame: number;
   name: string;
   times: number[];
   values: number[];
@@ -102,7 +109,7 @@ const PAD = { left: 64, right: 12, top: 8, bottom: 22 };
 
 function linesOf(series: DataFrame[]): Line[] {
   const out: Line[] = [];
-  for (const f of series) {
+  for (const [fi, f] of series.entries()) {
     const t = f.fields.find((x) => x.type === FieldType.time);
     const v = f.fields.find((x) => x.type === FieldType.number);
     if (!t || !v) {
@@ -114,6 +121,7 @@ function linesOf(series: DataFrame[]): Line[] {
       v.config?.displayName ??
       (labels.length ? `{${labels.join(', ')}}` : (f.name ?? v.name));
     out.push({
+      frame: fi,
       name,
       times: Array.from(t.values as number[]),
       values: Array.from(v.values as number[]),
@@ -151,6 +159,7 @@ export function SeriesGraph({
   markers,
   exemplars,
   onExemplar,
+  onPoint,
 }: SeriesGraphProps) {
   const theme = useTheme2();
   const all = useMemo(() => linesOf(series), [series]);
@@ -187,13 +196,16 @@ export function SeriesGraph({
   const yOf = (v: number) => PAD.top + plotH - (v / max) * plotH;
   const localX = (e: React.MouseEvent) => e.clientX - (svg.current?.getBoundingClientRect().left ?? 0);
 
-  const nearest = (x: number) => {
-    let best: { line: number; k: number; d: number } | undefined;
+  const localY = (e: React.MouseEvent) => e.clientY - (svg.current?.getBoundingClientRect().top ?? 0);
+  // the point nearest in time (within 24 px), and among points of that time the nearest in value
+  const nearest = (x: number, y?: number) => {
+    let best: { line: number; k: number; d: number; dy: number } | undefined;
     lines.forEach((l, li) =>
       l.times.forEach((t, k) => {
-        const d = Math.abs(xOf(t) - x);
-        if (!best || d < best.d) {
-          best = { line: li, k, d };
+        const d = Math.round(Math.abs(xOf(t) - x));
+        const dy = y === undefined ? 0 : Math.abs(yOf(l.values[k]) - y);
+        if (!best || d < best.d || (d === best.d && dy < best.dy)) {
+          best = { line: li, k, d, dy };
         }
       })
     );
@@ -232,7 +244,10 @@ export function SeriesGraph({
             onSelect(Math.max(from, Math.round(a)), Math.min(to, Math.round(b)));
             return;
           }
-          const n = nearest(x);
+          const n = nearest(x, localY(e));
+          if (n && onPoint?.(lines[n.line].frame, n.k, e.clientX, e.clientY)) {
+            return;
+          }
           if (n) {
             const l = lines[n.line];
             // a point sums the profiles of one step; whether its time opens or centres the step

@@ -325,3 +325,21 @@ it('a diff compares with the previous period by default, and the comparison is e
   expect(last().comparison).toMatchObject({ from: RANGE.from, to: RANGE.to });
   expect(screen.getByLabelText('Comparison to')).toHaveValue('2023-11-14T23:13:20Z');
 });
+
+describe('defaults', () => {
+  it('runs the profile type it shows: the picked default is in the query, and the query runs with it', async () => {
+    const { onRunQuery, last } = setup({ labelSelector: '{}' });
+    await waitFor(() => expect(last()?.profileTypeId).toBeTruthy());
+    expect(onRunQuery).toHaveBeenCalledTimes(1);
+    // what the cascader shows is what was run
+    expect(screen.getByRole('textbox', { name: 'Profile type' })).toHaveValue('process_cpu / cpu');
+    expect(last().profileTypeId).toBe(CPU);
+  });
+
+  it('does not run again when the query already has a type', async () => {
+    const { onRunQuery, changes } = setup({ profileTypeId: ALLOC, labelSelector: '{}' });
+    await waitFor(() => expect(screen.queryByPlaceholderText('Loading profile types…')).toBeNull());
+    expect(onRunQuery).not.toHaveBeenCalled();
+    expect(changes.every((c) => c.profileTypeId === ALLOC)).toBe(true);
+  });
+});

@@ -67,6 +67,11 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
     onRunQuery();
   }, [onRunQuery]);
   const runIfChanged = () => JSON.stringify(latest.current) !== ranAs.current && run();
+  // the latest run for effects that must not restart when the host passes a new onRunQuery
+  const runRef = useRef(run);
+  useLayoutEffect(() => {
+    runRef.current = run;
+  }, [run]);
   const change = useCallback(
     (q: EmberscopeQuery) => {
       latest.current = q;
@@ -96,7 +101,10 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
         const q = latest.current;
         const pick = pickDefaultProfileType(list);
         if (!q.profileTypeId && !q.expr?.trim() && pick) {
+          // the type shown is the type run: Grafana ran the query before it had one (and sent
+          // nothing), so Explore's first visit would show "No data" until the type is picked again
           change({ ...q, profileTypeId: pick });
+          runRef.current();
         }
       },
       (e: unknown) =>

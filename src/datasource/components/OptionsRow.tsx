@@ -131,8 +131,9 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
       }
     >
       <InlineFieldRow>
-        <InlineField label="Query type" labelWidth={14}>
+        <InlineField label="Query type" labelWidth={14} className={styles.shrinkable}>
           <RadioButtonGroup<QueryType>
+            className={styles.wrapping}
             aria-label="Query type"
             options={QUERY_TYPE_OPTIONS}
             value={query.queryType ?? defaultType}
@@ -187,7 +188,6 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
         </InlineField>
         <InlineField
           label="Max nodes"
-          labelWidth={12}
           invalid={mn === 'invalid'}
           error="A whole number above 0"
           tooltip={`Node budget of the flamegraph; the default is ${DEFAULT_MAX_NODES}`}
@@ -203,7 +203,6 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
         </InlineField>
         <InlineField
           label="Limit"
-          labelWidth={8}
           invalid={lim === 'invalid'}
           error="A whole number above 0"
           tooltip="Most series or label values kept; the rest are summed into one 'other'"
@@ -236,7 +235,6 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
         </InlineField>
         <InlineField
           label="Window"
-          labelWidth={10}
           invalid={!windowOk}
           error="A duration such as 15m or 1h"
           tooltip={`How far back a live query looks from now; the default is ${DEFAULT_LIVE_WINDOW}`}
@@ -252,7 +250,6 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
         </InlineField>
         <InlineField
           label="Every"
-          labelWidth={8}
           invalid={!intervalOk}
           error="A duration such as 10s or 1m"
           tooltip={`How often a live query is re-run; the default is ${DEFAULT_LIVE_INTERVAL}`}
@@ -273,6 +270,10 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
+  // the query type buttons wrap onto more lines in a narrow editor (at 200 % zoom or in a
+  // split Explore pane) instead of being clipped
+  shrinkable: css({ minWidth: 0, flex: '0 1 auto', '& > div': { minWidth: 0, flexShrink: 1 } }),
+  wrapping: css({ flexWrap: 'wrap', height: 'auto', maxWidth: '100%' }),
   header: css({ display: 'flex', gap: theme.spacing(2), alignItems: 'baseline' }),
   summary: css({
     color: theme.colors.text.secondary,

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useLayoutEffect, useRef, useState } from 'react';
+import { Portal } from '@grafana/ui';
 import { FlameIndex } from '../model/flameIndex';
 import { diffChange } from '../model/colors';
 import { formatPercent, formatValue } from '../model/format';
@@ -48,7 +49,13 @@ export function tooltipRows(index: FlameIndex, node: number, focus: number): Arr
   return rows;
 }
 
-/** Hover tooltip: the full name and the node's numbers; kept inside the viewport. */
+/**
+ * Hover tooltip: the full name and the node's numbers, at the cursor and kept inside the
+ * viewport. It is rendered in a portal (as @grafana/ui's ContextMenu is), outside the panel:
+ * Grafana's panel box has `contain: size layout` (and may be transformed), which makes it the
+ * containing block of a `position: fixed` descendant, so a tooltip inside the panel would be
+ * placed the panel's offset away from the cursor.
+ */
 export function Tooltip({ index, node, focus, clientX, clientY, dark }: TooltipProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState({ left: clientX + 12, top: clientY + 12 });
@@ -73,39 +80,41 @@ export function Tooltip({ index, node, focus, clientX, clientY, dark }: TooltipP
   }, [clientX, clientY, node]);
   const d = index.data;
   return (
-    <div
-      ref={ref}
-      data-testid="flamegraph-tooltip"
-      role="tooltip"
-      style={{
-        position: 'fixed',
-        left: pos.left,
-        top: pos.top,
-        zIndex: 1000,
-        maxWidth: 'min(560px, calc(100vw - 8px))',
-        padding: '6px 8px',
-        borderRadius: 4,
-        pointerEvents: 'none',
-        font: '12px sans-serif',
-        background: dark ? '#22252b' : '#ffffff',
-        color: dark ? '#e6e6e6' : '#1b1b1f',
-        boxShadow: '0 2px 8px rgba(0,0,0,0.35)',
-        overflowWrap: 'anywhere',
-      }}
-    >
-      <div data-testid="tooltip-name" style={{ fontFamily: 'monospace', fontWeight: 600, marginBottom: 4 }}>
-        {d.names[d.nameIdx[node]]}
+    <Portal>
+      <div
+        ref={ref}
+        data-testid="flamegraph-tooltip"
+        role="tooltip"
+        style={{
+          position: 'fixed',
+          left: pos.left,
+          top: pos.top,
+          zIndex: 1000,
+          maxWidth: 'min(560px, calc(100vw - 8px))',
+          padding: '6px 8px',
+          borderRadius: 4,
+          pointerEvents: 'none',
+          font: '12px sans-serif',
+          background: dark ? '#22252b' : '#ffffff',
+          color: dark ? '#e6e6e6' : '#1b1b1f',
+          boxShadow: '0 2px 8px rgba(0,0,0,0.35)',
+          overflowWrap: 'anywhere',
+        }}
+      >
+        <div data-testid="tooltip-name" style={{ fontFamily: 'monospace', fontWeight: 600, marginBottom: 4 }}>
+          {d.names[d.nameIdx[node]]}
+        </div>
+        <table style={{ borderCollapse: 'collapse' }}>
+          <tbody>
+            {tooltipRows(index, node, focus).map(([k, v]) => (
+              <tr key={k} data-testid={`tooltip-${k.toLowerCase()}`}>
+                <td style={{ paddingRight: 8, opacity: 0.75, verticalAlign: 'top' }}>{k}</td>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
-      <table style={{ borderCollapse: 'collapse' }}>
-        <tbody>
-          {tooltipRows(index, node, focus).map(([k, v]) => (
-            <tr key={k} data-testid={`tooltip-${k.toLowerCase()}`}>
-              <td style={{ paddingRight: 8, opacity: 0.75, verticalAlign: 'top' }}>{k}</td>
-              <td>{v}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    </Portal>
   );
 }
