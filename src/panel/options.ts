@@ -8,13 +8,22 @@ export type ColorMode = 'self' | 'selfNode' | 'total' | 'package';
 /** Where a bar's text sits when it does not fit. */
 export type TextAlign = 'left' | 'right';
 
+/** What the panel shows (sandwich is entered from a function and left back to the view it came from). */
+export type ViewMode = 'graph' | 'table' | 'both' | 'tree';
+
 /** Options of the flamegraph panel, as saved in the dashboard JSON. */
 export interface PanelOptions {
   colorMode: ColorMode;
   textAlign: TextAlign;
+  /** With viewMode 'both': false shows the graph alone (the option older panels saved). */
   showTable: boolean;
   minBarWidth: number;
   colorBlindDiff: boolean;
+  viewMode: ViewMode;
+  /** Collapse chains of frames that add nothing (a node whose only child carries its total). */
+  collapse: boolean;
+  /** Search text: a regular expression, plain text, or several terms separated by commas. */
+  search: string;
 }
 
 /** Defaults used when an option is missing from the saved panel. */
@@ -24,11 +33,46 @@ export const defaultOptions: PanelOptions = {
   showTable: true,
   minBarWidth: 1,
   colorBlindDiff: false,
+  viewMode: 'both',
+  collapse: true,
+  search: '',
 };
+
+/** The view the options ask for: 'both' without the table is the graph alone. */
+export function effectiveView(o: Pick<PanelOptions, 'viewMode' | 'showTable'>): ViewMode {
+  const v = o.viewMode ?? 'both';
+  return v === 'both' && o.showTable === false ? 'graph' : v;
+}
 
 /** Registers the panel's options in Grafana's editor. */
 export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>) {
   return builder
+    .addRadio({
+      path: 'viewMode',
+      name: 'View',
+      description: 'Also in the panel header',
+      defaultValue: defaultOptions.viewMode,
+      settings: {
+        options: [
+          { value: 'graph', label: 'Flame graph' },
+          { value: 'table', label: 'Top table' },
+          { value: 'both', label: 'Both' },
+          { value: 'tree', label: 'Call tree' },
+        ],
+      },
+    })
+    .addBooleanSwitch({
+      path: 'collapse',
+      name: 'Collapse chains',
+      description: 'Merge a frame with its only child when the child carries the same total (recursion, wrappers)',
+      defaultValue: defaultOptions.collapse,
+    })
+    .addTextInput({
+      path: 'search',
+      name: 'Search',
+      description: 'Regular expression, text, or comma-separated terms',
+      defaultValue: defaultOptions.search,
+    })
     .addRadio({
       path: 'colorMode',
       name: 'Colour by',

@@ -39,9 +39,9 @@ export function buildSandwich(index: FlameIndex, k: number): Sandwich {
   // per node on the current path: the caller-tree nodes it counted
   const counted: number[][] = new Array(d.maxLevel + 2);
   // per merged node: how many nodes on the current path are counted in it
-  let openCallee = new Int32Array(64);
-  let openCaller = new Int32Array(64);
-  const grow = (a: Int32Array, n: number) => {
+  let openCallee: Int32Array = new Int32Array(64);
+  let openCaller: Int32Array = new Int32Array(64);
+  const grow = (a: Int32Array, n: number): Int32Array => {
     if (n < a.length) {
       return a;
     }
