@@ -406,6 +406,10 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     () => (collapsed ? (s: number) => chainNames(collapsed, data, s) : undefined),
     [collapsed, data]
   );
+  const crumbLabel = useMemo(
+    () => (collapsed ? (s: number) => chainNames(collapsed, data, s).join(' › ') : undefined),
+    [collapsed, data]
+  );
   const hoverExtra = (node: number): Array<[string, string]> | undefined => {
     if (!collapsed || collapsed.frames[node] <= 1) {
       return undefined;
@@ -590,7 +594,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           </Button>
         </div>
         {diff && <DiffLegend colorBlind={opt.colorBlindDiff} />}
-        {sandwich === undefined && <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} />}
+        {sandwich === undefined && <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
         {showGraph && measured && sandwichModel && (
