@@ -88,27 +88,24 @@ export function CallTree(props: CallTreeProps) {
     index,
     open: new Set([0]),
   }));
-  const open = expanded.index === index ? expanded.open : new Set([0]);
+  const open = useMemo(() => (expanded.index === index ? expanded.open : new Set([0])), [expanded, index]);
   const [sort, setSort] = useState<{ key: TreeSortKey; desc: boolean }>({ key: 'total', desc: true });
   const [cursor, setCursor] = useState(0);
 
-  // the graph's zoom opens the path to the zoomed node
-  useEffect(() => {
-    if (focus <= 0 || focus >= d.count) {
-      return;
-    }
-    setExpanded((e) => {
-      const base = e.index === index ? e.open : new Set([0]);
+  // the graph's zoom opens the path to the zoomed node (state adjusted during render, as React recommends)
+  const [seenFocus, setSeenFocus] = useState<{ focus: number; index: FlameIndex } | undefined>();
+  if (!seenFocus || seenFocus.focus !== focus || seenFocus.index !== index) {
+    setSeenFocus({ focus, index });
+    if (focus > 0 && focus < d.count) {
       const path = pathTo(index, focus);
-      if (path.every((p) => base.has(p))) {
-        return e;
+      if (!path.every((p) => open.has(p))) {
+        const next = new Set(open);
+        path.forEach((p) => next.add(p));
+        setExpanded({ index, open: next });
       }
-      const next = new Set(base);
-      path.forEach((p) => next.add(p));
-      return { index, open: next };
-    });
-    setCursor(focus);
-  }, [focus, index, d.count]);
+      setCursor(focus);
+    }
+  }
 
   const rows = useMemo(() => treeRows(index, open, sort.key, sort.desc), [index, open, sort]);
   const at = useMemo(() => rows.indexOf(cursor), [rows, cursor]);

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Button, ContextMenu, Input, InlineSwitch, MenuItem, RadioButtonGroup, Select, useTheme2 } from '@grafana/ui';
+import { Button, ContextMenu, Input, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
@@ -418,10 +418,6 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     return [['Collapsed', `${names.length} frames: ${names.join(' → ')}`]];
   };
 
-  if (data.count === 0) {
-    return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
-  }
-
   const enterSandwichFromHeader = () => {
     const node = selectedO >= 0 ? selectedO : focusO > 0 ? focusO : -1;
     if (node > 0) {
@@ -434,6 +430,36 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       openSandwich(best.nameIdx);
     }
   };
+
+  // the header's controls are one memoised component (a zoom or hover does not re-render them)
+  const actionRef = useRef<(a: HeaderAction) => void>(() => undefined);
+  useLayoutEffect(() => {
+    actionRef.current = (a: HeaderAction) => {
+      switch (a.kind) {
+        case 'view':
+          if (a.view === 'sandwich') {
+            enterSandwichFromHeader();
+            return;
+          }
+          setSandwich(undefined);
+          setOpt({ viewMode: a.view, showTable: a.view === 'both' || a.view === 'table' ? true : opt.showTable });
+          return;
+        case 'collapse':
+          setExpanded({ data, heads: new Set() });
+          setOpt({ collapse: a.on });
+          return;
+        case 'options':
+          setOpt(a.changed);
+          return;
+      }
+    };
+  });
+  const onHeaderAction = useCallback((a: HeaderAction) => actionRef.current(a), []);
+
+  if (data.count === 0) {
+    return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
+  }
+
 
   return (
     <div
@@ -501,7 +527,15 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           {resultInfo}
         </span>
         {searchResult && searchResult.count > 0 && sandwich === undefined && (
-          <Button size="sm" variant="secondary" fill="text" icon="gf-show-context" onClick={sandwichOfSearch}>
+          <Button
+            size="sm"
+            variant="secondary"
+            fill="text"
+            icon="gf-show-context"
+            data-testid="search-sandwich"
+            tooltip="Sandwich view of the matching function with the largest total"
+            onClick={sandwichOfSearch}
+          >
             Sandwich
           </Button>
         )}
@@ -519,81 +553,15 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             Clear
           </Button>
         )}
-        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
-          <RadioButtonGroup
-            size="sm"
-            aria-label="View"
-            data-testid="view-mode"
-            options={VIEW_OPTIONS}
-            value={sandwich !== undefined ? 'sandwich' : view}
-            onChange={(v) => {
-              if (v === 'sandwich') {
-                enterSandwichFromHeader();
-                return;
-              }
-              setSandwich(undefined);
-              setOpt({ viewMode: v as ViewMode, showTable: v === 'both' || v === 'table' ? true : opt.showTable });
-            }}
-          />
-          {!diff && (
-            <div style={{ width: 150 }}>
-              <Select
-                aria-label="Colour scheme"
-                options={COLOR_OPTIONS}
-                value={opt.colorMode}
-                onChange={(v) => v.value && setOpt({ colorMode: v.value })}
-              />
-            </div>
-          )}
-          {diff && (
-            <RadioButtonGroup
-              size="sm"
-              aria-label="Diff palette"
-              options={[
-                { value: false, label: 'Red / green' },
-                { value: true, label: 'Colour-blind' },
-              ]}
-              value={opt.colorBlindDiff}
-              onChange={(v) => setOpt({ colorBlindDiff: v })}
-            />
-          )}
-          <RadioButtonGroup
-            size="sm"
-            aria-label="Text align"
-            options={[
-              { value: 'left', label: 'Left', icon: 'align-left', description: 'Align text left' },
-              { value: 'right', label: 'Right', icon: 'align-right', description: 'Align text right' },
-            ]}
-            value={opt.textAlign}
-            onChange={(v) => setOpt({ textAlign: v === 'right' ? 'right' : 'left' })}
-          />
-          <InlineSwitch
-            label="Collapse"
-            showLabel
-            transparent
-            aria-label="Collapse chains"
-            value={collapse}
-            onChange={(e) => {
-              setExpanded({ data, heads: new Set() });
-              setOpt({ collapse: e.currentTarget.checked });
-            }}
-          />
-          <Button size="sm" variant="secondary" fill="text" onClick={() => setOpt({ collapse: false })}>
-            Expand all
-          </Button>
-          <Button
-            size="sm"
-            variant="secondary"
-            fill="text"
-            onClick={() => {
-              setExpanded({ data, heads: new Set() });
-              setOpt({ collapse: true });
-            }}
-          >
-            Collapse all
-          </Button>
-        </div>
-        {diff && <DiffLegend colorBlind={opt.colorBlindDiff} />}
+        <HeaderControls
+          view={sandwich !== undefined ? 'sandwich' : view}
+          diff={diff}
+          colorMode={opt.colorMode}
+          colorBlindDiff={opt.colorBlindDiff}
+          textAlign={opt.textAlign}
+          collapse={collapse}
+          onAction={onHeaderAction}
+        />
         {sandwich === undefined && <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
@@ -743,3 +711,89 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
 }
 
 const EMPTY_SET: Set<number> = new Set();
+
+type HeaderAction =
+  | { kind: 'view'; view: ViewMode | 'sandwich' }
+  | { kind: 'collapse'; on: boolean }
+  | { kind: 'options'; changed: Partial<ViewOptions> };
+
+interface HeaderControlsProps {
+  view: ViewMode | 'sandwich';
+  diff: boolean;
+  colorMode: ColorMode;
+  colorBlindDiff: boolean;
+  textAlign: 'left' | 'right';
+  collapse: boolean;
+  onAction: (a: HeaderAction) => void;
+}
+
+/** The header's view, colour, alignment and collapse controls. */
+const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
+  const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
+  return (
+    <>
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
+      <RadioButtonGroup
+        size="sm"
+        aria-label="View"
+        data-testid="view-mode"
+        options={VIEW_OPTIONS}
+        value={view}
+        onChange={(v) => onAction({ kind: 'view', view: v })}
+      />
+      {!diff && (
+        <div style={{ width: 160 }}>
+          <Combobox
+            aria-label="Colour scheme"
+            options={COLOR_OPTIONS}
+            value={colorMode}
+            onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+          />
+        </div>
+      )}
+      {diff && (
+        <RadioButtonGroup
+          size="sm"
+          aria-label="Diff palette"
+          options={[
+            { value: false, label: 'Red / green' },
+            { value: true, label: 'Colour-blind' },
+          ]}
+          value={colorBlindDiff}
+          onChange={(v) => onAction({ kind: 'options', changed: { colorBlindDiff: v } })}
+        />
+      )}
+      <RadioButtonGroup
+        size="sm"
+        aria-label="Text align"
+        options={[
+          { value: 'left', label: 'Left', icon: 'align-left', description: 'Align text left' },
+          { value: 'right', label: 'Right', icon: 'align-right', description: 'Align text right' },
+        ]}
+        value={textAlign}
+        onChange={(v) => onAction({ kind: 'options', changed: { textAlign: v === 'right' ? 'right' : 'left' } })}
+      />
+      <InlineSwitch
+        label="Collapse"
+        showLabel
+        transparent
+        aria-label="Collapse chains"
+        value={collapse}
+        onChange={(e) => onAction({ kind: 'collapse', on: e.currentTarget.checked })}
+      />
+      <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: false })}>
+        Expand all
+      </Button>
+      <Button
+        size="sm"
+        variant="secondary"
+        fill="text"
+        onClick={() => onAction({ kind: 'collapse', on: true })}
+      >
+        Collapse all
+      </Button>
+    </div>
+    {diff && <DiffLegend colorBlind={colorBlindDiff} />}
+    </>
+  );
+});
