@@ -48,13 +48,5 @@ export function FlamegraphPanel({ data, width, height, options, onOptionsChange 
   if ('empty' in parsed) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
   }
-  return (
-    <FlameGraphView
-      data={parsed.data}
-      width={width}
-      height={height}
-      options={opts}
-      onOptionsChange={save}
-    />
-  );
+  return <FlameGraphView data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />;
 }

@@ -112,7 +112,9 @@ test('sandwich from the context menu: callers and callees merged as pprof -peek 
   await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2, { button: 'right' });
   await page.getByText('Sandwich view').click();
   await expect(page.getByTestId('sandwich-view')).toBeVisible();
-  await expect(page.getByTestId('sandwich-summary')).toContainText(`${name} · self ${p.flat ? ms(p.flat) : '0 ns'} · total ${ms(p.cum)}`);
+  await expect(page.getByTestId('sandwich-summary')).toContainText(
+    `${name} · self ${p.flat ? ms(p.flat) : '0 ns'} · total ${ms(p.cum)}`
+  );
   expect(await hoverTotal(page, 'sandwich-callers-canvas', name)).toContain(ms(p.cum));
   for (const [caller, v] of p.callers) {
     expect(await hoverTotal(page, 'sandwich-callers-canvas', caller)).toContain(ms(v));
@@ -145,7 +147,9 @@ test('sandwich from a search hit', async ({ page }) => {
   await page.getByLabel('Search functions').fill('handleRequest');
   await page.getByTestId('search-sandwich').click();
   const p = PEEK.get('main.handleRequest')!;
-  await expect(page.getByTestId('sandwich-summary')).toContainText(`main.handleRequest · self 0 ns · total ${ms(p.cum)}`);
+  await expect(page.getByTestId('sandwich-summary')).toContainText(
+    `main.handleRequest · self 0 ns · total ${ms(p.cum)}`
+  );
   for (const [callee, v] of p.callees) {
     expect(await hoverTotal(page, 'sandwich-callees-canvas', callee)).toContain(ms(v));
   }
@@ -154,7 +158,7 @@ test('sandwich from a search hit', async ({ page }) => {
 /** The chain the frame collapses under node i: i and each only child carrying the same total. */
 function chainFrom(f: Flame, i: number): string[] {
   const out = [f.names[i]];
-  for (let j = i; ; ) {
+  for (let j = i; ;) {
     const kids: number[] = [];
     for (let c = j + 1; c < f.level.length && f.level[c] > f.level[j]; c++) {
       if (f.level[c] === f.level[j] + 1) {
@@ -237,7 +241,10 @@ test('call tree: rows with self and total, expand on click and keys, a row zooms
   const tree = page.getByTestId('call-tree');
   await expect(tree).toBeVisible();
   const rows = tree.getByTestId('call-tree-row');
-  const tops = flame.level.map((l, i) => [l, i]).filter(([l]) => l === 1).map(([, i]) => i);
+  const tops = flame.level
+    .map((l, i) => [l, i])
+    .filter(([l]) => l === 1)
+    .map(([, i]) => i);
   await expect(rows).toHaveCount(1 + tops.length);
   // by total, descending: the first child is the widest
   const widest = tops.reduce((a, c) => (flame.value[c] > flame.value[a] ? c : a));

@@ -171,7 +171,9 @@ export function CallTree(props: CallTreeProps) {
   };
 
   const diff = d.valueRight !== undefined;
-  const numW = diff ? Math.max(72, Math.min(100, Math.floor(width * 0.15))) : Math.max(80, Math.min(130, Math.floor(width * 0.2)));
+  const numW = diff
+    ? Math.max(72, Math.min(100, Math.floor(width * 0.15)))
+    : Math.max(80, Math.min(130, Math.floor(width * 0.2)));
   const nameW = Math.max(60, width - (diff ? 3 : 2) * numW - 2);
   const bodyHeight = Math.max(0, height - HEADER);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 5);
@@ -279,10 +281,20 @@ export function CallTree(props: CallTreeProps) {
                   />
                 ) : (
                   <>
-                    <div role="cell" className={styles.value} style={{ width: numW }} title={formatPercent(d.self[i] / root)}>
+                    <div
+                      role="cell"
+                      className={styles.value}
+                      style={{ width: numW }}
+                      title={formatPercent(d.self[i] / root)}
+                    >
                       {formatValue(d.self[i], d.unit)}
                     </div>
-                    <div role="cell" className={styles.value} style={{ width: numW }} title={formatPercent(d.value[i] / root)}>
+                    <div
+                      role="cell"
+                      className={styles.value}
+                      style={{ width: numW }}
+                      title={formatPercent(d.value[i] / root)}
+                    >
                       {formatValue(d.value[i], d.unit)}
                     </div>
                   </>

@@ -134,18 +134,20 @@ describe('FlameGraphView header and views', () => {
   it('saves the header choices as panel options', () => {
     const changed: object[] = [];
     render(
-      <FlameGraphView data={data} width={1000} height={500} options={defaultOptions} onOptionsChange={(c) => changed.push(c)} />
+      <FlameGraphView
+        data={data}
+        width={1000}
+        height={500}
+        options={defaultOptions}
+        onOptionsChange={(c) => changed.push(c)}
+      />
     );
     fireEvent.click(screen.getByLabelText('Call tree'));
     fireEvent.click(screen.getByLabelText('Right'));
     const search = screen.getByLabelText('Search functions');
     fireEvent.change(search, { target: { value: 'main, hash' } });
     fireEvent.keyDown(search, { key: 'Enter' });
-    expect(changed).toEqual([
-      { viewMode: 'tree', showTable: true },
-      { textAlign: 'right' },
-      { search: 'main, hash' },
-    ]);
+    expect(changed).toEqual([{ viewMode: 'tree', showTable: true }, { textAlign: 'right' }, { search: 'main, hash' }]);
     expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent('3 matches · 70.0% of total');
   });
 

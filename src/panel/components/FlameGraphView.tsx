@@ -207,7 +207,16 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   useLayoutEffect(() => setMeasured(true), []);
 
   const fits = width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
-  const drawer = sandwich !== undefined ? (fits ? 'table' : undefined) : view === 'both' ? 'table' : view === 'tree' ? 'tree' : undefined;
+  const drawer =
+    sandwich !== undefined
+      ? fits
+        ? 'table'
+        : undefined
+      : view === 'both'
+        ? 'table'
+        : view === 'tree'
+          ? 'tree'
+          : undefined;
   const split = drawer !== undefined && fits && view !== 'table';
   const maxTable = width - MIN_GRAPH_WIDTH - HANDLE_WIDTH;
   const tw = split ? Math.round(Math.max(MIN_TABLE_WIDTH, Math.min(maxTable, tableWidth ?? width * 0.36))) : 0;
@@ -425,7 +434,10 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       return;
     }
     // nothing picked: the function with the most self
-    const best = (allRows ?? topTable(index)).reduce<TopRow | undefined>((b, r) => (!b || r.self > b.self ? r : b), undefined);
+    const best = (allRows ?? topTable(index)).reduce<TopRow | undefined>(
+      (b, r) => (!b || r.self > b.self ? r : b),
+      undefined
+    );
     if (best) {
       openSandwich(best.nameIdx);
     }
@@ -459,7 +471,6 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   if (data.count === 0) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
   }
-
 
   return (
     <div
@@ -562,7 +573,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           collapse={collapse}
           onAction={onHeaderAction}
         />
-        {sandwich === undefined && <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />}
+        {sandwich === undefined && (
+          <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />
+        )}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
         {showGraph && measured && sandwichModel && (
@@ -686,7 +699,11 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
                 />
               )}
               {collapse && heads.size > 0 && inOpenedChain(menu.node) && (
-                <MenuItem label="Collapse this chain" icon="angle-double-up" onClick={() => toggleChain(menu.node, false)} />
+                <MenuItem
+                  label="Collapse this chain"
+                  icon="angle-double-up"
+                  onClick={() => toggleChain(menu.node, false)}
+                />
               )}
               {view !== 'graph' && (
                 <MenuItem
@@ -732,68 +749,63 @@ const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsP
   const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
   return (
     <>
-    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
-      <RadioButtonGroup
-        size="sm"
-        aria-label="View"
-        data-testid="view-mode"
-        options={VIEW_OPTIONS}
-        value={view}
-        onChange={(v) => onAction({ kind: 'view', view: v })}
-      />
-      {!diff && (
-        <div style={{ width: 160 }}>
-          <Combobox
-            aria-label="Colour scheme"
-            options={COLOR_OPTIONS}
-            value={colorMode}
-            onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
-          />
-        </div>
-      )}
-      {diff && (
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
         <RadioButtonGroup
           size="sm"
-          aria-label="Diff palette"
-          options={[
-            { value: false, label: 'Red / green' },
-            { value: true, label: 'Colour-blind' },
-          ]}
-          value={colorBlindDiff}
-          onChange={(v) => onAction({ kind: 'options', changed: { colorBlindDiff: v } })}
+          aria-label="View"
+          data-testid="view-mode"
+          options={VIEW_OPTIONS}
+          value={view}
+          onChange={(v) => onAction({ kind: 'view', view: v })}
         />
-      )}
-      <RadioButtonGroup
-        size="sm"
-        aria-label="Text align"
-        options={[
-          { value: 'left', label: 'Left', icon: 'align-left', description: 'Align text left' },
-          { value: 'right', label: 'Right', icon: 'align-right', description: 'Align text right' },
-        ]}
-        value={textAlign}
-        onChange={(v) => onAction({ kind: 'options', changed: { textAlign: v === 'right' ? 'right' : 'left' } })}
-      />
-      <InlineSwitch
-        label="Collapse"
-        showLabel
-        transparent
-        aria-label="Collapse chains"
-        value={collapse}
-        onChange={(e) => onAction({ kind: 'collapse', on: e.currentTarget.checked })}
-      />
-      <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: false })}>
-        Expand all
-      </Button>
-      <Button
-        size="sm"
-        variant="secondary"
-        fill="text"
-        onClick={() => onAction({ kind: 'collapse', on: true })}
-      >
-        Collapse all
-      </Button>
-    </div>
-    {diff && <DiffLegend colorBlind={colorBlindDiff} />}
+        {!diff && (
+          <div style={{ width: 160 }}>
+            <Combobox
+              aria-label="Colour scheme"
+              options={COLOR_OPTIONS}
+              value={colorMode}
+              onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+            />
+          </div>
+        )}
+        {diff && (
+          <RadioButtonGroup
+            size="sm"
+            aria-label="Diff palette"
+            options={[
+              { value: false, label: 'Red / green' },
+              { value: true, label: 'Colour-blind' },
+            ]}
+            value={colorBlindDiff}
+            onChange={(v) => onAction({ kind: 'options', changed: { colorBlindDiff: v } })}
+          />
+        )}
+        <RadioButtonGroup
+          size="sm"
+          aria-label="Text align"
+          options={[
+            { value: 'left', label: 'Left', icon: 'align-left', description: 'Align text left' },
+            { value: 'right', label: 'Right', icon: 'align-right', description: 'Align text right' },
+          ]}
+          value={textAlign}
+          onChange={(v) => onAction({ kind: 'options', changed: { textAlign: v === 'right' ? 'right' : 'left' } })}
+        />
+        <InlineSwitch
+          label="Collapse"
+          showLabel
+          transparent
+          aria-label="Collapse chains"
+          value={collapse}
+          onChange={(e) => onAction({ kind: 'collapse', on: e.currentTarget.checked })}
+        />
+        <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: false })}>
+          Expand all
+        </Button>
+        <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: true })}>
+          Collapse all
+        </Button>
+      </div>
+      {diff && <DiffLegend colorBlind={colorBlindDiff} />}
     </>
   );
 });

@@ -30,7 +30,16 @@ const LABEL = 18;
  * the top row, each row below it one caller further out), its callees merged below; each half
  * zooms on click on its own. Back (or Escape) returns to the graph as it was.
  */
-export function SandwichView({ sandwich, unit, rootTotal, width, height, options, darkTheme, onExit }: SandwichViewProps) {
+export function SandwichView({
+  sandwich,
+  unit,
+  rootTotal,
+  width,
+  height,
+  options,
+  darkTheme,
+  onExit,
+}: SandwichViewProps) {
   const theme = useTheme2();
   const callers = useMemo(() => buildIndex(sandwich.callers), [sandwich]);
   const callees = useMemo(() => buildIndex(sandwich.callees), [sandwich]);
@@ -55,7 +64,15 @@ export function SandwichView({ sandwich, unit, rootTotal, width, height, options
     []
   );
   const label = (text: string) => (
-    <div style={{ height: LABEL, fontSize: 11, color: theme.colors.text.secondary, whiteSpace: 'nowrap', overflow: 'hidden' }}>
+    <div
+      style={{
+        height: LABEL,
+        fontSize: 11,
+        color: theme.colors.text.secondary,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+      }}
+    >
       {text}
     </div>
   );
