@@ -16,7 +16,7 @@ import { useElementSize } from './useElementSize';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
-import { chainNames, collapseChains, shownMatch } from '../model/collapse';
+import { chainNames, Collapsed, collapseChains, shownMatch } from '../model/collapse';
 import { buildSandwich } from '../model/sandwich';
 import { CallTree } from './CallTree';
 import { SandwichView } from './SandwichView';
@@ -116,9 +116,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // original nodes, so switching collapse keeps the zoom
   const [expanded, setExpanded] = useState<{ data: FlameData; heads: Set<number> }>({ data, heads: new Set() });
   const heads = expanded.data === data ? expanded.heads : EMPTY_SET;
-  const collapsed = useMemo(() => (collapse ? collapseChains(index, heads) : undefined), [collapse, index, heads]);
+  const collapsed = useMemo(() => (collapse ? collapsedOf(index, heads) : undefined), [collapse, index, heads]);
   const shownData = collapsed ? collapsed.data : data;
-  const shown = useMemo(() => (collapsed ? buildIndex(collapsed.data) : index), [collapsed, index]);
+  const shown = useMemo(() => (collapsed ? shownIndexOf(collapsed, index) : index), [collapsed, index]);
   const toShown = useCallback((o: number) => (o < 0 ? -1 : collapsed ? collapsed.shownOf[o] : o), [collapsed]);
   const toOrig = useCallback((s: number) => (s < 0 ? -1 : collapsed ? collapsed.head[s] : s), [collapsed]);
 
@@ -728,6 +728,35 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
 }
 
 const EMPTY_SET: Set<number> = new Set();
+
+// the fully collapsed graph of an index, and the index of a collapsed graph, made once: switching
+// collapse off and on again redraws without redoing either
+const collapsedCache = new WeakMap<FlameIndex, Collapsed>();
+const shownIndexCache = new WeakMap<Collapsed, FlameIndex>();
+
+function collapsedOf(index: FlameIndex, heads: Set<number>): Collapsed {
+  if (heads.size > 0) {
+    return collapseChains(index, heads);
+  }
+  let c = collapsedCache.get(index);
+  if (!c) {
+    c = collapseChains(index);
+    collapsedCache.set(index, c);
+  }
+  return c;
+}
+
+function shownIndexOf(c: Collapsed, index: FlameIndex): FlameIndex {
+  if (c.data === index.data) {
+    return index;
+  }
+  let ix = shownIndexCache.get(c);
+  if (!ix) {
+    ix = buildIndex(c.data);
+    shownIndexCache.set(c, ix);
+  }
+  return ix;
+}
 
 type HeaderAction =
   | { kind: 'view'; view: ViewMode | 'sandwich' }
