@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useMemo } from 'react';
+import React, { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { PanelProps } from '@grafana/data';
 import { FlameData, findFlameFrame, readFlameData } from '../shared/flameData';
 import { FlameGraphView } from './components/FlameGraphView';
@@ -26,9 +26,18 @@ export function parsePanelData(series: PanelProps['data']['series']): Parsed {
 }
 
 /** The Emberscope flamegraph panel. */
-export function FlamegraphPanel({ data, width, height, options }: PanelProps<PanelOptions>) {
+export function FlamegraphPanel({ data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
   const parsed = useMemo(() => parsePanelData(data.series), [data.series]);
   const opts = { ...defaultOptions, ...options };
+  // the header's choices are saved as the panel's options (Grafana keeps them with the dashboard)
+  const latest = useRef({ options, onOptionsChange });
+  useLayoutEffect(() => {
+    latest.current = { options, onOptionsChange };
+  });
+  const save = useCallback((changed: Partial<PanelOptions>) => {
+    const { options: o, onOptionsChange: change } = latest.current;
+    change?.({ ...defaultOptions, ...o, ...changed });
+  }, []);
   if ('error' in parsed) {
     return (
       <div role="alert" style={{ width, height, padding: 8, overflow: 'auto' }}>
@@ -39,5 +48,5 @@ export function FlamegraphPanel({ data, width, height, options }: PanelProps<Pan
   if ('empty' in parsed) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
   }
-  return <FlameGraphView data={parsed.data} width={width} height={height} options={opts} />;
+  return <FlameGraphView data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />;
 }

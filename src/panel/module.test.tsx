@@ -16,6 +16,7 @@ describe('flamegraph panel plugin', () => {
         (registered[o.path] = o.defaultValue),
         builder
       ),
+      addTextInput: (o: { path: string; defaultValue: unknown }) => ((registered[o.path] = o.defaultValue), builder),
       addNumberInput: (o: { path: string; defaultValue: unknown }) => ((registered[o.path] = o.defaultValue), builder),
     };
     editors(builder as never, { data: [] } as never);

@@ -8,13 +8,22 @@ export type ColorMode = 'self' | 'selfNode' | 'total' | 'package';
 /** Where a bar's text sits when it does not fit. */
 export type TextAlign = 'left' | 'right';
 
+/** What the panel shows (sandwich is entered from a function and left back to the view it came from). */
+export type ViewMode = 'graph' | 'table' | 'both' | 'tree';
+
 /** Options of the flamegraph panel, as saved in the dashboard JSON. */
 export interface PanelOptions {
   colorMode: ColorMode;
   textAlign: TextAlign;
+  /** With viewMode 'both': false shows the graph alone (the option older panels saved). */
   showTable: boolean;
   minBarWidth: number;
   colorBlindDiff: boolean;
+  viewMode: ViewMode;
+  /** Collapse chains of frames that add nothing (a node whose only child carries its total). */
+  collapse: boolean;
+  /** Search text: a regular expression, plain text, or several terms separated by commas. */
+  search: string;
 }
 
 /** Defaults used when an option is missing from the saved panel. */
@@ -24,50 +33,87 @@ export const defaultOptions: PanelOptions = {
   showTable: true,
   minBarWidth: 1,
   colorBlindDiff: false,
+  viewMode: 'both',
+  collapse: true,
+  search: '',
 };
+
+/** The view the options ask for: 'both' without the table is the graph alone. */
+export function effectiveView(o: Pick<PanelOptions, 'viewMode' | 'showTable'>): ViewMode {
+  const v = o.viewMode ?? 'both';
+  return v === 'both' && o.showTable === false ? 'graph' : v;
+}
 
 /** Registers the panel's options in Grafana's editor. */
 export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>) {
-  return builder
-    // a select, not radio buttons: four buttons do not fit the options pane's width
-    .addSelect({
-      path: 'colorMode',
-      name: 'Colour by',
-      description:
-        "Self: a function's self over the whole graph, as pprof colours (every node of a hot function stands out); self per node: each node's own self",
-      defaultValue: defaultOptions.colorMode,
-      settings: {
-        options: [
-          { value: 'self', label: 'Self' },
-          { value: 'selfNode', label: 'Self per node' },
-          { value: 'total', label: 'Total' },
-          { value: 'package', label: 'Package only' },
-        ],
-      },
-    })
-    .addRadio({
-      path: 'textAlign',
-      name: 'Text alignment',
-      defaultValue: defaultOptions.textAlign,
-      settings: {
-        options: [
-          { value: 'left', label: 'Left' },
-          { value: 'right', label: 'Right' },
-        ],
-      },
-    })
-    .addBooleanSwitch({ path: 'showTable', name: 'Show top table', defaultValue: defaultOptions.showTable })
-    .addNumberInput({
-      path: 'minBarWidth',
-      name: 'Minimum bar width (px)',
-      description: 'Bars narrower than this are not drawn',
-      defaultValue: defaultOptions.minBarWidth,
-      settings: { min: 0, max: 20 },
-    })
-    .addBooleanSwitch({
-      path: 'colorBlindDiff',
-      name: 'Colour-blind safe diff palette',
-      description: 'Blue/orange instead of green/red for diff flamegraphs',
-      defaultValue: defaultOptions.colorBlindDiff,
-    });
+  return (
+    builder
+      // selects, not radio buttons: four or more buttons do not fit the options pane's width
+      .addSelect({
+        path: 'viewMode',
+        name: 'View',
+        description: 'Also in the panel header',
+        defaultValue: defaultOptions.viewMode,
+        settings: {
+          options: [
+            { value: 'graph', label: 'Flame graph' },
+            { value: 'table', label: 'Top table' },
+            { value: 'both', label: 'Both' },
+            { value: 'tree', label: 'Call tree' },
+          ],
+        },
+      })
+      .addBooleanSwitch({
+        path: 'collapse',
+        name: 'Collapse chains',
+        description: 'Merge a frame with its only child when the child carries the same total (recursion, wrappers)',
+        defaultValue: defaultOptions.collapse,
+      })
+      .addTextInput({
+        path: 'search',
+        name: 'Search',
+        description: 'Regular expression, text, or comma-separated terms',
+        defaultValue: defaultOptions.search,
+      })
+      .addSelect({
+        path: 'colorMode',
+        name: 'Colour by',
+        description:
+          "Self: a function's self over the whole graph, as pprof colours (every node of a hot function stands out); self per node: each node's own self",
+        defaultValue: defaultOptions.colorMode,
+        settings: {
+          options: [
+            { value: 'self', label: 'Self' },
+            { value: 'selfNode', label: 'Self per node' },
+            { value: 'total', label: 'Total' },
+            { value: 'package', label: 'Package only' },
+          ],
+        },
+      })
+      .addRadio({
+        path: 'textAlign',
+        name: 'Text alignment',
+        defaultValue: defaultOptions.textAlign,
+        settings: {
+          options: [
+            { value: 'left', label: 'Left' },
+            { value: 'right', label: 'Right' },
+          ],
+        },
+      })
+      .addBooleanSwitch({ path: 'showTable', name: 'Show top table', defaultValue: defaultOptions.showTable })
+      .addNumberInput({
+        path: 'minBarWidth',
+        name: 'Minimum bar width (px)',
+        description: 'Bars narrower than this are not drawn',
+        defaultValue: defaultOptions.minBarWidth,
+        settings: { min: 0, max: 20 },
+      })
+      .addBooleanSwitch({
+        path: 'colorBlindDiff',
+        name: 'Colour-blind safe diff palette',
+        description: 'Blue/orange instead of green/red for diff flamegraphs',
+        defaultValue: defaultOptions.colorBlindDiff,
+      })
+  );
 }

@@ -59,6 +59,26 @@ const EMPTY: QueryAnswer = { series: [], annotations: [], tables: [], frames: []
  * table), against Grafana's HTTP shapes served by `emberscope playground`. The address holds
  * the query text and range; a live query is re-run every live interval (no Grafana Live here).
  */
+const PANEL_OPTIONS_KEY = 'emberscope.playground.panelOptions';
+
+/** The panel options saved by the playground, over the defaults (bad or missing storage: the defaults). */
+function loadPanelOptions(): PanelOptions {
+  try {
+    const raw = window.localStorage.getItem(PANEL_OPTIONS_KEY);
+    return raw ? { ...defaultOptions, ...JSON.parse(raw) } : defaultOptions;
+  } catch {
+    return defaultOptions;
+  }
+}
+
+function savePanelOptions(o: PanelOptions): void {
+  try {
+    window.localStorage.setItem(PANEL_OPTIONS_KEY, JSON.stringify(o));
+  } catch {
+    // storage full or disabled: the options live for this page only
+  }
+}
+
 export function App() {
   const theme = useTheme2();
   // an Explore address (a data link's) opens its pane's query over its range
@@ -100,7 +120,12 @@ export function App() {
   const [picked, setPicked] = useState<{ exemplar: Exemplar; flame?: QueryAnswer['flame'] }>();
   const [error, setError] = useState<string | undefined>(explore.error);
   const [running, setRunning] = useState(false);
-  const [options, setOptions] = useState<PanelOptions>(defaultOptions);
+  // the panel's options, kept across reloads as a saved dashboard keeps them
+  const [options, setOptionsState] = useState<PanelOptions>(() => loadPanelOptions());
+  const setOptions = useCallback((o: PanelOptions) => {
+    setOptionsState(o);
+    savePanelOptions(o);
+  }, []);
   const panelBox = useRef<HTMLDivElement>(null);
   const panelSize = useElementSize(panelBox);
   const seriesBox = useRef<HTMLDivElement>(null);

@@ -302,6 +302,47 @@ const api = {
     await settle();
     return r;
   },
+  /**
+   * Emberscope's other inputs, each main-thread ms and frames to the redraw: the sandwich of the
+   * top table's first row and back, the collapse switch off and on, and the view switched to the
+   * call tree and back to graph + table.
+   */
+  async views(lib: Lib): Promise<Record<string, { ms: number; frames: number }>> {
+    if (lib !== 'emberscope') {
+      throw new Error('not measured for @grafana/flamegraph');
+    }
+    if (frameMs === 1000 / 60) {
+      await measureFrameInterval();
+    }
+    const out: Record<string, { ms: number; frames: number }> = {};
+    const q = <T extends Element>(sel: string) => {
+      const e = host.querySelector(sel) as T | null;
+      if (!e) {
+        throw new Error(`emberscope: no ${sel}`);
+      }
+      return e;
+    };
+    const labelled = (text: string) => {
+      const l = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === text);
+      if (!l) {
+        throw new Error(`emberscope: no "${text}" label`);
+      }
+      return l as HTMLElement;
+    };
+    out.sandwich = await framesOf(() => q<HTMLButtonElement>('[data-testid="top-table-sandwich"]').click());
+    await settle();
+    out.sandwichExit = await framesOf(() => q<HTMLButtonElement>('button[aria-label="Exit sandwich view"]').click());
+    await settle();
+    out.collapseOff = await framesOf(() => q<HTMLInputElement>('input[aria-label="Collapse chains"]').click());
+    await settle();
+    out.collapseOn = await framesOf(() => q<HTMLInputElement>('input[aria-label="Collapse chains"]').click());
+    await settle();
+    out.viewTree = await framesOf(() => labelled('Call tree').click());
+    await settle();
+    out.viewBoth = await framesOf(() => labelled('Both').click());
+    await settle();
+    return out;
+  },
 };
 
 (window as unknown as { bench: typeof api }).bench = api;

@@ -20,6 +20,8 @@ interface Measure {
   searchMs?: number;
   searchFrames?: number;
   heapMB?: number;
+  /** Emberscope only: sandwich, collapse toggle and view switch, each {ms, frames}. */
+  views?: Record<string, { ms: number; frames: number }>;
   error?: string;
 }
 
@@ -49,6 +51,7 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
   const searchFrames: number[] = [];
   let searchError: string | undefined;
   const heap: number[] = [];
+  const views: Array<Record<string, { ms: number; frames: number }>> = [];
   try {
     for (let r = 0; r < RUNS; r++) {
       const m = await page.evaluate((l) => (window as any).bench.mount(l), lib);
@@ -72,6 +75,9 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
       } catch (e) {
         searchError = e instanceof Error ? e.message.split('\n')[0] : String(e);
       }
+      if (lib === 'emberscope') {
+        views.push(await page.evaluate((l) => (window as any).bench.views(l), lib));
+      }
     }
   } catch (e) {
     return { error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
@@ -90,6 +96,14 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
     searchMs: searchError ? undefined : median(search),
     searchFrames: searchError ? undefined : median(searchFrames),
     heapMB: median(heap),
+    views: views.length
+      ? Object.fromEntries(
+          Object.keys(views[0]).map((k) => [
+            k,
+            { ms: median(views.map((v) => v[k].ms)), frames: median(views.map((v) => v[k].frames)) },
+          ])
+        )
+      : undefined,
   };
 }
 
@@ -157,6 +171,10 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
       ['search: frames to redraw', 'searchFrames', 0],
       ['JS heap growth (MB)', 'heapMB', 1],
     ];
+    for (const [k, v] of Object.entries(r.emberscope.views ?? {})) {
+      lines.push(`| ${r.case} | ${r.nodes} | ${k} redraw (ms) | ${fmt(v.ms)} | – | – |`);
+      lines.push(`| ${r.case} | ${r.nodes} | ${k}: frames to redraw | ${fmt(v.frames, 0)} | – | – |`);
+    }
     for (const [label, key, d] of rows) {
       const o = r.emberscope[key] as number | undefined;
       const g = r.grafana[key] as number | undefined;

@@ -10,13 +10,15 @@ export interface BreadcrumbsProps {
   focus: number;
   onZoom: (node: number) => void;
   onReset: () => void;
+  /** The text of a step (a collapsed bar names every frame it holds); the node's name by default. */
+  labelOf?: (node: number) => string;
 }
 
 /** How many path elements above the zoomed node are shown before the rest collapse into `…`. */
 const SHOWN = 3;
 
 /** The path from the root to the zoomed node; each step zooms there; Reset returns to the root. */
-export function Breadcrumbs({ index, focus, onZoom, onReset }: BreadcrumbsProps) {
+export function Breadcrumbs({ index, focus, onZoom, onReset, labelOf }: BreadcrumbsProps) {
   if (focus <= 0) {
     return null;
   }
@@ -35,7 +37,7 @@ export function Breadcrumbs({ index, focus, onZoom, onReset }: BreadcrumbsProps)
       </Button>
       {hidden && <span aria-hidden>… ›</span>}
       {shown.map((n, k) => {
-        const name = d.names[d.nameIdx[n]];
+        const name = labelOf ? labelOf(n) : d.names[d.nameIdx[n]];
         return (
           <React.Fragment key={n}>
             {k > 0 && <span aria-hidden>›</span>}

@@ -25,6 +25,12 @@ export interface FlameCanvasProps {
   minBarWidth: number;
   textAlign: 'left' | 'right';
   darkTheme: boolean;
+  /** Collapsed chains: frames per bar. */
+  frames?: Int32Array;
+  /** Collapsed chains: the names a bar holds, so the probe finds a frame merged into a bar. */
+  probeNames?: (node: number) => string[];
+  /** Test id of the drawing canvas (the sandwich view has two graphs). */
+  testId?: string;
   onHover: (node: number, clientX: number, clientY: number) => void;
   onClick: (node: number) => void;
   onContextMenu: (node: number, clientX: number, clientY: number) => void;
@@ -50,7 +56,7 @@ function charWidth(ctx: CanvasRenderingContext2D): number {
  * hover/selection outlines, inside a scroller whose spacer is as tall as the whole graph. Only
  * the rows inside the viewport are drawn, so 5,000-level graphs scroll without huge canvases.
  */
-export function FlameCanvas(props: FlameCanvasProps) {
+export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasProps) {
   const { index, focus, width, height, onHover, onClick, onContextMenu } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
@@ -90,6 +96,7 @@ export function FlameCanvas(props: FlameCanvasProps) {
       darkTheme: p.darkTheme,
       font: FONT,
       charWidth: charWidth(ctx),
+      frames: p.frames,
     });
   }, [layout, viewHeight]);
 
@@ -129,6 +136,7 @@ export function FlameCanvas(props: FlameCanvasProps) {
     props.minBarWidth,
     props.textAlign,
     props.darkTheme,
+    props.frames,
     index,
   ]);
   useLayoutEffect(drawTop, [drawTop, props.hovered, props.selected, index]);
@@ -191,9 +199,11 @@ export function FlameCanvas(props: FlameCanvasProps) {
     canvas.emberscope = {
       rectOf: (name) => {
         const k = index.data.names.indexOf(name);
+        const held = propsRef.current.probeNames;
         let best = -1;
         for (let i = focus; k >= 0 && i < index.end[focus]; i++) {
-          if (index.data.nameIdx[i] === k && (best < 0 || index.data.value[i] > index.data.value[best])) {
+          const has = index.data.nameIdx[i] === k || (held !== undefined && held(i).includes(name));
+          if (has && (best < 0 || index.data.value[i] > index.data.value[best])) {
             best = i;
           }
         }
@@ -217,7 +227,7 @@ export function FlameCanvas(props: FlameCanvasProps) {
         <div style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width }}>
           <canvas
             ref={baseRef}
-            data-testid="flamegraph-canvas"
+            data-testid={props.testId ?? 'flamegraph-canvas'}
             role="img"
             aria-label="Flame graph"
             style={{ position: 'absolute', left: 0, top: 0, display: 'block' }}
@@ -251,4 +261,4 @@ export function FlameCanvas(props: FlameCanvasProps) {
       </div>
     </div>
   );
-}
+});

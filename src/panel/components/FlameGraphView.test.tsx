@@ -130,6 +130,53 @@ describe('FlameGraphView', () => {
   });
 });
 
+describe('FlameGraphView header and views', () => {
+  it('saves the header choices as panel options', () => {
+    const changed: object[] = [];
+    render(
+      <FlameGraphView
+        data={data}
+        width={1000}
+        height={500}
+        options={defaultOptions}
+        onOptionsChange={(c) => changed.push(c)}
+      />
+    );
+    fireEvent.click(screen.getByLabelText('Call tree'));
+    fireEvent.click(screen.getByLabelText('Right'));
+    const search = screen.getByLabelText('Search functions');
+    fireEvent.change(search, { target: { value: 'main, hash' } });
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(changed).toEqual([{ viewMode: 'tree', showTable: true }, { textAlign: 'right' }, { search: 'main, hash' }]);
+    expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent('3 matches · 70.0% of total');
+  });
+
+  it('the call tree lists the root, opens on click and zooms the graph', () => {
+    renderView(1000, { ...defaultOptions, viewMode: 'tree' });
+    const rows = () => screen.getAllByTestId('call-tree-row').map((r) => r.getAttribute('title'));
+    expect(rows()).toEqual(['total', 'main.main', 'runtime.gcBgMarkWorker']);
+    fireEvent.click(screen.getAllByTestId('call-tree-row')[1]);
+    expect(rows()).toEqual(['total', 'main.main', 'main.work', 'encoding/json.parse', 'runtime.gcBgMarkWorker']);
+    expect(screen.getByTestId('flamegraph-breadcrumbs')).toHaveTextContent('main.main');
+    // by self: gc (30) before main (10)
+    fireEvent.click(screen.getByRole('columnheader', { name: /Self/ }));
+    expect(rows()[1]).toBe('runtime.gcBgMarkWorker');
+  });
+
+  it('the context menu opens the sandwich; Back returns to the zoomed graph', () => {
+    renderView(1000, { ...defaultOptions, showTable: false });
+    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLCanvasElement;
+    fireEvent.click(overlay, { clientX: 600, clientY: 45 }); // zoom to main.work
+    fireEvent.contextMenu(overlay, { clientX: 600, clientY: 65 }); // hash under it
+    fireEvent.click(screen.getByText('Sandwich view'));
+    expect(screen.getByTestId('sandwich-summary')).toHaveTextContent(
+      'crypto/sha256.hash · self 35 ns · total 35 ns (35.0%) · 1 call site'
+    );
+    fireEvent.click(screen.getByLabelText('Exit sandwich view'));
+    expect(screen.getByTestId('flamegraph-breadcrumbs')).toHaveTextContent('main.work');
+  });
+});
+
 describe('FlamegraphPanel', () => {
   it('shows what is wrong with a malformed frame', () => {
     const bad = nestedSet([

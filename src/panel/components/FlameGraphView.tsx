@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Button, ContextMenu, Input, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { Button, ContextMenu, Input, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
-import { buildIndex, FlameIndex, lowerBoundRow } from '../model/flameIndex';
+import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
 import { compileSearch, matchNames, nameText, searchNodes } from '../model/search';
 import { SortKey, sortRows, topTable, TopRow } from '../model/topTable';
@@ -14,7 +14,13 @@ import { Tooltip } from './Tooltip';
 import { TopTable } from './TopTable';
 import { useElementSize } from './useElementSize';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
+import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
+import { chainNames, Collapsed, collapseChains, shownMatch } from '../model/collapse';
+import { buildSandwich } from '../model/sandwich';
+import { CallTree } from './CallTree';
+import { SandwichView } from './SandwichView';
+import { DiffLegend } from './DiffLegend';
 
 /** Display options of the view (the panel's options). */
 export interface ViewOptions {
@@ -23,6 +29,9 @@ export interface ViewOptions {
   showTable: boolean;
   minBarWidth: number;
   colorBlindDiff: boolean;
+  viewMode?: ViewMode;
+  collapse?: boolean;
+  search?: string;
 }
 
 export interface FlameGraphViewProps {
@@ -30,7 +39,24 @@ export interface FlameGraphViewProps {
   width: number;
   height: number;
   options: ViewOptions;
+  /** Saves what the header changes as panel options (Grafana's onOptionsChange). */
+  onOptionsChange?: (changed: Partial<ViewOptions>) => void;
 }
+
+const VIEW_OPTIONS: Array<{ value: ViewMode | 'sandwich'; label: string }> = [
+  { value: 'graph', label: 'Flame graph' },
+  { value: 'table', label: 'Top table' },
+  { value: 'both', label: 'Both' },
+  { value: 'tree', label: 'Call tree' },
+  { value: 'sandwich', label: 'Sandwich' },
+];
+
+const COLOR_OPTIONS: Array<{ value: ColorMode; label: string }> = [
+  { value: 'self', label: 'By self' },
+  { value: 'selfNode', label: 'By self per node' },
+  { value: 'total', label: 'By total' },
+  { value: 'package', label: 'By package' },
+];
 
 /** Narrowest the graph and the table may get side by side; below their sum a toggle shows one at a time. */
 export const MIN_GRAPH_WIDTH = 320;
@@ -63,40 +89,78 @@ function afterPaint(fn: () => void): () => void {
 }
 
 /**
- * The complete flamegraph view shared by the panel and the playground: header (search,
- * breadcrumbs, view toggle), the canvas graph, the resizable top-table drawer, tooltip,
- * context menu and keyboard navigation.
+ * The complete flamegraph view shared by the panel and the playground: header (view mode, colour
+ * scheme, text alignment, collapse, search, breadcrumbs), the canvas graph, the resizable drawer
+ * (top table or call tree), the sandwich view, tooltip, context menu and keyboard navigation.
  */
-export function FlameGraphView({ data, width, height, options }: FlameGraphViewProps) {
+export function FlameGraphView({ data, width, height, options, onOptionsChange }: FlameGraphViewProps) {
   const theme = useTheme2();
   const dark = theme.isDark;
   const index = useMemo(() => buildIndex(data), [data]);
+  const diff = data.valueRight !== undefined;
+
+  // header choices: panel options when the host saves them, else local state seeded from them
+  const [local, setLocal] = useState<Partial<ViewOptions>>({});
+  const opt = { ...options, ...local };
+  const setOpt = useCallback(
+    (changed: Partial<ViewOptions>) => {
+      setLocal((l) => ({ ...l, ...changed }));
+      onOptionsChange?.(changed);
+    },
+    [onOptionsChange]
+  );
+  const view = effectiveView({ viewMode: opt.viewMode ?? 'both', showTable: opt.showTable });
+  const collapse = opt.collapse ?? true;
+
+  // chains collapsed (expanded ones by their original head); focus and selection are kept as
+  // original nodes, so switching collapse keeps the zoom
+  const [expanded, setExpanded] = useState<{ data: FlameData; heads: Set<number> }>({ data, heads: new Set() });
+  const heads = expanded.data === data ? expanded.heads : EMPTY_SET;
+  const collapsed = useMemo(() => (collapse ? collapsedOf(index, heads) : undefined), [collapse, index, heads]);
+  const shownData = collapsed ? collapsed.data : data;
+  const shown = useMemo(() => (collapsed ? shownIndexOf(collapsed, index) : index), [collapsed, index]);
+  const toShown = useCallback((o: number) => (o < 0 ? -1 : collapsed ? collapsed.shownOf[o] : o), [collapsed]);
+  const toOrig = useCallback((s: number) => (s < 0 ? -1 : collapsed ? collapsed.head[s] : s), [collapsed]);
+
+  const baseColors = useMemo(
+    () => nodeColors(data, opt.colorMode, opt.colorBlindDiff),
+    [data, opt.colorMode, opt.colorBlindDiff]
+  );
   const colors = useMemo(
-    () => nodeColors(data, options.colorMode, options.colorBlindDiff),
-    [data, options.colorMode, options.colorBlindDiff]
+    () => (collapsed ? { get: (s: number) => baseColors.get(collapsed.head[s]) } : baseColors),
+    [collapsed, baseColors]
   );
   // the top table is summed lazily: only while the drawer is shown, and after the graph has painted
   const [table, setTable] = useState<{ index: FlameIndex; rows: TopRow[] } | undefined>();
   const allRows = table?.index === index ? table.rows : undefined;
 
-  const [focus, setFocus] = useState(0);
-  const [selected, setSelected] = useState(-1);
+  const [focusO, setFocusO] = useState(0);
+  const [selectedO, setSelectedO] = useState(-1);
   const [hover, setHover] = useState<{ node: number; x: number; y: number }>({ node: -1, x: 0, y: 0 });
   const [menu, setMenu] = useState<Menu | undefined>();
-  const [search, setSearch] = useState('');
+  const [search, setSearch] = useState(opt.search ?? '');
   const [highlight, setHighlight] = useState(-1);
-  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'self', desc: true });
-  const [narrowView, setNarrowView] = useState<'graph' | 'table'>('graph');
+  const [sandwich, setSandwich] = useState<number | undefined>();
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: diff ? 'diff' : 'self', desc: true });
   const [tableWidth, setTableWidth] = useState<number | undefined>(() => loadNumber(TABLE_WIDTH_KEY));
+  const focus = toShown(focusO);
+  const selected = toShown(selectedO);
 
   // a new profile starts unzoomed (state reset during render, as React recommends)
-  const [shownData, setShownData] = useState(data);
-  if (shownData !== data) {
-    setShownData(data);
-    setFocus(0);
-    setSelected(-1);
+  const [seenData, setSeenData] = useState(data);
+  if (seenData !== data) {
+    setSeenData(data);
+    setFocusO(0);
+    setSelectedO(-1);
     setHighlight(-1);
+    setSandwich(undefined);
     setHover({ node: -1, x: 0, y: 0 });
+  }
+  // a search saved elsewhere (the panel editor) replaces the typed one
+  const [seenSearch, setSeenSearch] = useState(options.search);
+  if (seenSearch !== options.search) {
+    setSeenSearch(options.search);
+    setSearch(options.search ?? '');
   }
 
   const matcher = useMemo(() => compileSearch(search), [search]);
@@ -112,13 +176,25 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
     m[highlight] = 1;
     return searchNodes(index, m);
   }, [highlight, index, data]);
-  const nodeMatch = (highlightResult ?? searchResult)?.nodeMatch;
+  const origMatch = (highlightResult ?? searchResult)?.nodeMatch;
+  const nodeMatch = useMemo(
+    () => (origMatch && collapsed ? shownMatch(collapsed, origMatch) : origMatch),
+    [origMatch, collapsed]
+  );
 
   // sorted once per sort order; a search only filters the sorted rows (filtering keeps the order)
-  const sortedRows = useMemo(() => (allRows ? sortRows(allRows, sort.key, sort.desc) : []), [allRows, sort]);
+  const rootRight = data.valueRight ? data.valueRight[0] : undefined;
+  const sortedRows = useMemo(
+    () => (allRows ? sortRows(allRows, sort.key, sort.desc, { total: data.value[0], right: rootRight ?? 0 }) : []),
+    [allRows, sort, data, rootRight]
+  );
   const rows = useMemo(
     () => (searchResult ? sortedRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : sortedRows),
     [sortedRows, searchResult]
+  );
+  const sandwichModel = useMemo(
+    () => (sandwich !== undefined ? buildSandwich(index, sandwich) : undefined),
+    [sandwich, index]
   );
 
   const headerRef = useRef<HTMLDivElement>(null);
@@ -130,12 +206,23 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   // eslint-disable-next-line react-hooks/set-state-in-effect
   useLayoutEffect(() => setMeasured(true), []);
 
-  const split = options.showTable && width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
-  const toggle = options.showTable && !split;
+  const fits = width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
+  const drawer =
+    sandwich !== undefined
+      ? fits
+        ? 'table'
+        : undefined
+      : view === 'both'
+        ? 'table'
+        : view === 'tree'
+          ? 'tree'
+          : undefined;
+  const split = drawer !== undefined && fits && view !== 'table';
   const maxTable = width - MIN_GRAPH_WIDTH - HANDLE_WIDTH;
   const tw = split ? Math.round(Math.max(MIN_TABLE_WIDTH, Math.min(maxTable, tableWidth ?? width * 0.36))) : 0;
-  const showGraph = !toggle || narrowView === 'graph';
-  const showTable = split || (toggle && narrowView === 'table');
+  const showGraph = view !== 'table' || sandwich !== undefined;
+  const showTable = (view === 'table' && sandwich === undefined) || (split && drawer === 'table');
+  const showTree = split && drawer === 'tree';
   const graphWidth = split ? width - tw - HANDLE_WIDTH : width;
 
   const tableWanted = showTable && !allRows;
@@ -148,26 +235,106 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
   // the names as one text for plain-text search, made after the first paint (and after the table)
   useEffect(() => afterPaint(() => void nameText(data)), [data]);
 
-  const zoom = useCallback((node: number) => {
-    setFocus(node);
-    setSelected(node);
-    setMenu(undefined);
-  }, []);
+  const zoom = useCallback(
+    (node: number) => {
+      const o = toOrig(node);
+      setFocusO(o);
+      setSelectedO(o);
+      setMenu(undefined);
+    },
+    [toOrig]
+  );
   const reset = useCallback(() => {
-    setFocus(0);
-    setSelected(-1);
+    setFocusO(0);
+    setSelectedO(-1);
     setMenu(undefined);
   }, []);
+  const openSandwich = useCallback((k: number) => {
+    setSandwich(k);
+    setMenu(undefined);
+    setHover({ node: -1, x: 0, y: 0 });
+  }, []);
+  const closeSandwich = useCallback(() => setSandwich(undefined), []);
+  const toggleChain = useCallback(
+    (node: number, open: boolean) => {
+      const o = collapsed ? collapsed.head[node] : node;
+      setExpanded((e) => {
+        const next = new Set(e.data === data ? e.heads : []);
+        if (open) {
+          next.add(o);
+        } else {
+          // closing: every opened chain this frame is in or under
+          for (const x of [...next]) {
+            if (isAncestorOrSelf(index, x, o)) {
+              next.delete(x);
+            }
+          }
+        }
+        return { data, heads: next };
+      });
+      setMenu(undefined);
+    },
+    [collapsed, data, index]
+  );
+  const inOpenedChain = (node: number) => {
+    const o = toOrig(node);
+    for (const x of heads) {
+      if (isAncestorOrSelf(index, x, o)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const sandwichOfSearch = () => {
+    if (!searchResult) {
+      return;
+    }
+    // the matching function with the largest total
+    let best = -1;
+    let bestTotal = -1;
+    for (const r of allRows ?? topTable(index)) {
+      if (searchResult.nameMatch[r.nameIdx] && r.total > bestTotal) {
+        best = r.nameIdx;
+        bestTotal = r.total;
+      }
+    }
+    if (best >= 0) {
+      openSandwich(best);
+    }
+  };
+  const onSort = useCallback(
+    (key: SortKey) => setSort((s) => ({ key, desc: s.key === key ? !s.desc : key !== 'name' })),
+    []
+  );
+  const onSelectRow = useCallback((k: number) => setHighlight((h) => (h === k ? -1 : k)), []);
+  const onHover = useCallback(
+    (node: number, x: number, y: number) => setHover((h) => (h.node === node && node < 0 ? h : { node, x, y })),
+    []
+  );
+  const onContextMenu = useCallback(
+    (node: number, x: number, y: number) => {
+      setSelectedO(toOrig(node));
+      setMenu({ node, x, y });
+    },
+    [toOrig]
+  );
 
   const onKeyDown = (e: React.KeyboardEvent) => {
-    const { level, value } = data;
+    if (sandwich !== undefined) {
+      if (e.key === 'Escape') {
+        closeSandwich();
+        e.preventDefault();
+      }
+      return;
+    }
+    const { level, value } = shownData;
     const cur = selected >= 0 ? selected : focus;
     const sameLevel = (dir: 1 | -1) => {
       const l = level[cur];
-      const from = lowerBoundRow(index, l, Math.max(focus, 0));
-      const to = lowerBoundRow(index, l, index.end[focus]);
-      const at = lowerBoundRow(index, l, cur) + dir;
-      return at >= from && at < to && level[focus] <= l ? index.levelNodes[at] : cur;
+      const from = lowerBoundRow(shown, l, Math.max(focus, 0));
+      const to = lowerBoundRow(shown, l, shown.end[focus]);
+      const at = lowerBoundRow(shown, l, cur) + dir;
+      return at >= from && at < to && level[focus] <= l ? shown.levelNodes[at] : cur;
     };
     let next = cur;
     switch (e.key) {
@@ -177,11 +344,11 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
         e.preventDefault();
         return;
       case 'ArrowUp':
-        next = cur > focus && index.parent[cur] >= 0 ? index.parent[cur] : cur;
+        next = cur > focus && shown.parent[cur] >= 0 ? shown.parent[cur] : cur;
         break;
       case 'ArrowDown': {
         let best = -1;
-        for (let c = cur + 1; c < index.end[cur]; c = index.end[c]) {
+        for (let c = cur + 1; c < shown.end[cur]; c = shown.end[c]) {
           if (best < 0 || value[c] > value[best]) {
             best = c;
           }
@@ -205,11 +372,11 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
         return;
     }
     e.preventDefault();
-    setSelected(next);
+    setSelectedO(toOrig(next));
   };
 
   const copyName = (node: number) => {
-    const name = data.names[data.nameIdx[node]];
+    const name = shownData.names[shownData.nameIdx[node]];
     if (navigator.clipboard?.writeText) {
       navigator.clipboard.writeText(name).catch(() => undefined);
     }
@@ -244,6 +411,63 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
       ? `${searchResult.count} match${searchResult.count === 1 ? '' : 'es'} · ${formatPercent(searchResult.share)} of total`
       : '';
 
+  const probeNames = useMemo(
+    () => (collapsed ? (s: number) => chainNames(collapsed, data, s) : undefined),
+    [collapsed, data]
+  );
+  const crumbLabel = useMemo(
+    () => (collapsed ? (s: number) => chainNames(collapsed, data, s).join(' › ') : undefined),
+    [collapsed, data]
+  );
+  const hoverExtra = (node: number): Array<[string, string]> | undefined => {
+    if (!collapsed || collapsed.frames[node] <= 1) {
+      return undefined;
+    }
+    const names = chainNames(collapsed, data, node);
+    return [['Collapsed', `${names.length} frames: ${names.join(' → ')}`]];
+  };
+
+  const enterSandwichFromHeader = () => {
+    const node = selectedO >= 0 ? selectedO : focusO > 0 ? focusO : -1;
+    if (node > 0) {
+      openSandwich(data.nameIdx[node]);
+      return;
+    }
+    // nothing picked: the function with the most self
+    const best = (allRows ?? topTable(index)).reduce<TopRow | undefined>(
+      (b, r) => (!b || r.self > b.self ? r : b),
+      undefined
+    );
+    if (best) {
+      openSandwich(best.nameIdx);
+    }
+  };
+
+  // the header's controls are one memoised component (a zoom or hover does not re-render them)
+  const actionRef = useRef<(a: HeaderAction) => void>(() => undefined);
+  useLayoutEffect(() => {
+    actionRef.current = (a: HeaderAction) => {
+      switch (a.kind) {
+        case 'view':
+          if (a.view === 'sandwich') {
+            enterSandwichFromHeader();
+            return;
+          }
+          setSandwich(undefined);
+          setOpt({ viewMode: a.view, showTable: a.view === 'both' || a.view === 'table' ? true : opt.showTable });
+          return;
+        case 'collapse':
+          setExpanded({ data, heads: new Set() });
+          setOpt({ collapse: a.on });
+          return;
+        case 'options':
+          setOpt(a.changed);
+          return;
+      }
+    };
+  });
+  const onHeaderAction = useCallback((a: HeaderAction) => actionRef.current(a), []);
+
   if (data.count === 0) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
   }
@@ -265,6 +489,7 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
     >
       <div
         ref={headerRef}
+        data-testid="flamegraph-header"
         style={{
           display: 'flex',
           flexWrap: 'wrap',
@@ -279,11 +504,30 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
           <Input
             data-testid="flamegraph-search"
             aria-label="Search functions"
-            placeholder="Search (text or regex)"
+            placeholder="Search: regex, or terms separated by commas"
             value={search}
             onChange={(e) => {
               setSearch(e.currentTarget.value);
               setHighlight(-1);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                setOpt({ search: e.currentTarget.value });
+                e.preventDefault();
+                e.stopPropagation();
+              } else if (e.key === 'Escape') {
+                setSearch('');
+                setHighlight(-1);
+                setOpt({ search: '' });
+                reset();
+                e.preventDefault();
+                e.stopPropagation();
+              }
+            }}
+            onBlur={(e) => {
+              if ((opt.search ?? '') !== e.currentTarget.value) {
+                setOpt({ search: e.currentTarget.value });
+              }
             }}
           />
         </div>
@@ -293,28 +537,62 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
         >
           {resultInfo}
         </span>
+        {searchResult && searchResult.count > 0 && sandwich === undefined && (
+          <Button
+            size="sm"
+            variant="secondary"
+            fill="text"
+            icon="gf-show-context"
+            data-testid="search-sandwich"
+            tooltip="Sandwich view of the matching function with the largest total"
+            onClick={sandwichOfSearch}
+          >
+            Sandwich
+          </Button>
+        )}
         {(highlight >= 0 || search) && (
-          <Button size="sm" variant="secondary" fill="text" onClick={() => (setHighlight(-1), setSearch(''))}>
+          <Button
+            size="sm"
+            variant="secondary"
+            fill="text"
+            onClick={() => {
+              setHighlight(-1);
+              setSearch('');
+              setOpt({ search: '' });
+            }}
+          >
             Clear
           </Button>
         )}
-        {toggle && (
-          <RadioButtonGroup
-            size="sm"
-            options={[
-              { value: 'graph', label: 'Flame graph' },
-              { value: 'table', label: 'Top table' },
-            ]}
-            value={narrowView}
-            onChange={(v) => setNarrowView(v === 'table' ? 'table' : 'graph')}
-          />
+        <HeaderControls
+          view={sandwich !== undefined ? 'sandwich' : view}
+          diff={diff}
+          colorMode={opt.colorMode}
+          colorBlindDiff={opt.colorBlindDiff}
+          textAlign={opt.textAlign}
+          collapse={collapse}
+          onAction={onHeaderAction}
+        />
+        {sandwich === undefined && (
+          <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />
         )}
-        <Breadcrumbs index={index} focus={focus} onZoom={zoom} onReset={reset} />
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
-        {showGraph && measured && (
+        {showGraph && measured && sandwichModel && (
+          <SandwichView
+            sandwich={sandwichModel}
+            unit={data.unit}
+            rootTotal={data.value[0]}
+            width={graphWidth}
+            height={bodyHeight}
+            options={opt}
+            darkTheme={dark}
+            onExit={closeSandwich}
+          />
+        )}
+        {showGraph && measured && !sandwichModel && (
           <FlameCanvas
-            index={index}
+            index={shown}
             colors={colors}
             focus={focus}
             selected={selected}
@@ -322,15 +600,14 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
             nodeMatch={nodeMatch}
             width={graphWidth}
             height={bodyHeight}
-            minBarWidth={options.minBarWidth}
-            textAlign={options.textAlign}
+            minBarWidth={opt.minBarWidth}
+            textAlign={opt.textAlign}
             darkTheme={dark}
-            onHover={(node, x, y) => setHover((h) => (h.node === node && node < 0 ? h : { node, x, y }))}
+            frames={collapsed?.frames}
+            probeNames={probeNames}
+            onHover={onHover}
             onClick={zoom}
-            onContextMenu={(node, x, y) => {
-              setSelected(node);
-              setMenu({ node, x, y });
-            }}
+            onContextMenu={onContextMenu}
           />
         )}
         {split && (
@@ -357,18 +634,40 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
             rows={rows}
             unit={data.unit}
             rootTotal={data.value[0]}
+            rootRight={rootRight}
+            colorBlind={opt.colorBlindDiff}
             width={split ? tw : width}
             height={bodyHeight}
             sortKey={sort.key}
             descending={sort.desc}
-            onSort={(key) => setSort((s) => ({ key, desc: s.key === key ? !s.desc : key !== 'name' }))}
+            onSort={onSort}
             highlighted={highlight}
-            onSelect={(k) => setHighlight((h) => (h === k ? -1 : k))}
+            onSelect={onSelectRow}
+            onSandwich={openSandwich}
+          />
+        )}
+        {showTree && (
+          <CallTree
+            index={shown}
+            frames={collapsed?.frames}
+            width={tw}
+            height={bodyHeight}
+            focus={focus}
+            onSelect={zoom}
+            colorBlind={opt.colorBlindDiff}
           />
         )}
       </div>
-      {hover.node >= 0 && !menu && showGraph && (
-        <Tooltip index={index} node={hover.node} focus={focus} clientX={hover.x} clientY={hover.y} dark={dark} />
+      {hover.node >= 0 && !menu && showGraph && !sandwichModel && (
+        <Tooltip
+          index={shown}
+          node={hover.node}
+          focus={focus}
+          clientX={hover.x}
+          clientY={hover.y}
+          dark={dark}
+          extra={hoverExtra(hover.node)}
+        />
       )}
       {menu && (
         <ContextMenu
@@ -383,18 +682,39 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
                 label="Highlight same name"
                 icon="eye"
                 onClick={() => {
-                  setHighlight(data.nameIdx[menu.node]);
+                  setHighlight(shownData.nameIdx[menu.node]);
                   setMenu(undefined);
                 }}
               />
-              {options.showTable && (
+              <MenuItem
+                label="Sandwich view"
+                icon="gf-show-context"
+                onClick={() => openSandwich(shownData.nameIdx[menu.node])}
+              />
+              {collapsed && collapsed.frames[menu.node] > 1 && (
+                <MenuItem
+                  label={`Expand ${collapsed.frames[menu.node]} collapsed frames`}
+                  icon="angle-double-down"
+                  onClick={() => toggleChain(menu.node, true)}
+                />
+              )}
+              {collapse && heads.size > 0 && inOpenedChain(menu.node) && (
+                <MenuItem
+                  label="Collapse this chain"
+                  icon="angle-double-up"
+                  onClick={() => toggleChain(menu.node, false)}
+                />
+              )}
+              {view !== 'graph' && (
                 <MenuItem
                   label="Show in table"
                   icon="table"
                   onClick={() => {
-                    setHighlight(data.nameIdx[menu.node]);
+                    setHighlight(shownData.nameIdx[menu.node]);
                     setSearch('');
-                    setNarrowView('table');
+                    if (!fits) {
+                      setOpt({ viewMode: 'table' });
+                    }
                     setMenu(undefined);
                   }}
                 />
@@ -406,3 +726,115 @@ export function FlameGraphView({ data, width, height, options }: FlameGraphViewP
     </div>
   );
 }
+
+const EMPTY_SET: Set<number> = new Set();
+
+// the fully collapsed graph of an index, and the index of a collapsed graph, made once: switching
+// collapse off and on again redraws without redoing either
+const collapsedCache = new WeakMap<FlameIndex, Collapsed>();
+const shownIndexCache = new WeakMap<Collapsed, FlameIndex>();
+
+function collapsedOf(index: FlameIndex, heads: Set<number>): Collapsed {
+  if (heads.size > 0) {
+    return collapseChains(index, heads);
+  }
+  let c = collapsedCache.get(index);
+  if (!c) {
+    c = collapseChains(index);
+    collapsedCache.set(index, c);
+  }
+  return c;
+}
+
+function shownIndexOf(c: Collapsed, index: FlameIndex): FlameIndex {
+  if (c.data === index.data) {
+    return index;
+  }
+  let ix = shownIndexCache.get(c);
+  if (!ix) {
+    ix = buildIndex(c.data);
+    shownIndexCache.set(c, ix);
+  }
+  return ix;
+}
+
+type HeaderAction =
+  | { kind: 'view'; view: ViewMode | 'sandwich' }
+  | { kind: 'collapse'; on: boolean }
+  | { kind: 'options'; changed: Partial<ViewOptions> };
+
+interface HeaderControlsProps {
+  view: ViewMode | 'sandwich';
+  diff: boolean;
+  colorMode: ColorMode;
+  colorBlindDiff: boolean;
+  textAlign: 'left' | 'right';
+  collapse: boolean;
+  onAction: (a: HeaderAction) => void;
+}
+
+/** The header's view, colour, alignment and collapse controls. */
+const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
+  const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
+  return (
+    <>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
+        <RadioButtonGroup
+          size="sm"
+          aria-label="View"
+          data-testid="view-mode"
+          options={VIEW_OPTIONS}
+          value={view}
+          onChange={(v) => onAction({ kind: 'view', view: v })}
+        />
+        {!diff && (
+          <div style={{ width: 160 }}>
+            <Combobox
+              aria-label="Colour scheme"
+              options={COLOR_OPTIONS}
+              value={colorMode}
+              onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+            />
+          </div>
+        )}
+        {diff && (
+          <RadioButtonGroup
+            size="sm"
+            aria-label="Diff palette"
+            options={[
+              { value: false, label: 'Red / green' },
+              { value: true, label: 'Colour-blind' },
+            ]}
+            value={colorBlindDiff}
+            onChange={(v) => onAction({ kind: 'options', changed: { colorBlindDiff: v } })}
+          />
+        )}
+        <RadioButtonGroup
+          size="sm"
+          aria-label="Text align"
+          options={[
+            { value: 'left', label: 'Left', icon: 'align-left', description: 'Align text left' },
+            { value: 'right', label: 'Right', icon: 'align-right', description: 'Align text right' },
+          ]}
+          value={textAlign}
+          onChange={(v) => onAction({ kind: 'options', changed: { textAlign: v === 'right' ? 'right' : 'left' } })}
+        />
+        <InlineSwitch
+          label="Collapse"
+          showLabel
+          transparent
+          aria-label="Collapse chains"
+          value={collapse}
+          onChange={(e) => onAction({ kind: 'collapse', on: e.currentTarget.checked })}
+        />
+        <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: false })}>
+          Expand all
+        </Button>
+        <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: true })}>
+          Collapse all
+        </Button>
+      </div>
+      {diff && <DiffLegend colorBlind={colorBlindDiff} />}
+    </>
+  );
+});

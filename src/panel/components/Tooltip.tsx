@@ -14,6 +14,8 @@ export interface TooltipProps {
   clientX: number;
   clientY: number;
   dark: boolean;
+  /** Rows added after the node's numbers (a collapsed chain's frames). */
+  extra?: Array<[string, string]>;
 }
 
 /** Rows of the tooltip for node: label → value, as shown to the user. */
@@ -56,7 +58,7 @@ export function tooltipRows(index: FlameIndex, node: number, focus: number): Arr
  * containing block of a `position: fixed` descendant, so a tooltip inside the panel would be
  * placed the panel's offset away from the cursor.
  */
-export function Tooltip({ index, node, focus, clientX, clientY, dark }: TooltipProps) {
+export function Tooltip({ index, node, focus, clientX, clientY, dark, extra }: TooltipProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState({ left: clientX + 12, top: clientY + 12 });
   useLayoutEffect(() => {
@@ -106,7 +108,7 @@ export function Tooltip({ index, node, focus, clientX, clientY, dark }: TooltipP
         </div>
         <table style={{ borderCollapse: 'collapse' }}>
           <tbody>
-            {tooltipRows(index, node, focus).map(([k, v]) => (
+            {[...tooltipRows(index, node, focus), ...(extra ?? [])].map(([k, v]) => (
               <tr key={k} data-testid={`tooltip-${k.toLowerCase()}`}>
                 <td style={{ paddingRight: 8, opacity: 0.75, verticalAlign: 'top' }}>{k}</td>
                 <td>{v}</td>

@@ -6,7 +6,8 @@ import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { formatPercent, formatValue } from '../model/format';
-import { SortKey, TopRow } from '../model/topTable';
+import { diffColumns, formatDiff, SortKey, TopRow } from '../model/topTable';
+import { diffColor } from '../model/colors';
 import { fitName } from '../model/shortName';
 import { monoCharWidth } from '../render/textMetrics';
 
@@ -21,6 +22,11 @@ export interface TopTableProps {
   onSort: (key: SortKey) => void;
   highlighted: number;
   onSelect: (nameIdx: number) => void;
+  /** Diff frames: the comparison's root total; the table then shows baseline, comparison and diff %. */
+  rootRight?: number;
+  colorBlind?: boolean;
+  /** Opens the sandwich view of a symbol (a button on each row). */
+  onSandwich?: (nameIdx: number) => void;
 }
 
 const ROW = 24;
@@ -61,6 +67,14 @@ const getStyles = (theme: GrafanaTheme2) => ({
     cursor: 'pointer',
     '&:hover': { background: theme.colors.action.hover },
   }),
+  action: css({
+    background: 'none',
+    border: 'none',
+    color: theme.colors.text.secondary,
+    cursor: 'pointer',
+    padding: 0,
+    '&:hover': { color: theme.colors.text.primary },
+  }),
   stripe: css({ background: theme.colors.background.secondary }),
   selected: css({ background: theme.colors.action.selected, '&:hover': { background: theme.colors.action.selected } }),
   nameCell: css({
@@ -91,13 +105,49 @@ function ValueCell(props: { className: string; width: number; value: number; roo
   );
 }
 
+/** Baseline %, comparison % and diff % cells of a diff row, as Grafana's top table shows them. */
+export function DiffCells(props: {
+  className: string;
+  width: number;
+  total: number;
+  totalRight: number;
+  rootTotal: number;
+  rootRight: number;
+  colorBlind: boolean;
+}) {
+  const { className, width, total, totalRight, rootTotal, rootRight, colorBlind } = props;
+  const c = diffColumns(total, totalRight, rootTotal, rootRight);
+  const change = c.diff === Infinity ? 1 : Math.max(-1, Math.min(1, c.diff / 100));
+  return (
+    <>
+      <div role="cell" className={className} style={{ width }} data-testid="cell-baseline">
+        {c.baseline.toFixed(2)}%
+      </div>
+      <div role="cell" className={className} style={{ width }} data-testid="cell-comparison">
+        {c.comparison.toFixed(2)}%
+      </div>
+      <div
+        role="cell"
+        className={className}
+        style={{ width, color: change === 0 ? undefined : diffColor(change, colorBlind), fontWeight: 500 }}
+        data-testid="cell-diff"
+      >
+        {formatDiff(c.diff)}
+      </div>
+    </>
+  );
+}
+
 /**
  * The top table: symbol, self and total per function, sortable by any column. Rows are
  * windowed (only the visible ones are in the DOM), so 100k symbols stay fast. Colours and
  * fonts come from the Grafana theme.
  */
-export function TopTable(props: TopTableProps) {
+export const TopTable = React.memo(function TopTable(props: TopTableProps) {
   const { rows, width, height, sortKey, descending, onSort, highlighted, onSelect, unit, rootTotal } = props;
+  const { rootRight, onSandwich, colorBlind = false } = props;
+  const diff = rootRight !== undefined;
+  const actionW = onSandwich ? 26 : 0;
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const scroller = useRef<HTMLDivElement>(null);
@@ -105,8 +155,11 @@ export function TopTable(props: TopTableProps) {
   const bodyHeight = Math.max(0, height - HEADER);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 5);
   const last = Math.min(rows.length, Math.ceil((scrollTop + bodyHeight) / ROW) + 5);
-  const numW = Math.max(84, Math.min(150, Math.floor(width * 0.22)));
-  const nameW = Math.max(40, width - 2 * numW - 2);
+  const numCols = diff ? 3 : 2;
+  const numW = diff
+    ? Math.max(72, Math.min(110, Math.floor(width * 0.16)))
+    : Math.max(84, Math.min(150, Math.floor(width * 0.22)));
+  const nameW = Math.max(40, width - numCols * numW - actionW - 2);
   // long names are shortened from the left (module path, package) so the function stays visible
   const nameChars = Math.floor((nameW - 2 * CELL_PADDING) / monoCharWidth(nameFont(theme)));
 
@@ -140,8 +193,19 @@ export function TopTable(props: TopTableProps) {
     <div role="table" aria-label="Top table" data-testid="top-table" className={styles.table} style={{ width, height }}>
       <div role="row" className={styles.headerRow}>
         {header('name', 'Symbol', nameW, 'left')}
-        {header('self', 'Self', numW, 'right')}
-        {header('total', 'Total', numW, 'right')}
+        {diff ? (
+          <>
+            {header('baseline', 'Baseline', numW, 'right')}
+            {header('comparison', 'Comparison', numW, 'right')}
+            {header('diff', 'Diff', numW, 'right')}
+          </>
+        ) : (
+          <>
+            {header('self', 'Self', numW, 'right')}
+            {header('total', 'Total', numW, 'right')}
+          </>
+        )}
+        {onSandwich && <div style={{ width: actionW, flex: 'none' }} />}
       </div>
       <div
         ref={scroller}
@@ -167,14 +231,51 @@ export function TopTable(props: TopTableProps) {
                 <div role="cell" className={styles.nameCell} style={{ width: nameW }}>
                   {fitName(r.name, nameChars)}
                 </div>
-                <ValueCell className={styles.valueCell} width={numW} value={r.self} rootTotal={rootTotal} unit={unit} />
-                <ValueCell
-                  className={styles.valueCell}
-                  width={numW}
-                  value={r.total}
-                  rootTotal={rootTotal}
-                  unit={unit}
-                />
+                {diff ? (
+                  <DiffCells
+                    className={styles.valueCell}
+                    width={numW}
+                    total={r.total}
+                    totalRight={r.totalRight ?? 0}
+                    rootTotal={rootTotal}
+                    rootRight={rootRight}
+                    colorBlind={colorBlind}
+                  />
+                ) : (
+                  <>
+                    <ValueCell
+                      className={styles.valueCell}
+                      width={numW}
+                      value={r.self}
+                      rootTotal={rootTotal}
+                      unit={unit}
+                    />
+                    <ValueCell
+                      className={styles.valueCell}
+                      width={numW}
+                      value={r.total}
+                      rootTotal={rootTotal}
+                      unit={unit}
+                    />
+                  </>
+                )}
+                {onSandwich && (
+                  <div role="cell" style={{ width: actionW, flex: 'none', textAlign: 'center' }}>
+                    <button
+                      type="button"
+                      className={styles.action}
+                      aria-label={`Sandwich view of ${r.name}`}
+                      title="Sandwich view: callers and callees"
+                      data-testid="top-table-sandwich"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onSandwich(r.nameIdx);
+                      }}
+                    >
+                      ⧗
+                    </button>
+                  </div>
+                )}
               </div>
             );
           })}
@@ -182,4 +283,4 @@ export function TopTable(props: TopTableProps) {
       </div>
     </div>
   );
-}
+});

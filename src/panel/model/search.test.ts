@@ -39,4 +39,13 @@ describe('search', () => {
     const s = run('parse|hash|gc');
     expect(s.total).toBe(85);
   });
+
+  it('takes several terms separated by commas, each a regex or text, as Grafana does', () => {
+    expect(run('parse, ^crypto/').count).toBe(2);
+    expect(run('parse, ^crypto/').total).toBe(55);
+    expect(run('gc,, ').count).toBe(1);
+    expect(compileSearch(' , ')).toBeUndefined();
+    // a comma inside a regex quantifier is part of the regex
+    expect(run('ma{1,2}in\\.work').count).toBe(1);
+  });
 });

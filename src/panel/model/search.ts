@@ -17,9 +17,33 @@ export interface Matcher {
 
 const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|]/;
 
-/** Compiles search text (case-insensitive); undefined for empty text. */
+/**
+ * Compiles search text (case-insensitive); undefined for empty text. Several terms separated by
+ * commas (as Grafana's flame graph search takes them) match a name that any of them matches, each
+ * term a regex or text; a comma inside a valid regex with braces (`a{1,3}`) stays part of it.
+ */
 export function compileSearch(text: string): Matcher | undefined {
   const q = text.trim();
+  if (!q) {
+    return undefined;
+  }
+  if (q.includes(',') && !/\{\d*,\d*\}/.test(q)) {
+    const terms = q
+      .split(',')
+      .map((t) => compileOne(t.trim()))
+      .filter((m): m is Matcher => m !== undefined);
+    if (terms.length === 0) {
+      return undefined;
+    }
+    if (terms.length === 1) {
+      return terms[0];
+    }
+    return { kind: 'regex', test: (s) => terms.some((m) => m.test(s)) };
+  }
+  return compileOne(q);
+}
+
+function compileOne(q: string): Matcher | undefined {
   if (!q) {
     return undefined;
   }

@@ -22,6 +22,8 @@ export interface DrawParams extends LayoutParams {
   font: string;
   /** Width of one character of `font` in CSS px (monospace). */
   charWidth: number;
+  /** Collapsed chains: how many frames each bar holds; a bar holding more says so (`name (+2)`). */
+  frames?: Int32Array;
 }
 
 /** Horizontal padding of bar text in CSS px. */
@@ -121,13 +123,16 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
       virtualBars.push(x, y, bw);
     }
     drawn++;
-    const maxChars = Math.floor((bw - 2 * TEXT_PADDING) / p.charWidth);
+    const held = p.frames ? p.frames[i] : 1;
+    const mark = held > 1 ? ` (+${held - 1})` : '';
+    const maxChars = Math.floor((bw - 2 * TEXT_PADDING) / p.charWidth) - mark.length;
     if (maxChars >= 3) {
       const k = data.nameIdx[i];
       const name = data.names[k];
       // the label adds at least ` (1%, 1)` to the name: format numbers only when that can fit
       const full = name.length + 8 <= maxChars ? barLabel(name, data.value[i], rootTotal, data.unit) : '';
-      const text = full && full.length <= maxChars ? full : forms.fit(k, maxChars, p.textAlign);
+      const fitted = full && full.length <= maxChars ? full : forms.fit(k, maxChars, p.textAlign);
+      const text = fitted && mark ? fitted + mark : fitted;
       if (text) {
         const tx = p.textAlign === 'left' ? x + TEXT_PADDING : x + bw - TEXT_PADDING - text.length * p.charWidth;
         texts.push([text, Math.max(x + TEXT_PADDING, tx), y + rowHeight / 2, matched]);

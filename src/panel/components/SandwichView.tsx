@@ -1,0 +1,139 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import React, { useCallback, useMemo, useState } from 'react';
+import { Button, useTheme2 } from '@grafana/ui';
+import { buildIndex } from '../model/flameIndex';
+import { nodeColors } from '../model/colors';
+import { Sandwich } from '../model/sandwich';
+import { formatPercent, formatValue } from '../model/format';
+import { FlameCanvas } from './FlameCanvas';
+import { Tooltip } from './Tooltip';
+import { ViewOptions } from './FlameGraphView';
+
+export interface SandwichViewProps {
+  sandwich: Sandwich;
+  unit?: string;
+  rootTotal: number;
+  width: number;
+  height: number;
+  options: ViewOptions;
+  darkTheme: boolean;
+  onExit: () => void;
+}
+
+const BAR = 30;
+const LABEL = 18;
+
+/**
+ * The sandwich of one function: its callers merged over every call site above (the function in
+ * the top row, each row below it one caller further out), its callees merged below; each half
+ * zooms on click on its own. Back (or Escape) returns to the graph as it was.
+ */
+export function SandwichView({
+  sandwich,
+  unit,
+  rootTotal,
+  width,
+  height,
+  options,
+  darkTheme,
+  onExit,
+}: SandwichViewProps) {
+  const theme = useTheme2();
+  const callers = useMemo(() => buildIndex(sandwich.callers), [sandwich]);
+  const callees = useMemo(() => buildIndex(sandwich.callees), [sandwich]);
+  const callerColors = useMemo(
+    () => nodeColors(sandwich.callers, options.colorMode, options.colorBlindDiff),
+    [sandwich, options.colorMode, options.colorBlindDiff]
+  );
+  const calleeColors = useMemo(
+    () => nodeColors(sandwich.callees, options.colorMode, options.colorBlindDiff),
+    [sandwich, options.colorMode, options.colorBlindDiff]
+  );
+  const [focus, setFocus] = useState<{ callers: number; callees: number }>({ callers: 0, callees: 0 });
+  const [hover, setHover] = useState<{ half: 'callers' | 'callees'; node: number; x: number; y: number }>();
+  const half = Math.max(40, Math.floor((height - BAR - 2 * LABEL) / 2));
+  const name = sandwich.callers.names[sandwich.nameIdx];
+  const onHoverCallers = useCallback(
+    (node: number, x: number, y: number) => setHover(node < 0 ? undefined : { half: 'callers', node, x, y }),
+    []
+  );
+  const onHoverCallees = useCallback(
+    (node: number, x: number, y: number) => setHover(node < 0 ? undefined : { half: 'callees', node, x, y }),
+    []
+  );
+  const label = (text: string) => (
+    <div
+      style={{
+        height: LABEL,
+        fontSize: 11,
+        color: theme.colors.text.secondary,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+      }}
+    >
+      {text}
+    </div>
+  );
+  const common = {
+    selected: -1,
+    width,
+    height: half,
+    minBarWidth: options.minBarWidth,
+    textAlign: options.textAlign,
+    darkTheme,
+    onContextMenu: () => undefined,
+  };
+  return (
+    <div data-testid="sandwich-view" style={{ width, height, display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+      <div style={{ height: BAR, display: 'flex', alignItems: 'center', gap: 8, minWidth: 0, flex: 'none' }}>
+        <Button size="sm" variant="secondary" icon="arrow-left" onClick={onExit} aria-label="Exit sandwich view">
+          Back
+        </Button>
+        <span
+          data-testid="sandwich-summary"
+          title={name}
+          style={{ fontSize: 12, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}
+        >
+          <b style={{ fontFamily: 'monospace' }}>{name}</b>
+          {` · self ${formatValue(sandwich.self, unit)} · total ${formatValue(sandwich.total, unit)} (${formatPercent(
+            rootTotal > 0 ? sandwich.total / rootTotal : 0
+          )}) · ${sandwich.sites} call site${sandwich.sites === 1 ? '' : 's'}`}
+        </span>
+      </div>
+      {label('Callers: the function on top, each row below it one caller further out')}
+      <FlameCanvas
+        {...common}
+        index={callers}
+        colors={callerColors}
+        focus={focus.callers}
+        hovered={hover?.half === 'callers' ? hover.node : -1}
+        testId="sandwich-callers-canvas"
+        onHover={onHoverCallers}
+        onClick={(n) => setFocus((f) => ({ ...f, callers: n }))}
+      />
+      {label('Callees: what the function calls, merged over every call site')}
+      <FlameCanvas
+        {...common}
+        index={callees}
+        colors={calleeColors}
+        focus={focus.callees}
+        hovered={hover?.half === 'callees' ? hover.node : -1}
+        testId="sandwich-callees-canvas"
+        onHover={onHoverCallees}
+        onClick={(n) => setFocus((f) => ({ ...f, callees: n }))}
+      />
+      {hover && (
+        <Tooltip
+          index={hover.half === 'callers' ? callers : callees}
+          node={hover.node}
+          focus={hover.half === 'callers' ? focus.callers : focus.callees}
+          clientX={hover.x}
+          clientY={hover.y}
+          dark={darkTheme}
+        />
+      )}
+    </div>
+  );
+}

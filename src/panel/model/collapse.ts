@@ -1,0 +1,152 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { FlameData } from '../../shared/flameData';
+import { FlameIndex } from './flameIndex';
+
+/**
+ * A flamegraph with its chains collapsed, as Grafana's flame graph collapses them: a node whose
+ * only child carries the same total (recursion, wrapper frames) is merged with that child into one
+ * bar, named after the chain's first frame. Totals do not change (the chain's frames all carry the
+ * same total); the bar's self is the chain's self.
+ */
+export interface Collapsed {
+  data: FlameData;
+  /** For each shown node, the original node at the head of its chain. */
+  head: Int32Array;
+  /** For each shown node, how many original frames it holds (1 when nothing was merged). */
+  frames: Int32Array;
+  /** For each original node, the shown node that holds it. */
+  shownOf: Int32Array;
+}
+
+/** Whether original node i is merged into its parent: the parent's only child, with the parent's total. */
+function mergesIntoParent(index: FlameIndex, i: number): boolean {
+  const d = index.data;
+  const p = index.parent[i];
+  // the root stays its own bar; p's only child is p+1 and ends where p ends
+  return (
+    p > 0 &&
+    i === p + 1 &&
+    index.end[i] === index.end[p] &&
+    d.value[i] === d.value[p] &&
+    (!d.valueRight || d.valueRight[i] === d.valueRight[p]) &&
+    !(d.virtual && (d.virtual[i] || d.virtual[p]))
+  );
+}
+
+/**
+ * Collapses every chain of index except those whose head (original node) is in `expanded`.
+ * O(n); the identity (nothing merged) when no chain can be collapsed.
+ */
+export function collapseChains(index: FlameIndex, expanded: ReadonlySet<number> = new Set()): Collapsed {
+  const d = index.data;
+  const n = d.count;
+  const shownOf = new Int32Array(n);
+  // count shown nodes first, so the arrays are made once at their size
+  const merged = new Uint8Array(n);
+  // the original node heading the chain each node is in
+  const chainHead = new Int32Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    chainHead[i] = i;
+    if (mergesIntoParent(index, i)) {
+      const p = index.parent[i];
+      chainHead[i] = chainHead[p];
+      // a chain the user expanded keeps its frames apart
+      if (!expanded.has(chainHead[p])) {
+        merged[i] = 1;
+        shownOf[i] = shownOf[p];
+        continue;
+      }
+    }
+    shownOf[i] = m++;
+  }
+  if (m === n) {
+    const ident = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      ident[i] = i;
+    }
+    return { data: d, head: ident, frames: new Int32Array(n).fill(1), shownOf: ident };
+  }
+  const level = new Int32Array(m);
+  const value = new Float64Array(m);
+  const self = new Float64Array(m);
+  const nameIdx = new Int32Array(m);
+  const head = new Int32Array(m);
+  const frames = new Int32Array(m);
+  const valueRight = d.valueRight ? new Float64Array(m) : undefined;
+  const selfRight = d.selfRight ? new Float64Array(m) : undefined;
+  const virtual = d.virtual ? new Uint8Array(m) : undefined;
+  const virtualLabelIdx = d.virtualLabelIdx ? new Int32Array(m) : undefined;
+  let maxLevel = 0;
+  for (let i = 0; i < n; i++) {
+    const s = shownOf[i];
+    if (!merged[i]) {
+      const p = index.parent[i];
+      level[s] = p < 0 ? 0 : level[shownOf[p]] + 1;
+      maxLevel = Math.max(maxLevel, level[s]);
+      value[s] = d.value[i];
+      nameIdx[s] = d.nameIdx[i];
+      head[s] = i;
+      if (valueRight) {
+        valueRight[s] = d.valueRight![i];
+      }
+      if (virtual) {
+        virtual[s] = d.virtual![i];
+      }
+      if (virtualLabelIdx) {
+        virtualLabelIdx[s] = d.virtualLabelIdx![i];
+      }
+    }
+    frames[s]++;
+    self[s] += d.self[i];
+    if (selfRight) {
+      selfRight[s] += d.selfRight![i];
+    }
+  }
+  const data: FlameData = { count: m, level, value, self, nameIdx, names: d.names, maxLevel, unit: d.unit };
+  if (valueRight && selfRight) {
+    data.valueRight = valueRight;
+    data.selfRight = selfRight;
+  }
+  if (virtual && virtualLabelIdx) {
+    data.virtual = virtual;
+    data.virtualLabelIdx = virtualLabelIdx;
+  }
+  return { data, head, frames, shownOf };
+}
+
+/** How many chains of index can be collapsed (their heads), for the header's count. */
+export function chainHeads(c: Collapsed): number {
+  let k = 0;
+  for (let s = 0; s < c.frames.length; s++) {
+    if (c.frames[s] > 1) {
+      k++;
+    }
+  }
+  return k;
+}
+
+/** A per-original-node mask (search matches) as a per-shown-node mask: a bar matches when a frame it holds does. */
+export function shownMatch(c: Collapsed, nodeMatch: Uint8Array): Uint8Array {
+  if (c.shownOf.length === c.data.count) {
+    return nodeMatch;
+  }
+  const out = new Uint8Array(c.data.count);
+  for (let i = 0; i < nodeMatch.length; i++) {
+    if (nodeMatch[i]) {
+      out[c.shownOf[i]] = 1;
+    }
+  }
+  return out;
+}
+
+/** The names of the frames shown node s holds, first to last. */
+export function chainNames(c: Collapsed, original: FlameData, s: number): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < c.frames[s]; k++) {
+    out.push(original.names[original.nameIdx[c.head[s] + k]]);
+  }
+  return out;
+}

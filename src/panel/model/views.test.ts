@@ -1,0 +1,215 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+/**
+ * The sandwich, collapse and call-tree models on a real profile, checked against google/pprof's
+ * reports of the same profile: the backend's frame of labeled.cpu.redated.pb.gz
+ * (pkg/plugin/testdata/grafana/profile_labeled.golden.json) against `go tool pprof -peek` and
+ * `-traces` of that file (internal/testdata/pyroscope/pushed-profiles/labeled.peek.txt and
+ * labeled.traces.txt; the commands are in that folder's README).
+ */
+import fs from 'fs';
+import path from 'path';
+import { DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
+import { FlameData, readFlameData } from '../../shared/flameData';
+import { buildIndex, FlameIndex } from './flameIndex';
+import { buildSandwich } from './sandwich';
+import { collapseChains, shownMatch } from './collapse';
+import { childrenOf, treeRows } from './callTree';
+import { searchNodes } from './search';
+import { parsePeek, parseTraces, traceTree } from '../testing/pprofText';
+
+const REPO = path.join(__dirname, '../../..');
+const PUSHED = path.join(REPO, 'internal/testdata/pyroscope/pushed-profiles');
+
+function golden(): FlameData {
+  const file = path.join(REPO, 'pkg/plugin/testdata/grafana/profile_labeled.golden.json');
+  const frames: DataFrameJSON[] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return readFlameData(dataFrameFromJSON(frames[0]));
+}
+
+const data = golden();
+const index = buildIndex(data);
+const peek = parsePeek(fs.readFileSync(path.join(PUSHED, 'labeled.peek.txt'), 'utf8'));
+const tree = traceTree(parseTraces(fs.readFileSync(path.join(PUSHED, 'labeled.traces.txt'), 'utf8')));
+
+/** The level-1 children of a FlameData's root: name → total. */
+function firstLevel(d: FlameData): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let i = 1; i < d.count; i++) {
+    if (d.level[i] === 1) {
+      const name = d.names[d.nameIdx[i]];
+      out.set(name, (out.get(name) ?? 0) + d.value[i]);
+    }
+  }
+  return out;
+}
+
+/** Every node of an index as its path of names from below the root → total and self. */
+function paths(ix: FlameIndex, frames?: (i: number) => string[]): Map<string, { total: number; self: number }> {
+  const d = ix.data;
+  const out = new Map<string, { total: number; self: number }>();
+  const stack: string[] = [];
+  for (let i = 1; i < d.count; i++) {
+    stack.length = d.level[i] - 1;
+    stack.push(...(frames ? frames(i) : [d.names[d.nameIdx[i]]]));
+    out.set(stack.join(';'), { total: d.value[i], self: d.self[i] });
+    if (frames) {
+      // a collapsed bar stands for several levels: later rows sit below the whole chain
+      const joined = stack.join(';');
+      stack.length = d.level[i] - 1;
+      stack.push(joined);
+    }
+  }
+  return out;
+}
+
+describe('the profile and its pprof reports', () => {
+  it('are the same profile (the root is pprof total, every path of -traces is a node)', () => {
+    expect(peek.size).toBe(4);
+    expect(data.value[0]).toBe(3_770_000_000);
+    expect(paths(index)).toEqual(tree);
+  });
+});
+
+describe('sandwich', () => {
+  it.each([...peek.keys()])('of %s has pprof -peek flat, cum, callers and callees', (name) => {
+    const p = peek.get(name)!;
+    const k = data.names.indexOf(name);
+    expect(k).toBeGreaterThanOrEqual(0);
+    const s = buildSandwich(index, k);
+    expect(s.self).toBe(p.flat);
+    expect(s.total).toBe(p.cum);
+    expect(s.callers.value[0]).toBe(p.cum);
+    expect(s.callees.value[0]).toBe(p.cum);
+    expect(firstLevel(s.callers)).toEqual(p.callers);
+    expect(firstLevel(s.callees)).toEqual(p.callees);
+  });
+
+  it('counts recursion once: decodeState.object is called by value, which object calls', () => {
+    const name = 'encoding/json.(*decodeState).object';
+    const s = buildSandwich(index, data.names.indexOf(name));
+    // the function is its own callee's callee, and sits on more nodes than the outermost calls
+    expect(s.sites).toBeGreaterThan(1);
+    expect(peek.get(name)!.callees.get('encoding/json.(*decodeState).value')).toBe(150_000_000);
+    const ci = buildIndex(s.callees);
+    const deeper = Array.from({ length: s.callees.count }, (_, i) => i).filter(
+      (i) => i > 0 && s.callees.nameIdx[i] === s.nameIdx
+    );
+    expect(deeper.length).toBeGreaterThan(0);
+    expect(ci.data.value[0]).toBe(peek.get(name)!.cum);
+  });
+
+  it('callers of the function tell apart the paths that differ deeper up', () => {
+    const s = buildSandwich(index, data.names.indexOf('runtime.mallocgc'));
+    // every caller path ends at a frame of the outermost level, and the levels add up
+    const ci = buildIndex(s.callers);
+    let leaves = 0;
+    for (let i = 0; i < s.callers.count; i++) {
+      leaves += s.callers.self[i];
+      const kids = childrenOf(ci, i).reduce((a, c) => a + s.callers.value[c], 0);
+      expect(kids + s.callers.self[i]).toBe(s.callers.value[i]);
+    }
+    expect(leaves).toBe(peek.get('runtime.mallocgc')!.cum);
+  });
+});
+
+describe('collapse', () => {
+  const c = collapseChains(index);
+  const ci = buildIndex(c.data);
+  // the chains of pprof's call tree: a path whose only child path carries its total
+  const childCount = new Map<string, number>();
+  for (const p of tree.keys()) {
+    const at = p.lastIndexOf(';');
+    if (at > 0) {
+      childCount.set(p.slice(0, at), (childCount.get(p.slice(0, at)) ?? 0) + 1);
+    }
+  }
+  const mergedInPprof = [...tree.entries()].filter(([p, v]) => {
+    const at = p.lastIndexOf(';');
+    if (at < 0) {
+      return false;
+    }
+    const parent = p.slice(0, at);
+    return childCount.get(parent) === 1 && tree.get(parent)!.total === v.total;
+  }).length;
+
+  it('merges exactly the frames that are the only child of a parent with the same total', () => {
+    expect(mergedInPprof).toBeGreaterThan(10);
+    expect(data.count - c.data.count).toBe(mergedInPprof);
+    let held = 0;
+    for (let s = 0; s < c.data.count; s++) {
+      held += c.frames[s];
+    }
+    expect(held).toBe(data.count);
+  });
+
+  it('keeps every total and pprof call-tree path (a bar holds its chain: consecutive frames, each its parent)', () => {
+    const pathOf = (i: number) => {
+      const out: string[] = [];
+      for (let p = i; p > 0; p = index.parent[p]) {
+        out.push(data.names[data.nameIdx[p]]);
+      }
+      return out.reverse().join(';');
+    };
+    for (let s = 1; s < c.data.count; s++) {
+      const last = c.head[s] + c.frames[s] - 1;
+      // the bar's total and self are those of its chain's last frame in pprof's tree
+      expect(tree.get(pathOf(last))).toEqual({ total: c.data.value[s], self: c.data.self[s] });
+      for (let k = 1; k < c.frames[s]; k++) {
+        expect(index.parent[c.head[s] + k]).toBe(c.head[s] + k - 1);
+      }
+      // a bar hangs below the bar holding its head's parent
+      expect(c.head[ci.parent[s]] + c.frames[ci.parent[s]] - 1).toBe(index.parent[c.head[s]]);
+    }
+    expect(c.data.value[0]).toBe(data.value[0]);
+  });
+
+  it('marks for a search every bar holding a match; the counts come from the whole graph', () => {
+    const m = new Uint8Array(data.names.length);
+    m[data.names.indexOf('runtime.mallocgc')] = 1;
+    const whole = searchNodes(index, m);
+    expect(whole.total).toBe(peek.get('runtime.mallocgc')!.cum);
+    const shown = shownMatch(c, whole.nodeMatch);
+    for (let i = 0; i < data.count; i++) {
+      if (whole.nodeMatch[i]) {
+        expect(shown[c.shownOf[i]]).toBe(1);
+      }
+    }
+  });
+
+  it('expands one chain and leaves the others collapsed', () => {
+    const s = Array.from(c.frames).findIndex((f) => f > 1);
+    const e = collapseChains(index, new Set([c.head[s]]));
+    expect(e.data.count).toBe(c.data.count + c.frames[s] - 1);
+  });
+});
+
+describe('call tree rows', () => {
+  it('are the root then, when opened, its children by total, as pprof -traces sums them', () => {
+    const rows = treeRows(index, new Set([0]), 'total', true);
+    const tops = [...tree.entries()].filter(([p]) => !p.includes(';')).sort((a, b) => b[1].total - a[1].total);
+    expect(rows.length).toBe(1 + tops.length);
+    expect(Array.from(rows.slice(1)).map((i) => [data.names[data.nameIdx[i]], data.value[i], data.self[i]])).toEqual(
+      tops.map(([p, v]) => [p, v.total, v.self])
+    );
+  });
+
+  it('open every node on a path and sort siblings by self', () => {
+    const open = new Set<number>();
+    for (let i = 0; i < data.count; i++) {
+      open.add(i);
+    }
+    const all = treeRows(index, open, 'self', true);
+    expect(all.length).toBe(data.count);
+    // depth-first: each row's parent comes before it, and siblings by descending self
+    for (let k = 1; k < all.length; k++) {
+      const i = all[k];
+      expect(all.indexOf(index.parent[i])).toBeLessThan(k);
+    }
+    const kids = Array.from(all).filter((i) => index.parent[i] === 0);
+    for (let k = 1; k < kids.length; k++) {
+      expect(data.self[kids[k - 1]]).toBeGreaterThanOrEqual(data.self[kids[k]]);
+    }
+  });
+});
