@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { usePluginUserStorage } from '@grafana/runtime';
 
 /** A starred service or view: what it is called and the app address that opens it. */
@@ -36,7 +36,7 @@ export function parseFavourites(text: string | null | undefined): Favourite[] {
 export function useFavourites() {
   // the hook makes a new storage object on every render: keep the first
   const fresh = usePluginUserStorage();
-  const storage = useRef(fresh).current;
+  const [storage] = useState(fresh);
   const [list, setList] = useState<Favourite[]>([]);
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {

@@ -16,11 +16,12 @@ export function groupOf(name: string): string {
   if (n.includes('goroutine')) {
     return 'goroutines';
   }
-  if (n.includes('mutex') || n.includes('lock')) {
-    return 'mutex';
-  }
+  // before mutex: "block" holds "lock"
   if (n.includes('block')) {
     return 'block';
+  }
+  if (n.includes('mutex') || n.includes('lock')) {
+    return 'mutex';
   }
   return name;
 }

@@ -16,11 +16,13 @@ export function useAsync<T>(load: () => Promise<T> | undefined, deps: Dependency
   useEffect(() => {
     let live = true;
     const p = load();
+    // state changes only from callbacks, never synchronously in the effect
+    queueMicrotask(() => live && setState((s) => (p ? { value: s.value, loading: true } : { loading: false })));
     if (!p) {
-      setState({ loading: false });
-      return;
+      return () => {
+        live = false;
+      };
     }
-    setState((s) => ({ value: s.value, loading: true }));
     p.then(
       (value) => live && setState({ value, loading: false }),
       (e) => live && setState({ loading: false, error: e instanceof Error ? e.message : String(e?.data?.message ?? e?.message ?? e) })

@@ -5,9 +5,8 @@ import React, { useRef, useState } from 'react';
 import { dateTimeFormat } from '@grafana/data';
 import { useTheme2 } from '@grafana/ui';
 import { useElementSize } from '../../panel/components/useElementSize';
-import type { Line } from '../query';
+import { Line, formatValue } from '../query';
 import type { Span } from '../state';
-import { formatValue } from '../query';
 
 /** A band drawn over the series (a picked range), with its colour and name. */
 export interface Band extends Span {

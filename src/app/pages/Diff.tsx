@@ -4,6 +4,7 @@
 import React, { useMemo, useState } from 'react';
 import { dateTimeFormat } from '@grafana/data';
 import { Alert, Button, LoadingPlaceholder, RadioButtonGroup } from '@grafana/ui';
+import type { EmberscopeQuery } from '../../datasource/types';
 import { useApp } from '../context';
 import { Flame } from '../components/Flame';
 import { FilterChips } from '../components/FilterChips';
@@ -13,6 +14,22 @@ import { unitOf } from '../profileTypes';
 import { flameTotals, formatValue, isFlame, linesOf, msRange, runQueries } from '../query';
 import { Span, selectorOf } from '../state';
 import { useAsync } from '../useAsync';
+
+/** A diff query with its own baseline range (the backend's `baseline: {from, to}`). */
+type DiffQuery = EmberscopeQuery & { baseline: Span };
+
+/** The diff of comparison against baseline, both on the selector. */
+export function diffQuery(type: string, sel: string, baseline: Span, comparison: Span): DiffQuery {
+  return {
+    refId: 'diff',
+    queryType: 'diff',
+    profileTypeId: type,
+    labelSelector: sel,
+    baseline: { from: baseline.from, to: baseline.to },
+    comparison: { labelSelector: sel, from: comparison.from, to: comparison.to },
+    maxNodes: 16384,
+  };
+}
 
 const BASE_COLOUR = '#5794f2';
 const COMP_COLOUR = '#f2495c';
@@ -60,15 +77,7 @@ export function DiffPage() {
         ? runQueries(
             ds,
             [
-              {
-                refId: 'diff',
-                queryType: 'diff',
-                profileTypeId: type,
-                labelSelector: sel,
-                baseline: { from: baseline.from, to: baseline.to },
-                comparison: { labelSelector: sel, from: comparison.from, to: comparison.to },
-                maxNodes: 16384,
-              } as never,
+              diffQuery(type, sel, baseline, comparison),
             ],
             msRange(Math.min(baseline.from, comparison.from), Math.max(baseline.to, comparison.to))
           )

@@ -56,7 +56,7 @@ export function LabelsPage() {
       {answer.error && <Alert title="Query failed" severity="error">{answer.error}</Alert>}
       {answer.value?.error && <Alert title="Query failed" severity="error">{answer.value.error}</Alert>}
       {(names.loading || answer.loading) && !answer.value && <LoadingPlaceholder text="Loading labels…" />}
-      {names.value && !labels.length && <Alert title="No labels" severity="info">This service's profiles carry no label but service_name.</Alert>}
+      {names.value && !labels.length && <Alert title="No labels" severity="info">This service&apos;s profiles carry no label but service_name.</Alert>}
       <div className={styles.grid}>
         {answer.value &&
           labels.map((l) => {

@@ -35,6 +35,15 @@ export function cellsOf(frames: DataFrame[]): Cell[] {
 }
 
 /**
+ * The Service view of a cell's profiles. The server files each profile under the start of its
+ * own step (Pyroscope's heatmap slots), which the cell's bucket [xMax - slot, xMax) holds, so the
+ * profiles themselves were taken up to one slot after the cell's end.
+ */
+export function cellView(c: Cell, slot: number) {
+  return { page: 'service' as const, from: String(c.xMax - slot), to: String(c.xMax + slot) };
+}
+
+/**
  * Spans and novelty: the distribution of per-profile totals over time as a heatmap (a cell
  * opens the service's flame graph over its slot), and the novelty score over time with novel
  * profiles marked, each linked to its diff against the most similar earlier profile.
@@ -90,10 +99,10 @@ export function SpansPage() {
               <a
                 key={`${c.xMax}-${c.yMin}`}
                 data-testid="heat-cell"
-                href={href({ page: 'service', from: String(c.xMax - slot), to: String(c.xMax) })}
+                href={href(cellView(c, slot))}
                 onClick={(e) => {
                   e.preventDefault();
-                  go({ page: 'service', from: String(c.xMax - slot), to: String(c.xMax) });
+                  go(cellView(c, slot));
                 }}
                 title={`${dateTimeFormat(c.xMax, { format: 'HH:mm:ss' })}: ${c.count} profile(s) of ${formatValue(c.yMin, unit)}–${formatValue(c.yMax, unit)}; open this slot's flame graph`}
                 style={{

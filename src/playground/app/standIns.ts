@@ -102,7 +102,8 @@ export const backendSrv = {
   resolveCancelerIfExists: () => {},
 } as unknown as BackendSrv;
 
-const logo = 'public/plugins/emberscope-datasource/img/logo.svg';
+// an icon the playground serves (it has no plugin folders)
+const logo = 'public/build/img/icons/unicons/fire.svg';
 
 /** The instance settings of the datasource the playground serves. */
 export const instanceSettings: DataSourceInstanceSettings<EmberscopeOptions> = {
