@@ -205,6 +205,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
   controls: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1), alignItems: 'center', minWidth: 0 }),
   control: css({ minWidth: 0, maxWidth: '100%' }),
   spacer: css({ flex: '1 1 0' }),
-  tabs: css({ overflowX: 'auto', flexWrap: 'wrap' }),
+  // the tabs wrap on a narrow window (at 200 % zoom) instead of scrolling out of sight
+  tabs: css({ '& [role="tablist"]': { flexWrap: 'wrap' } }),
   link: css({ color: theme.colors.text.link }),
 });

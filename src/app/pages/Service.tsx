@@ -64,7 +64,14 @@ export function ServicePage() {
     [ds, type, sel, view.by, view.frames, range, refresh]
   );
   const flame = useMemo(() => answer.value?.byRef('flame').find(isFlame), [answer.value]);
-  const lines = useMemo(() => linesOf(answer.value?.byRef('series') ?? []), [answer.value]);
+  const lines = useMemo(
+    () =>
+      linesOf(answer.value?.byRef('series') ?? []).map((l) =>
+        // profiles without the label make a series of their own
+        view.by && !(view.by in l.labels) ? { ...l, name: `no ${view.by}` } : l
+      ),
+    [answer.value, view.by]
+  );
   const [dashError, setDashError] = useState<string>();
   const labelOptions = visibleLabels(names.value ?? []).map((n) => ({ value: n, label: n }));
 
