@@ -114,7 +114,8 @@ export function linesOf(frames: DataFrame[]): Line[] {
       const labels = { ...(v.labels ?? {}) };
       out.push({
         labels,
-        name: v.config.displayNameFromDS ?? (Object.values(labels).join(', ') || f.name || v.name),
+        // a series without labels is the selection's total
+        name: Object.keys(labels).length ? (v.config.displayNameFromDS ?? Object.values(labels).join(', ')) : 'total',
         times: time.values.map(Number),
         values,
         total: values.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0),

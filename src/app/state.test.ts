@@ -135,3 +135,13 @@ describe('services and favourites', () => {
     expect(parseFavourites(null)).toEqual([]);
   });
 });
+
+describe('label rows as filters', () => {
+  it('selects profiles without the label with the empty value, and never the folded rest', () => {
+    const { rowFilter } = jest.requireActual('./pages/Labels');
+    expect(rowFilter('route', '(no route)', 3, false)).toEqual({ name: 'route', value: '', exclude: false });
+    expect(rowFilter('route', '/a', 3, true)).toEqual({ name: 'route', value: '/a', exclude: true });
+    expect(rowFilter('route', 'other', 6, false)).toBeUndefined();
+    expect(rowFilter('route', 'other', 2, false)).toEqual({ name: 'route', value: 'other', exclude: false });
+  });
+});

@@ -168,6 +168,14 @@ test('a label value filter narrows the series and the flame graph to the value p
   await card.getByRole('button', { name: 'Exclude vehicle=car' }).click();
   await expect(page.getByTestId('flame-total')).toHaveAttribute('data-total', String(oracle.demo.total - oracle.demo.vehicle.car));
 
+  // the profiles without a route (pprof: the total less every route's -tagfocus total)
+  await page.goto(url('labels', '&service=shop'));
+  const routes = page.locator('[data-testid="label-card"][data-label="route"]');
+  await routes.getByRole('button', { name: 'Include route=(no route)' }).click();
+  const tagged = [R1, R2].reduce((n, p) => n + Object.values(p.route).reduce((a, b) => a + b, 0), 0);
+  await expect(page.getByTestId('flame-total')).toHaveAttribute('data-total', String(R1.total + R2.total - tagged));
+  await expect(page.getByTestId('filter-chip')).toHaveText('route=""');
+
   // series by a label from the labels API: one series per route of the shop, with -tagfocus totals
   await page.goto(url('service', '&service=shop&by=route'));
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();

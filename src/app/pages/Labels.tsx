@@ -20,6 +20,18 @@ export const TOP_VALUES = 5;
 export const MAX_LABELS = 24;
 
 /**
+ * The filter a label contribution row stands for: the backend names the profiles without the
+ * label "(no <label>)", which Prometheus matchers select as the empty value; the row of the
+ * values folded past the limit ("other", when there are more rows than the limit) has none.
+ */
+export function rowFilter(label: string, value: string, rows: number, exclude: boolean): Filter | undefined {
+  if (value === 'other' && rows > TOP_VALUES) {
+    return undefined;
+  }
+  return { name: label, value: value === `(no ${label})` ? '' : value, exclude };
+}
+
+/**
  * Every label of the service broken down: for each label name its top values as series with
  * their shares. A value can be included or excluded as a filter, or its label turned into
  * virtual frames of the flame graph.
@@ -84,12 +96,23 @@ export function LabelsPage() {
                           <td className={styles.num}>{formatValue(r.total, unit)}</td>
                           <td className={styles.num} data-testid="label-share">{formatShare(r.share)}</td>
                           <td className={styles.actions}>
-                            <Button size="sm" variant="secondary" fill="text" aria-label={`Include ${l}=${r.value}`} onClick={() => add({ name: l, value: r.value, exclude: false })}>
-                              =
-                            </Button>
-                            <Button size="sm" variant="secondary" fill="text" aria-label={`Exclude ${l}=${r.value}`} onClick={() => add({ name: l, value: r.value, exclude: true })}>
-                              ≠
-                            </Button>
+                            {([false, true] as const).map((exclude) => {
+                              const f = rowFilter(l, r.value, rows.length, exclude);
+                              return (
+                                f && (
+                                  <Button
+                                    key={String(exclude)}
+                                    size="sm"
+                                    variant="secondary"
+                                    fill="text"
+                                    aria-label={`${exclude ? 'Exclude' : 'Include'} ${l}=${r.value}`}
+                                    onClick={() => add(f)}
+                                  >
+                                    {exclude ? '≠' : '='}
+                                  </Button>
+                                )
+                              );
+                            })}
                           </td>
                         </tr>
                       );
