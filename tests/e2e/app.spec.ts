@@ -248,6 +248,11 @@ test('spans and novelty: the heatmap opens a slot, the novelty score is drawn', 
   await page.reload();
   await expect(page.getByTestId('heat-cell')).toHaveCount(2);
   await page.getByTestId('heat-cell').first().click();
+  // the slot's range holds the first profile and not the second
+  const opened = new URL(page.url()).searchParams;
+  expect(Number(opened.get('from'))).toBeLessThanOrEqual(t1);
+  expect(Number(opened.get('to'))).toBeGreaterThan(t1);
+  expect(Number(opened.get('to'))).toBeLessThan(t2);
   await expect(page.getByTestId('flame-total')).toHaveAttribute('data-total', String(R1.total));
 });
 

@@ -35,12 +35,12 @@ export function cellsOf(frames: DataFrame[]): Cell[] {
 }
 
 /**
- * The Service view of a cell's profiles. The server files each profile under the start of its
- * own step (Pyroscope's heatmap slots), which the cell's bucket [xMax - slot, xMax) holds, so the
- * profiles themselves were taken up to one slot after the cell's end.
+ * The Service view of a cell's profiles. A heatmap server reports each of its own slots by one
+ * instant (the embedded store by the slot's end, others by its start), which the cell's
+ * bucket [xMax - slot, xMax) holds; the profiles counted there were taken within one slot of it.
  */
 export function cellView(c: Cell, slot: number) {
-  return { page: 'service' as const, from: String(c.xMax - slot), to: String(c.xMax + slot) };
+  return { page: 'service' as const, from: String(c.xMax - 2 * slot), to: String(c.xMax + slot) };
 }
 
 /**
