@@ -120,12 +120,11 @@ export function Series(props: SeriesProps) {
               return (
                 <g key={l.name + i}>
                   <polyline points={pts} fill="none" stroke={colourOf(i)} strokeWidth={small ? 1.2 : 1.5} />
-                  {!small &&
-                    l.times.map((t, j) =>
-                      l.values[j] > 0 ? (
-                        <circle key={t} cx={x(t)} cy={y(l.values[j])} r={2.5} fill={colourOf(i)} />
-                      ) : null
-                    )}
+                  {l.times.map((t, j) =>
+                    l.values[j] > 0 ? (
+                      <circle key={t} cx={x(t)} cy={y(l.values[j])} r={small ? 1.5 : 2.5} fill={colourOf(i)} />
+                    ) : null
+                  )}
                 </g>
               );
             })}
