@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { AppPlugin } from '@grafana/data';
+import { AppRoot } from './app/AppRoot';
 
 /**
- * The Emberscope app plugin. It has no pages of its own: it bundles the nested
- * `emberscope-datasource` and `emberscope-flamegraph-panel` plugins, which Grafana
- * loads only from inside an app plugin.
+ * The Emberscope app plugin: a profiling home (services, a service's flame graph, labels,
+ * diffs, spans and novelty, favourites; see src/app) routed under /a/emberscope-app, and the
+ * nested `emberscope-datasource` and `emberscope-flamegraph-panel` plugins it bundles.
  */
-export const plugin = new AppPlugin<{}>();
+export const plugin = new AppPlugin<{}>().setRootPage(AppRoot);

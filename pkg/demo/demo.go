@@ -249,11 +249,20 @@ func (d *Demo) WaitReady(ctx context.Context) error {
 	return waitForProfiles(ctx, d.StoreURL, d.started)
 }
 
-// OpenURL is the address to open once ready: the playground with a query
-// of the service's CPU by vehicle (the store's URL with NoPlayground).
+// OpenURL is the address to open once ready: the app's home page (its
+// services, CPU) in the playground (the store's URL with NoPlayground).
 func (d *Demo) OpenURL() string {
 	if d.PlaygroundURL == "" {
 		return d.StoreURL
+	}
+	return appLink(d.PlaygroundURL)
+}
+
+// QueryURL is the playground's query page with a query of the service's
+// CPU by vehicle ("" with NoPlayground).
+func (d *Demo) QueryURL() string {
+	if d.PlaygroundURL == "" {
+		return ""
 	}
 	return playgroundLink(d.PlaygroundURL)
 }
@@ -310,6 +319,9 @@ func Run(ctx context.Context, opts Options, duration time.Duration) error {
 		err := d.WaitReady(waitCtx)
 		cancel()
 		if err == nil {
+			if q := d.QueryURL(); q != "" {
+				fmt.Fprintf(out, "the query page: %s\n", q)
+			}
 			fmt.Fprintf(out, "Emberscope demo is ready: open %s\n", d.OpenURL())
 			ready = true
 			continue

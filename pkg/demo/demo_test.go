@@ -208,7 +208,7 @@ func TestDemoServesQueryableProfiles(t *testing.T) {
 	assert.NotContains(t, all, "pebble")
 
 	// The query the demo prints opens in the playground and answers.
-	link, err := url.Parse(d.OpenURL())
+	link, err := url.Parse(d.QueryURL())
 	require.NoError(t, err)
 	expr := link.Query().Get("query")
 	require.Equal(t, ReadyQuery, expr)
@@ -278,7 +278,8 @@ func TestRunPrintsReadyURLLastAndStopsOnCancel(t *testing.T) {
 	require.True(t, strings.HasPrefix(last, "Emberscope demo is ready: open http://127.0.0.1:"), "last line: %q", last)
 	u, err := url.Parse(strings.TrimPrefix(last, "Emberscope demo is ready: open "))
 	require.NoError(t, err)
-	assert.Equal(t, ReadyQuery, u.Query().Get("query"))
+	assert.Equal(t, AppHome, u.Path, "the demo opens on the app's home page")
+	assert.Equal(t, CPUProfileType, u.Query().Get("type"))
 	_, err = net.Dial("tcp", u.Host)
 	assert.Error(t, err, "the playground still accepts connections after Run returned")
 

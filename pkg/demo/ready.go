@@ -73,3 +73,12 @@ func profileTotal(ctx context.Context, client querierv1connect.QuerierServiceCli
 func playgroundLink(base string) string {
 	return base + "/?" + url.Values{"query": {ReadyQuery}}.Encode()
 }
+
+// AppHome is the path of the app's home page (its Services page), which
+// the playground serves as Grafana serves an app's pages.
+const AppHome = "/a/emberscope-app/services"
+
+// appLink is the app's home page on the playground at base, on CPU.
+func appLink(base string) string {
+	return base + AppHome + "?" + url.Values{"type": {CPUProfileType}}.Encode()
+}
