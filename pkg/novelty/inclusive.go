@@ -45,9 +45,7 @@ func (b *Builder) addInclusive(t *flame.Tree) {
 	// Depth first: a node is pushed, then (marked by a negative id) popped
 	// once its children are done.
 	stack := make([]int32, 0, n)
-	for _, c := range children[start[0]:start[1]] {
-		stack = append(stack, c)
-	}
+	stack = append(stack, children[start[0]:start[1]]...)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

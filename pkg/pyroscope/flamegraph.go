@@ -30,6 +30,7 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 		if len(r.ProfileIDs) > 0 {
 			return nil, &model.Error{Kind: model.KindBadRequest, Msg: "a query cannot select both span ids and profile ids: Pyroscope's span profile API has no profile id selector"}
 		}
+		//lint:ignore SA1019 Grafana's Pyroscope datasource asks span profiles with this RPC, which every Pyroscope version serves
 		resp, err := c.querier.SelectMergeSpanProfile(ctx, connect.NewRequest(&querierv1.SelectMergeSpanProfileRequest{
 			ProfileTypeID: r.ProfileTypeID,
 			LabelSelector: selectorOrAll(r.LabelSelector),

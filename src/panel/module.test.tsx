@@ -35,9 +35,11 @@ describe('flamegraph panel plugin', () => {
       addSelect: add('select'),
       addBooleanSwitch: add('switch'),
       addNumberInput: add('number'),
+      addTextInput: add('text'),
     };
     editors(builder as never, { data: [] } as never);
     expect(kinds.colorMode).toBe('select:4');
+    expect(kinds.viewMode).toBe('select:4');
     // the radios left have two short options
     expect(
       Object.values(kinds)

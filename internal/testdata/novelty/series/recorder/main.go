@@ -196,10 +196,6 @@ func (p *prog) calibrate() {
 	}
 }
 
-func (p *prog) index(name string) int {
-	return slices.IndexFunc(p.phases, func(ph *phase) bool { return ph.name == name })
-}
-
 // mix returns the phases' shares of one profile: the base mix, with moved
 // up by pts points (the others scaled down to make room), then the noisy
 // pair trading a uniform ±noise; with hot, the hot phase takes pts and the
