@@ -198,7 +198,8 @@ test('the Top table query type shows a table of symbols by self and total', asyn
   await open(page);
   await selectService(page);
   await page.getByTestId('options-summary').click();
-  await page.getByRole('radio', { name: 'Top table' }).click();
+  // the query editor's query type, not the flamegraph header's view of the same name
+  await page.getByTestId('emberscope-query-editor').getByRole('radio', { name: 'Top table' }).click();
   await expect.poll(async () => (await lastRun(page)).queryType).toBe('topTable');
   const table = page.getByTestId('result-table');
   await expect(table).toBeVisible();
