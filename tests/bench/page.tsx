@@ -140,6 +140,11 @@ const api = {
     frame = dataFrameFromJSON(flameFrameJSON(syntheticTree({ nodes, seed: 11, deep, maxDepth: deep ? 10 : 40 })));
     return frame.length;
   },
+  /** Loads a flame graph frame given as data frame JSON (a real profile). Returns the node count. */
+  loadFrame(json: string): number {
+    frame = dataFrameFromJSON(JSON.parse(json));
+    return frame.length;
+  },
   /** ms of each Emberscope preparation stage on the loaded frame (where first-draw time goes). */
   stages(): Record<string, number> {
     const out: Record<string, number> = {};
