@@ -192,8 +192,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     () => (searchResult ? sortedRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : sortedRows),
     [sortedRows, searchResult]
   );
-  // a deep graph's sandwich is drawn first cut at the levels the view can show, then merged whole after that paint
-  const sandwichLevels = Math.ceil(height / ROW_HEIGHT) + 1;
+  // a deep graph's sandwich is drawn first cut at the levels a half of the view can show, then
+  // merged whole after that paint
+  const sandwichLevels = Math.ceil(height / 2 / ROW_HEIGHT) + 1;
   const firstSandwich = useMemo(
     () =>
       sandwich !== undefined
