@@ -17,6 +17,7 @@ import { FlameGraphView } from '../../src/panel/components/FlameGraphView';
 import { defaultOptions } from '../../src/panel/options';
 import { buildIndex } from '../../src/panel/model/flameIndex';
 import { nodeColors } from '../../src/panel/model/colors';
+import { buildSandwich } from '../../src/panel/model/sandwich';
 import { sortRows, topTable } from '../../src/panel/model/topTable';
 import { compileSearch, matchNames, searchNodes } from '../../src/panel/model/search';
 import { hitTest } from '../../src/panel/model/layout';
@@ -140,6 +141,11 @@ const api = {
     frame = dataFrameFromJSON(flameFrameJSON(syntheticTree({ nodes, seed: 11, deep, maxDepth: deep ? 10 : 40 })));
     return frame.length;
   },
+  /** Loads a flame graph frame given as data frame JSON (a real profile). Returns the node count. */
+  loadFrame(json: string): number {
+    frame = dataFrameFromJSON(JSON.parse(json));
+    return frame.length;
+  },
   /** ms of each Emberscope preparation stage on the loaded frame (where first-draw time goes). */
   stages(): Record<string, number> {
     const out: Record<string, number> = {};
@@ -157,8 +163,19 @@ const api = {
     nodeColors(data, 'self');
     lap('colors');
     // summed after the graph's first paint, while the drawer is shown
-    sortRows(topTable(index), 'self', true);
+    const top = sortRows(topTable(index), 'self', true);
     lap('topTable');
+    // the sandwich of the top table's first row, as its button opens it: the merge (the call
+    // sites listed once per index, then the merge of that name), then the two halves' index and colours
+    if (top.length > 0) {
+      const sw = buildSandwich(index, top[0].nameIdx);
+      lap('sandwichMerge');
+      buildIndex(sw.callers);
+      buildIndex(sw.callees);
+      nodeColors(sw.callers, 'self');
+      nodeColors(sw.callees, 'self');
+      lap('sandwichIndex');
+    }
     // what a zoom, a reset and a search draw (the canvas work alone, at the page's size)
     const colors = nodeColors(data, 'self');
     const canvas = document.createElement('canvas');

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { Page, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO } from '../support/playground';
@@ -25,7 +26,15 @@ interface Measure {
   error?: string;
 }
 
-const ALL_CASES = [
+interface Case {
+  name: string;
+  nodes: number;
+  deep: number;
+  /** A checked-in pprof file, drawn as the plugin converts it (tests/bench/frame), instead of a synthetic tree. */
+  profile?: string;
+}
+const ALL_CASES: Case[] = [
+  { name: '1k nodes (virtual.cpu.pb.gz)', nodes: 0, deep: 0, profile: 'internal/testdata/profiles/virtual.cpu.pb.gz' },
   { name: '16k nodes', nodes: 16_000, deep: 0 },
   { name: '100k nodes', nodes: 100_000, deep: 0 },
   { name: '500k nodes', nodes: 500_000, deep: 0 },
@@ -35,6 +44,10 @@ const ALL_CASES = [
 const CASES = process.env.BENCH_CASES
   ? ALL_CASES.filter((c) => process.env.BENCH_CASES!.split(',').some((w) => c.name.includes(w.trim())))
   : ALL_CASES;
+/** The frame JSON of a checked-in pprof file, made by the plugin's conversion. */
+function profileFrame(file: string): string {
+  return execFileSync('go', ['run', './tests/bench/frame', file], { cwd: REPO, maxBuffer: 256 << 20 }).toString();
+}
 const RUNS = 5;
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 
@@ -129,7 +142,9 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     await page.goto(server.url);
     await page.waitForFunction(() => document.title === 'bench ready');
     for (const c of CASES) {
-      const nodes = await page.evaluate(([n, d]) => (window as any).bench.load(n, d), [c.nodes, c.deep] as const);
+      const nodes = c.profile
+        ? await page.evaluate((json) => (window as any).bench.loadFrame(json), profileFrame(c.profile))
+        : await page.evaluate(([n, d]) => (window as any).bench.load(n, d), [c.nodes, c.deep] as const);
       const emberscopeStagesMs = await page.evaluate(() => (window as any).bench.stages());
       const emberscope = await measure(page, 'emberscope');
       const grafana = await measure(page, 'grafana');

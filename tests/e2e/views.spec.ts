@@ -116,6 +116,15 @@ test('sandwich from the context menu: callers and callees merged as pprof -peek 
     `${name} · self ${p.flat ? ms(p.flat) : '0 ns'} · total ${ms(p.cum)}`
   );
   expect(await hoverTotal(page, 'sandwich-callers-canvas', name)).toContain(ms(p.cum));
+  // the callers grow upward as Grafana draws them: the function in the callers' bottom row, above
+  // the callees' top row (the function again), its caller in the row above it
+  const fnUp = await boxIn(page, 'sandwich-callers-canvas', name);
+  const callerUp = await boxIn(page, 'sandwich-callers-canvas', 'main.handleRequest');
+  const fnDown = await boxIn(page, 'sandwich-callees-canvas', name);
+  expect(callerUp.y + callerUp.height).toBeLessThanOrEqual(fnUp.y);
+  expect(fnUp.y).toBeLessThan(fnDown.y);
+  const callersBox = (await page.getByTestId('sandwich-callers-canvas').boundingBox())!;
+  expect(fnUp.y + fnUp.height).toBeCloseTo(callersBox.y + callersBox.height, 0);
   for (const [caller, v] of p.callers) {
     expect(await hoverTotal(page, 'sandwich-callers-canvas', caller)).toContain(ms(v));
   }

@@ -4,7 +4,7 @@
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { FlameIndex } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';
-import { hitTest, LayoutParams, nodeX, subtreeDepth } from '../model/layout';
+import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
 import { clearOverlay, drawFlame, drawOverlay, prepareCanvas } from '../render/draw';
 
 /** Height of one flamegraph row in CSS px. */
@@ -29,6 +29,8 @@ export interface FlameCanvasProps {
   frames?: Int32Array;
   /** Collapsed chains: the names a bar holds, so the probe finds a frame merged into a bar. */
   probeNames?: (node: number) => string[];
+  /** Grown upward: level 0 in the bottom row, each row above it one level further (a sandwich's callers). */
+  inverted?: boolean;
   /** Test id of the drawing canvas (the sandwich view has two graphs). */
   testId?: string;
   onHover: (node: number, clientX: number, clientY: number) => void;
@@ -72,7 +74,13 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   const depth = useMemo(() => subtreeDepth(index, focus), [index, focus]);
   const contentHeight = (depth + 1) * ROW_HEIGHT;
   const viewHeight = Math.max(0, Math.min(height, contentHeight));
-  const layout: LayoutParams = useMemo(() => ({ focus, width, rowHeight: ROW_HEIGHT }), [focus, width]);
+  const inverted = props.inverted === true;
+  const layout: LayoutParams = useMemo(
+    () => ({ focus, width, rowHeight: ROW_HEIGHT, flipAt: inverted ? depth : undefined }),
+    [focus, width, inverted, depth]
+  );
+  // where the scroller starts: the top of the graph, or its bottom row when it grows upward
+  const startTop = inverted ? Math.max(0, contentHeight - viewHeight) : 0;
 
   const drawBase = useCallback(() => {
     const p = propsRef.current;
@@ -121,13 +129,13 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     }
   }, [layout, viewHeight]);
 
-  // a new zoom starts at the top
+  // a new zoom starts at the top (at the bottom when grown upward)
   useLayoutEffect(() => {
-    scrollTop.current = 0;
+    scrollTop.current = startTop;
     if (scrollRef.current) {
-      scrollRef.current.scrollTop = 0;
+      scrollRef.current.scrollTop = startTop;
     }
-  }, [focus, index]);
+  }, [focus, index, startTop]);
 
   useLayoutEffect(drawBase, [
     drawBase,
@@ -161,13 +169,13 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     if (!el || props.selected < 0) {
       return;
     }
-    const y = index.data.level[props.selected] * ROW_HEIGHT;
+    const y = rowY(layout, index.data.level[props.selected]);
     if (y < el.scrollTop) {
       el.scrollTop = y;
     } else if (y + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
       el.scrollTop = y + ROW_HEIGHT - el.clientHeight;
     }
-  }, [props.selected, index]);
+  }, [props.selected, index, layout]);
 
   const onScroll = () => {
     scrollTop.current = scrollRef.current?.scrollTop ?? 0;
@@ -211,7 +219,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
           return undefined;
         }
         const { x, width: w } = nodeX(index, layout, best);
-        return { x, y: index.data.level[best] * ROW_HEIGHT - scrollTop.current, width: w, height: ROW_HEIGHT };
+        return { x, y: rowY(layout, index.data.level[best]) - scrollTop.current, width: w, height: ROW_HEIGHT };
       },
     };
   }, [index, focus, layout]);
@@ -223,7 +231,14 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
       onScroll={onScroll}
       style={{ width, height, overflowY: 'auto', overflowX: 'hidden', position: 'relative' }}
     >
-      <div style={{ height: contentHeight, position: 'relative' }}>
+      <div
+        style={{
+          height: contentHeight,
+          position: 'relative',
+          // grown upward, a graph shorter than the view sits on the view's bottom edge
+          marginTop: inverted ? Math.max(0, height - contentHeight) : 0,
+        }}
+      >
         <div style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width }}>
           <canvas
             ref={baseRef}

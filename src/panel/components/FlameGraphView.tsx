@@ -9,7 +9,7 @@ import { ColorMode, nodeColors } from '../model/colors';
 import { compileSearch, matchNames, nameText, searchNodes } from '../model/search';
 import { SortKey, sortRows, topTable, TopRow } from '../model/topTable';
 import { formatPercent } from '../model/format';
-import { FlameCanvas } from './FlameCanvas';
+import { FlameCanvas, ROW_HEIGHT } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
 import { TopTable } from './TopTable';
 import { useElementSize } from './useElementSize';
@@ -17,7 +17,7 @@ import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
 import { chainNames, Collapsed, collapseChains, shownMatch } from '../model/collapse';
-import { buildSandwich } from '../model/sandwich';
+import { buildSandwich, Sandwich } from '../model/sandwich';
 import { CallTree } from './CallTree';
 import { SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
@@ -192,10 +192,26 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     () => (searchResult ? sortedRows.filter((r) => searchResult.nameMatch[r.nameIdx]) : sortedRows),
     [sortedRows, searchResult]
   );
-  const sandwichModel = useMemo(
-    () => (sandwich !== undefined ? buildSandwich(index, sandwich) : undefined),
-    [sandwich, index]
+  // a deep graph's sandwich is drawn first cut at the levels a half of the view can show, then
+  // merged whole after that paint
+  const sandwichLevels = Math.ceil(height / 2 / ROW_HEIGHT) + 1;
+  const firstSandwich = useMemo(
+    () =>
+      sandwich !== undefined
+        ? buildSandwich(index, sandwich, data.maxLevel > sandwichLevels ? sandwichLevels : undefined)
+        : undefined,
+    [sandwich, index, data, sandwichLevels]
   );
+  const [wholeSandwich, setWholeSandwich] = useState<{ of: Sandwich; whole: Sandwich }>();
+  useEffect(() => {
+    if (!firstSandwich || firstSandwich.depthLimit === undefined) {
+      return;
+    }
+    return afterPaint(() =>
+      setWholeSandwich({ of: firstSandwich, whole: buildSandwich(index, firstSandwich.nameIdx) })
+    );
+  }, [firstSandwich, index]);
+  const sandwichModel = wholeSandwich && wholeSandwich.of === firstSandwich ? wholeSandwich.whole : firstSandwich;
 
   const headerRef = useRef<HTMLDivElement>(null);
   const headerSize = useElementSize(headerRef);
@@ -580,6 +596,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
         {showGraph && measured && sandwichModel && (
           <SandwichView
+            key={sandwichModel.depthLimit === undefined ? 'whole' : 'cut'}
             sandwich={sandwichModel}
             unit={data.unit}
             rootTotal={data.value[0]}

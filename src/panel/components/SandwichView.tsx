@@ -26,8 +26,9 @@ const BAR = 30;
 const LABEL = 18;
 
 /**
- * The sandwich of one function: its callers merged over every call site above (the function in
- * the top row, each row below it one caller further out), its callees merged below; each half
+ * The sandwich of one function: its callers merged over every call site above, grown upward as
+ * Grafana draws them (the function in the bottom row, each row above it one caller further
+ * out), its callees merged below (the function in their top row); each half
  * zooms on click on its own. Back (or Escape) returns to the graph as it was.
  */
 export function SandwichView({
@@ -102,10 +103,11 @@ export function SandwichView({
           )}) · ${sandwich.sites} call site${sandwich.sites === 1 ? '' : 's'}`}
         </span>
       </div>
-      {label('Callers: the function on top, each row below it one caller further out')}
+      {label('Callers: the function at the bottom, each row above it one caller further out')}
       <FlameCanvas
         {...common}
         index={callers}
+        inverted
         colors={callerColors}
         focus={focus.callers}
         hovered={hover?.half === 'callers' ? hover.node : -1}

@@ -50,6 +50,17 @@ describe('layout', () => {
     expect(hitTest(index, { ...p, focus: 4 }, 10, 25)).toBe(2); // ancestor row
   });
 
+  it('finds the node under a point when grown upward (level 0 in the bottom row)', () => {
+    // levels 0..3 in rows 3..0: the root is the bottom row, level 3 the top one
+    const p = { focus: 0, width: 1000, rowHeight: 20, flipAt: 3 };
+    expect(hitTest(index, p, 10, 65)).toBe(0);
+    expect(hitTest(index, p, 299, 45)).toBe(1);
+    expect(hitTest(index, p, 301, 45)).toBe(2);
+    expect(hitTest(index, p, 600, 5)).toBe(5);
+    expect(hitTest(index, p, 10, 85)).toBe(-1); // below the root row
+    expect(hitTest(index, p, 10, -5)).toBe(-1); // above the top row
+  });
+
   it('indexes levels and subtrees', () => {
     expect(Array.from(index.parent)).toEqual([-1, 0, 0, 2, 2, 4]);
     expect(Array.from(index.end)).toEqual([6, 2, 6, 4, 6, 6]);

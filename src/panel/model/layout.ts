@@ -17,6 +17,19 @@ export interface LayoutParams {
   focus: number;
   width: number;
   rowHeight: number;
+  /** Drawn upside down (an icicle grown upward, as a sandwich's callers): this level is the top row, level 0 the bottom one. */
+  flipAt?: number;
+}
+
+/** The y (CSS px, from the top of the whole graph) of the row that draws level l. */
+export function rowY(p: LayoutParams, l: number): number {
+  return (p.flipAt === undefined ? l : p.flipAt - l) * p.rowHeight;
+}
+
+/** The level drawn in the row at y (CSS px from the top of the whole graph). */
+export function levelAt(p: LayoutParams, y: number): number {
+  const r = Math.floor(y / p.rowHeight);
+  return p.flipAt === undefined ? r : p.flipAt - r;
 }
 
 /** Horizontal position and width (CSS px) of node i when `focus` fills `width`; ancestors of focus span the width. */
@@ -87,7 +100,10 @@ export function forEachVisible(
 
 /** The node under point (x, y) in CSS px of the unscrolled graph, or -1. */
 export function hitTest(index: FlameIndex, p: LayoutParams, x: number, y: number): number {
-  const l = Math.floor(y / p.rowHeight);
+  if (y < 0) {
+    return -1;
+  }
+  const l = levelAt(p, y);
   const { level, value } = index.data;
   const f = p.focus;
   if (l < 0 || l > index.data.maxLevel || x < 0 || x > p.width) {

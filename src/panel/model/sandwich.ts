@@ -3,7 +3,6 @@
 
 import { FlameData } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
-import { PathTree } from './tree';
 
 /** The sandwich of one function: every caller path merged above it, every callee path merged below it. */
 export interface Sandwich {
@@ -18,6 +17,216 @@ export interface Sandwich {
   total: number;
   /** How many nodes of the graph carry the function. */
   sites: number;
+  /**
+   * Set when the halves were cut at this many levels below (above) the function: the levels
+   * kept are exact, the deeper ones are left out (a first frame drawn before the whole merge).
+   */
+  depthLimit?: number;
+}
+
+/** The call sites of every name, made once per flame index: `nodes[start[k] .. start[k+1])` in row order. */
+interface Sites {
+  start: Int32Array;
+  nodes: Int32Array;
+}
+const sitesCache = new WeakMap<FlameIndex, Sites>();
+
+function sitesOf(index: FlameIndex): Sites {
+  let s = sitesCache.get(index);
+  if (s) {
+    return s;
+  }
+  const d = index.data;
+  const start = new Int32Array(d.names.length + 1);
+  const isSite = (i: number) => d.level[i] > 0 && !(d.virtual && d.virtual[i]);
+  for (let i = 0; i < d.count; i++) {
+    if (isSite(i)) {
+      start[d.nameIdx[i] + 1]++;
+    }
+  }
+  for (let k = 0; k < d.names.length; k++) {
+    start[k + 1] += start[k];
+  }
+  const fill = start.slice(0, d.names.length);
+  const nodes = new Int32Array(start[d.names.length]);
+  for (let i = 0; i < d.count; i++) {
+    if (isSite(i)) {
+      nodes[fill[d.nameIdx[i]]++] = i;
+    }
+  }
+  s = { start, nodes };
+  sitesCache.set(index, s);
+  return s;
+}
+
+/**
+ * A prefix tree of name paths in typed arrays: one hash of (parent, name) to child, children
+ * kept in order of first appearance as sibling lists, so it becomes a FlameData in one walk.
+ */
+class MergeTree {
+  n = 1;
+  parent = new Int32Array(64);
+  name = new Int32Array(64);
+  depth = new Int32Array(64);
+  virt = new Uint8Array(64);
+  vlabel = new Int32Array(64);
+  firstChild = new Int32Array(64);
+  lastChild = new Int32Array(64);
+  next = new Int32Array(64);
+  value = new Float64Array(64);
+  valueRight = new Float64Array(64);
+  open = new Int32Array(64);
+  anyVirtual = false;
+  // open addressing over (parent, name, virtual): slot = child + 1, 0 = empty
+  private slots = new Int32Array(128);
+
+  constructor(rootName: number) {
+    this.parent[0] = -1;
+    this.name[0] = rootName;
+    this.vlabel[0] = -1;
+    this.firstChild[0] = -1;
+    this.lastChild[0] = -1;
+    this.next[0] = -1;
+  }
+
+  private grow() {
+    const m = this.parent.length * 2;
+    const g = <T extends Int32Array | Uint8Array | Float64Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(m);
+      b.set(a);
+      return b;
+    };
+    this.parent = g(this.parent);
+    this.name = g(this.name);
+    this.depth = g(this.depth);
+    this.virt = g(this.virt);
+    this.vlabel = g(this.vlabel);
+    this.firstChild = g(this.firstChild);
+    this.lastChild = g(this.lastChild);
+    this.next = g(this.next);
+    this.value = g(this.value);
+    this.valueRight = g(this.valueRight);
+    this.open = g(this.open);
+  }
+
+  private static hash(p: number, k: number, virtual: number): number {
+    return Math.imul(p ^ Math.imul(k, 0x9e3779b1), 0x85ebca6b) ^ (virtual ? 0x5bd1e995 : 0);
+  }
+
+  private rehash() {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let c = 1; c < this.n; c++) {
+      let h = MergeTree.hash(this.parent[c], this.name[c], this.virt[c]) & mask;
+      while (slots[h] !== 0) {
+        h = (h + 1) & mask;
+      }
+      slots[h] = c + 1;
+    }
+    this.slots = slots;
+  }
+
+  /** The child of node p named k (virtual frames are told apart from code of the same name), made when missing. */
+  child(p: number, k: number, virtual: number, virtualLabel: number): number {
+    const mask = this.slots.length - 1;
+    let h = MergeTree.hash(p, k, virtual) & mask;
+    for (let e = this.slots[h]; e !== 0; e = this.slots[h]) {
+      const c = e - 1;
+      if (this.parent[c] === p && this.name[c] === k && this.virt[c] === virtual) {
+        return c;
+      }
+      h = (h + 1) & mask;
+    }
+    {
+      if (this.n === this.parent.length) {
+        this.grow();
+      }
+      const c = this.n++;
+      this.parent[c] = p;
+      this.name[c] = k;
+      this.depth[c] = this.depth[p] + 1;
+      this.virt[c] = virtual;
+      this.vlabel[c] = virtualLabel;
+      this.firstChild[c] = -1;
+      this.lastChild[c] = -1;
+      this.next[c] = -1;
+      if (virtual) {
+        this.anyVirtual = true;
+      }
+      if (this.lastChild[p] < 0) {
+        this.firstChild[p] = c;
+      } else {
+        this.next[this.lastChild[p]] = c;
+      }
+      this.lastChild[p] = c;
+      this.slots[h] = c + 1;
+      if (this.n * 2 > this.slots.length) {
+        this.rehash();
+      }
+      return c;
+    }
+  }
+
+  /** The tree as a FlameData over names, depth-first (self = total minus the children's totals). */
+  toFlameData(like: FlameData): FlameData {
+    const n = this.n;
+    const level = new Int32Array(n);
+    const value = new Float64Array(n);
+    const self = new Float64Array(n);
+    const nameIdx = new Int32Array(n);
+    const diff = like.valueRight !== undefined;
+    const valueRight = diff ? new Float64Array(n) : undefined;
+    const selfRight = diff ? new Float64Array(n) : undefined;
+    const virtual = this.anyVirtual ? new Uint8Array(n) : undefined;
+    const virtualLabelIdx = this.anyVirtual ? new Int32Array(n) : undefined;
+    let maxLevel = 0;
+    const stack = new Int32Array(n);
+    let top = 0;
+    stack[top++] = 0;
+    for (let row = 0; top > 0; row++) {
+      const t = stack[--top];
+      const l = this.depth[t];
+      level[row] = l;
+      value[row] = this.value[t];
+      nameIdx[row] = this.name[t];
+      let childSum = 0;
+      let childSumRight = 0;
+      let kids = 0;
+      for (let c = this.firstChild[t]; c >= 0; c = this.next[c]) {
+        childSum += this.value[c];
+        childSumRight += this.valueRight[c];
+        kids++;
+      }
+      self[row] = Math.max(0, this.value[t] - childSum);
+      if (valueRight && selfRight) {
+        valueRight[row] = this.valueRight[t];
+        selfRight[row] = Math.max(0, this.valueRight[t] - childSumRight);
+      }
+      if (virtual && virtualLabelIdx) {
+        virtual[row] = this.virt[t];
+        virtualLabelIdx[row] = this.vlabel[t];
+      }
+      if (l > maxLevel) {
+        maxLevel = l;
+      }
+      // children pushed last-first so the first child is drawn first
+      top += kids;
+      let at = top - 1;
+      for (let c = this.firstChild[t]; c >= 0; c = this.next[c]) {
+        stack[at--] = c;
+      }
+    }
+    const out: FlameData = { count: n, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
+    if (valueRight && selfRight) {
+      out.valueRight = valueRight;
+      out.selfRight = selfRight;
+    }
+    if (virtual && virtualLabelIdx) {
+      out.virtual = virtual;
+      out.virtualLabelIdx = virtualLabelIdx;
+    }
+    return out;
+  }
 }
 
 /**
@@ -26,92 +235,163 @@ export interface Sandwich {
  * into the callers tree, keyed by name. A sample is counted once per merged node: where a call of k
  * sits inside another (recursion), a merged node the outer call already counts is not counted
  * again, so the roots are pprof's cum and the first levels pprof's caller and callee edges.
+ *
+ * The work is bounded by the call sites: the sites of each name are listed once per index, the
+ * callers are each site's walk to the root, and the callees walk only the subtrees of the
+ * outermost sites (a site inside another is merged during the outer one's walk). With
+ * `depthLimit`, both halves stop that many levels from the function (the levels kept are exact).
  */
-export function buildSandwich(index: FlameIndex, k: number): Sandwich {
+export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
   const d = index.data;
-  const callers = new PathTree(k);
-  const callees = new PathTree(k);
+  const limit = depthLimit ?? Infinity;
+  const { start, nodes } = sitesOf(index);
+  const s0 = start[k];
+  const s1 = start[k + 1];
   const right = d.valueRight;
-  const virt = (i: number) => (d.virtual ? d.virtual[i] : 0);
-  const vlabel = (i: number) => (d.virtualLabelIdx ? d.virtualLabelIdx[i] : -1);
-  // per node on the current path: the callee-tree nodes it is merged into (one per call site above it)
-  const mapped: number[][] = new Array(d.maxLevel + 2);
-  // per node on the current path: the caller-tree nodes it counted
-  const counted: number[][] = new Array(d.maxLevel + 2);
-  // per merged node: how many nodes on the current path are counted in it
-  let openCallee: Int32Array = new Int32Array(64);
-  let openCaller: Int32Array = new Int32Array(64);
-  const grow = (a: Int32Array, n: number): Int32Array => {
-    if (n < a.length) {
-      return a;
-    }
-    const b = new Int32Array(Math.max(n + 1, a.length * 2));
-    b.set(a);
-    return b;
-  };
+  const virt = d.virtual;
+  const vlab = d.virtualLabelIdx;
+  const level = d.level;
+  const nameIdx = d.nameIdx;
+  const end = index.end;
+  const parent = index.parent;
+  const callers = new MergeTree(k);
+  const callees = new MergeTree(k);
   let self = 0;
   let total = 0;
-  let sites = 0;
-  const stack: number[] = [];
-  const close = (j: number) => {
-    const l = d.level[j];
-    for (const t of mapped[l] ?? []) {
-      openCallee[t]--;
-    }
-    for (const t of counted[l] ?? []) {
-      openCaller[t]--;
-    }
-    mapped[l] = [];
-    counted[l] = [];
-  };
-  for (let i = 0; i < d.count; i++) {
-    const l = d.level[i];
-    while (stack.length > l) {
-      close(stack.pop()!);
-    }
-    stack.push(i);
-    const v = d.value[i];
-    const vr = right ? right[i] : 0;
-    const here: number[] = [];
-    if (l > 0) {
-      for (const t of mapped[l - 1] ?? []) {
-        here.push(callees.child(t, d.nameIdx[i], virt(i), vlabel(i)));
-      }
-    }
-    const site = l > 0 && d.nameIdx[i] === k && !virt(i);
-    if (site) {
-      sites++;
-      self += d.self[i];
-      here.push(0);
-      // callers: the path up to (not including) the root, counted where the path above has not counted it
-      const up: number[] = [0];
-      let t = 0;
-      for (let p = index.parent[i]; p > 0; p = index.parent[p]) {
-        t = callers.child(t, d.nameIdx[p], virt(p), vlabel(p));
-        up.push(t);
-      }
-      openCaller = grow(openCaller, callers.parent.length);
-      for (const u of up) {
-        if (openCaller[u] === 0) {
-          callers.add(u, v, vr);
-        }
-        openCaller[u]++;
-      }
-      counted[l] = up;
-    } else {
-      counted[l] = [];
-    }
-    openCallee = grow(openCallee, callees.parent.length);
-    for (const t of here) {
-      if (openCallee[t] === 0) {
-        callees.add(t, v, vr);
-        if (t === 0) {
-          total += v;
-        }
-      }
-      openCallee[t]++;
-    }
-    mapped[l] = here;
+  for (let j = s0; j < s1; j++) {
+    self += d.self[nodes[j]];
   }
-  return { nameIdx: k, callers: callers.toFlameData(d), callees: callees.toFlameData(d), self, total, sites };
+
+  // callees: per level below the outermost site on the current path, the merged nodes its node
+  // is counted in (one per site above it), as a stack of ranges in one buffer
+  let buf = new Int32Array(256);
+  const off = new Int32Array(d.maxLevel + 2);
+  const len = new Int32Array(d.maxLevel + 2);
+  for (let j = s0; j < s1;) {
+    const s = nodes[j];
+    const base = level[s];
+    const stop = end[s];
+    let depth = 0; // levels on the stack
+    let next = j + 1; // the first site after the current row
+    for (let i = s; i < stop; i++) {
+      const rl = level[i] - base;
+      while (depth > rl) {
+        depth--;
+        for (let q = off[depth], e = q + len[depth]; q < e; q++) {
+          callees.open[buf[q]]--;
+        }
+      }
+      // levels skipped over (see below) merge nothing
+      for (; depth < rl; depth++) {
+        off[depth] = depth > 0 ? off[depth - 1] + len[depth - 1] : 0;
+        len[depth] = 0;
+      }
+      const o = rl > 0 ? off[rl - 1] + len[rl - 1] : 0;
+      const pl = rl > 0 ? len[rl - 1] : 0;
+      if (o + pl + 1 >= buf.length) {
+        const b = new Int32Array(buf.length * 2 + pl + 1);
+        b.set(buf);
+        buf = b;
+      }
+      let m = 0;
+      const v = d.value[i];
+      const vr = right ? right[i] : 0;
+      const vi = virt ? virt[i] : 0;
+      for (let q = off[rl - 1 < 0 ? 0 : rl - 1], e = q + pl; q < e; q++) {
+        const t = buf[q];
+        if (callees.depth[t] < limit) {
+          buf[o + m++] = callees.child(t, nameIdx[i], vi, vlab ? vlab[i] : -1);
+        }
+      }
+      if (nameIdx[i] === k && !vi) {
+        buf[o + m++] = 0;
+      }
+      for (let q = o, e = o + m; q < e; q++) {
+        const t = buf[q];
+        if (callees.open[t] === 0) {
+          callees.value[t] += v;
+          callees.valueRight[t] += vr;
+          if (t === 0) {
+            total += v;
+          }
+        }
+        callees.open[t]++;
+      }
+      off[rl] = o;
+      len[rl] = m;
+      depth = rl + 1;
+      if (m === 0) {
+        // past the depth limit: below i only a site inside it merges anything
+        while (next < s1 && nodes[next] <= i) {
+          next++;
+        }
+        const skipTo = next < s1 && nodes[next] < end[i] ? nodes[next] : end[i];
+        i = skipTo - 1;
+      }
+    }
+    while (depth > 0) {
+      depth--;
+      for (let q = off[depth], e = q + len[depth]; q < e; q++) {
+        callees.open[buf[q]]--;
+      }
+    }
+    // the sites inside this one were merged with it
+    while (j < s1 && nodes[j] < stop) {
+      j++;
+    }
+  }
+
+  // callers: each site's path to the root (the root frame left out), counted where a site
+  // around it on the same stack has not counted that merged node
+  let up = new Int32Array(256);
+  const openSites = new Int32Array(s1 - s0 + 1);
+  const upOff = new Int32Array(s1 - s0 + 2);
+  let open = 0;
+  for (let j = s0; j < s1; j++) {
+    const s = nodes[j];
+    while (open > 0 && end[openSites[open - 1]] <= s) {
+      open--;
+      for (let q = upOff[open]; q < upOff[open + 1]; q++) {
+        callers.open[up[q]]--;
+      }
+    }
+    let o = upOff[open];
+    const need = o + level[s] + 1;
+    if (need >= up.length) {
+      const b = new Int32Array(need * 2);
+      b.set(up);
+      up = b;
+    }
+    up[o++] = 0;
+    let t = 0;
+    for (let p = parent[s]; p > 0 && callers.depth[t] < limit; p = parent[p]) {
+      t = callers.child(t, nameIdx[p], virt ? virt[p] : 0, vlab ? vlab[p] : -1);
+      up[o++] = t;
+    }
+    const v = d.value[s];
+    const vr = right ? right[s] : 0;
+    for (let q = upOff[open]; q < o; q++) {
+      const u = up[q];
+      if (callers.open[u] === 0) {
+        callers.value[u] += v;
+        callers.valueRight[u] += vr;
+      }
+      callers.open[u]++;
+    }
+    openSites[open++] = s;
+    upOff[open] = o;
+  }
+
+  const out: Sandwich = {
+    nameIdx: k,
+    callers: callers.toFlameData(d),
+    callees: callees.toFlameData(d),
+    self,
+    total,
+    sites: s1 - s0,
+  };
+  if (depthLimit !== undefined) {
+    out.depthLimit = depthLimit;
+  }
+  return out;
 }

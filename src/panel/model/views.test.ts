@@ -100,6 +100,26 @@ describe('sandwich', () => {
     expect(ci.data.value[0]).toBe(peek.get(name)!.cum);
   });
 
+  it.each([...peek.keys()])('of %s cut at 2 levels keeps the levels it shows and their totals', (name) => {
+    const k = data.names.indexOf(name);
+    const cut = buildSandwich(index, k, 2);
+    expect(cut.depthLimit).toBe(2);
+    expect([cut.self, cut.total]).toEqual([peek.get(name)!.flat, peek.get(name)!.cum]);
+    expect(firstLevel(cut.callers)).toEqual(peek.get(name)!.callers);
+    expect(firstLevel(cut.callees)).toEqual(peek.get(name)!.callees);
+    const whole = buildSandwich(index, k);
+    expect(cut.sites).toBe(whole.sites);
+    // the levels kept are the whole merge's first levels, in the same order
+    for (const half of ['callers', 'callees'] as const) {
+      const rows = (d: FlameData) =>
+        Array.from({ length: d.count }, (_, i) => i)
+          .filter((i) => d.level[i] <= 2)
+          .map((i) => `${d.level[i]} ${d.names[d.nameIdx[i]]} ${d.value[i]}`);
+      expect(cut[half].maxLevel).toBeLessThanOrEqual(2);
+      expect(rows(cut[half])).toEqual(rows(whole[half]));
+    }
+  });
+
   it('callers of the function tell apart the paths that differ deeper up', () => {
     const s = buildSandwich(index, data.names.indexOf('runtime.mallocgc'));
     // every caller path ends at a frame of the outermost level, and the levels add up

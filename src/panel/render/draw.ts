@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameIndex } from '../model/flameIndex';
-import { forEachVisible, LayoutParams, nodeX } from '../model/layout';
+import { forEachVisible, LayoutParams, levelAt, nodeX, rowY } from '../model/layout';
 import { barLabel } from '../model/format';
 import { nameFormsCache } from '../model/shortName';
 import { DIMMED_FILL, DIMMED_FILL_DARK, NodeColors } from '../model/colors';
@@ -94,8 +94,10 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
   const { index, rowHeight, height, scrollTop } = p;
   const data = index.data;
   ctx.clearRect(0, 0, p.width, height);
-  const fromLevel = Math.max(0, Math.floor(scrollTop / rowHeight));
-  const toLevel = Math.floor((scrollTop + height) / rowHeight);
+  const a = levelAt(p, scrollTop);
+  const b = levelAt(p, scrollTop + height);
+  const fromLevel = Math.max(0, Math.min(a, b));
+  const toLevel = Math.max(a, b);
   const rootTotal = data.value[0];
   const dimmed = p.darkTheme ? DIMMED_FILL_DARK : DIMMED_FILL;
   const pattern = data.virtual ? hatchPattern(ctx) : null;
@@ -109,7 +111,7 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
   const byFill = new Map<string, number[]>();
   const virtualBars: number[] = [];
   forEachVisible(index, p, fromLevel, toLevel, p.minBarWidth, (i, x, w, level) => {
-    const y = level * rowHeight - scrollTop;
+    const y = rowY(p, level) - scrollTop;
     const bw = w > 2 ? w - 1 : w;
     const matched = !p.nodeMatch || p.nodeMatch[i] === 1;
     const fill = matched ? p.colors.get(i) : dimmed;
@@ -179,7 +181,7 @@ export function drawOverlay(
     }
     const level = p.index.data.level[i];
     const { x, width } = nodeX(p.index, p, i);
-    const y = level * p.rowHeight - p.scrollTop;
+    const y = rowY(p, level) - p.scrollTop;
     if (y + p.rowHeight < 0 || y > p.height) {
       return;
     }
