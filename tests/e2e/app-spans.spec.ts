@@ -23,8 +23,15 @@ interface Expected {
   spans: Record<string, number>;
 }
 
+/** What tests/support/noveltyseed -json sent: the novel profile's time and every profile's pprof total. */
+interface NoveltySent {
+  novelMs: number;
+  profiles: Array<{ timeMs: number; total: number }>;
+}
+
 let pg: Playground;
 let expected: Expected;
+let novelty: NoveltySent;
 let from: number;
 let to: number;
 
@@ -37,6 +44,14 @@ test.beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   expected = JSON.parse(out);
+  // 8 recorded profiles of the demo's handlers a minute apart, then a different program: one novel profile
+  novelty = JSON.parse(
+    execFileSync('go', ['run', './tests/support/noveltyseed', '-store', pg.storeUrl, '-ago', '2m', '-json'], {
+      cwd: REPO,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+  );
   to = Date.now() + 60_000;
   from = to - 10 * 60_000;
 });
@@ -151,4 +166,33 @@ test('the profile heatmap’s exemplars open that one profile’s flame graph', 
     expect(expected.profiles.map((p) => p.total)).toContain(t);
   }
   expect(new Set(totals).size).toBe(n);
+});
+
+test('the novelty score marks the novel profile, whose link opens its diff against its most similar earlier profile', async ({
+  page,
+}) => {
+  const nfrom = novelty.novelMs - 15 * 60_000;
+  const nto = novelty.novelMs + 5 * 60_000;
+  await page.goto(`${pg.url}/a/emberscope-app/spans?type=${encodeURIComponent(TYPE)}&from=${nfrom}&to=${nto}&service=novelty`);
+  await expect(page.getByTestId('novelty-series')).toBeVisible();
+  const links = page.getByTestId('novel-diff-link');
+  await expect(links).toHaveCount(1);
+  await expect(page.getByTestId('novel-profiles')).toContainText('compress/flate');
+  await page.screenshot({ path: path.join(SHOTS, 'app-spans-03-novelty.png') });
+  await links.click();
+  await expect(page).toHaveURL(/\/a\/emberscope-app\/diff\?/);
+  const p = new URL(page.url()).searchParams;
+  const [bFrom, bTo, cFrom, cTo] = ['bFrom', 'bTo', 'cFrom', 'cTo'].map((k) => Number(p.get(k)));
+  // the comparison holds the novel profile alone, the baseline one earlier profile
+  const inRange = (a: number, b: number) => novelty.profiles.filter((x) => x.timeMs >= a && x.timeMs < b);
+  expect(inRange(cFrom, cTo).map((x) => x.timeMs)).toEqual([novelty.novelMs]);
+  const base = inRange(bFrom, bTo);
+  expect(base).toHaveLength(1);
+  expect(base[0].timeMs).toBeLessThan(novelty.novelMs);
+  const novel = novelty.profiles.find((x) => x.timeMs === novelty.novelMs)!;
+  const totals = page.getByTestId('diff-totals');
+  await expect(totals).toHaveAttribute('data-comparison', String(novel.total));
+  await expect(totals).toHaveAttribute('data-baseline', String(base[0].total));
+  await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+  await page.screenshot({ path: path.join(SHOTS, 'app-spans-04-novel-diff.png') });
 });
