@@ -95,10 +95,12 @@ export function SpansPage() {
   );
   // the picked exemplar's flame graph: that span's samples, or that one profile
   const picked = useAsync(
-    () => ds && pick && runQueries(ds, [pickQuery(pick, type, sel)], range),
+    () => ds && pick && runQueries(ds, [pickQuery(pick, type, sel)], range).then((a) => ({ a, pick: view.pick })),
     [ds, type, sel, range, refresh, view.pick]
   );
-  const pickedFlame = useMemo(() => picked.value?.byRef('pick').find(isFlame), [picked.value]);
+  // only the answer of the exemplar picked now (an earlier pick's stays until the new one's comes)
+  const current = picked.value?.pick === view.pick ? picked.value?.a : undefined;
+  const pickedFlame = useMemo(() => current?.byRef('pick').find(isFlame), [current]);
   const exemplars = useMemo(() => exemplarsOf(answer.value?.byRef('heat') ?? []), [answer.value]);
   const pickedExemplar = pick && exemplars.find((e) => e.kind === pick.kind && e.id === pick.id);
   const cells = useMemo(() => cellsOf(answer.value?.byRef('heat') ?? []), [answer.value]);
@@ -226,7 +228,7 @@ export function SpansPage() {
             </a>
           </div>
           {picked.error && <Alert title="Query failed" severity="error">{picked.error}</Alert>}
-          {picked.value?.error && <Alert title="Query failed" severity="error">{picked.value.error}</Alert>}
+          {current?.error && <Alert title="Query failed" severity="error">{current.error}</Alert>}
           {picked.loading && !pickedFlame && <LoadingPlaceholder text="Loading…" />}
           {pickedFlame && <Flame frame={pickedFlame} range={range} title={`${pick.kind} ${pick.id}`} />}
         </div>
