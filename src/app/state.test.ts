@@ -12,7 +12,7 @@ describe('the address of a view', () => {
   it('reads back every parameter it writes', () => {
     const url =
       '/a/emberscope-app/diff?ds=emb&type=process_cpu%3Acpu%3Ananoseconds%3Acpu%3Ananoseconds&from=now-6h&to=now&service=api&by=region&frames=route' +
-      '&f=route%3D%22%2Fa%22&f=region%21%3D%22eu%22&q=ap&page=2&bFrom=1&bTo=2&cFrom=3&cTo=4';
+      '&f=route%3D%22%2Fa%22&f=region%21%3D%22eu%22&q=ap&page=2&bFrom=1&bTo=2&cFrom=3&cTo=4&heat=span&pick=span%3A0123456789abcdef';
     const u = new URL(url, 'http://x');
     const v = readView(u.pathname, u.search);
     expect(v).toEqual({
@@ -32,6 +32,8 @@ describe('the address of a view', () => {
       pageNo: 2,
       baseline: { from: 1, to: 2 },
       comparison: { from: 3, to: 4 },
+      heat: 'span',
+      pick: 'span:0123456789abcdef',
     });
     const again = new URL(writeView(v), 'http://x');
     expect(readView(again.pathname, again.search)).toEqual(v);
@@ -42,6 +44,8 @@ describe('the address of a view', () => {
     expect(v.page).toBe('services');
     expect([v.from, v.to]).toEqual(['now-1h', 'now']);
     expect(readView('/a/emberscope-app/nope', '?page=-3').pageNo).toBe(1);
+    // an unknown heatmap kind or pick is none
+    expect(readView('/a/emberscope-app/spans', '?heat=x&pick=trace%3A1')).toMatchObject({ heat: undefined, pick: undefined });
     // a range whose end is not after its start is no range
     expect(readView('/a/emberscope-app/diff', '?bFrom=5&bTo=5').baseline).toBeUndefined();
   });

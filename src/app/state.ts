@@ -52,6 +52,10 @@ export interface ViewState {
   /** The diff's baseline and comparison ranges (`bFrom`,`bTo`,`cFrom`,`cTo`). */
   baseline?: Span;
   comparison?: Span;
+  /** The Spans page's heatmap: of whole profiles (empty) or of single spans (`heat=span`). */
+  heat?: 'span';
+  /** The Spans page's picked exemplar (`pick`): `span:<span id>` or `profile:<profile id>`. */
+  pick?: string;
 }
 
 export const DEFAULT_FROM = 'now-1h';
@@ -109,6 +113,8 @@ export function readView(pathname: string, search: string, base = APP_BASE): Vie
     pageNo,
     baseline: span(p, 'bFrom', 'bTo'),
     comparison: span(p, 'cFrom', 'cTo'),
+    heat: p.get('heat') === 'span' ? 'span' : undefined,
+    pick: /^(span|profile):./.test(p.get('pick') ?? '') ? (p.get('pick') as string) : undefined,
   };
 }
 
@@ -142,6 +148,8 @@ export function writeView(v: ViewState, base = APP_BASE): string {
     set('cFrom', Math.round(v.comparison.from));
     set('cTo', Math.round(v.comparison.to));
   }
+  set('heat', v.heat);
+  set('pick', v.pick);
   const s = p.toString();
   return `${base}/${v.page}${s ? `?${s}` : ''}`;
 }

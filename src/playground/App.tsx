@@ -13,7 +13,7 @@ import { DATASOURCE_UID, QueryAnswer, runQuery } from './api';
 import { Exemplar, exemplarsOf, markersOf, SeriesGraph } from './SeriesGraph';
 import { ResultTable } from './ResultTable';
 import { NovelPoint, NoveltyDiffs, novelPointsOf } from './NoveltyDiffs';
-import { readUrl, writeUrl } from './url';
+import { readUrl, restoredQuery, storedQuery, writeUrl } from './url';
 import { ExploreView, asRun, linkedSeries, pointLinks, readExploreUrl, readVariables } from './grafana';
 import { GrafanaPanelBox } from './GrafanaPanelBox';
 
@@ -99,13 +99,7 @@ export function App() {
   const [query, setQuery] = useState<EmberscopeQuery>(
     explore.view
       ? { queryType: 'both', labelSelector: '{}', groupBy: [], ...explore.view.query, refId: 'A' }
-      : {
-          refId: 'A',
-          queryType: 'both',
-          labelSelector: '{}',
-          groupBy: [],
-          expr: initial.query || undefined,
-        }
+      : restoredQuery(initial, addressText)
   );
   const [links, setLinks] = useState<{ at: number; links: Array<LinkModel<unknown>> }>();
   // the cascader, query type and group-by call onChange then onRunQuery at once: run the latest
@@ -118,7 +112,7 @@ export function App() {
   const [selectedFlame, setSelectedFlame] = useState<QueryAnswer['flame']>();
   const [novelDiff, setNovelDiff] = useState<{ point: NovelPoint; flame?: QueryAnswer['flame'] }>();
   const [picked, setPicked] = useState<{ exemplar: Exemplar; flame?: QueryAnswer['flame'] }>();
-  const [error, setError] = useState<string | undefined>(explore.error);
+  const [error, setError] = useState<string | undefined>(explore.error ?? ('error' in initial ? initial.error : undefined));
   const [running, setRunning] = useState(false);
   // the panel's options, kept across reloads as a saved dashboard keeps them
   const [options, setOptionsState] = useState<PanelOptions>(() => loadPanelOptions());
@@ -169,7 +163,7 @@ export function App() {
       keep.delete('panes');
       keep.delete('left');
       keep.delete('schemaVersion');
-      window.history.replaceState(null, '', '/' + writeUrl({ query: addressText(q), from, to }, keep.toString()));
+      window.history.replaceState(null, '', '/' + writeUrl({ query: addressText(q), from, to, full: storedQuery(q) }, keep.toString()));
       // run as Grafana runs it: the dashboard's variables (and its range) replaced
       q = asRun(q, { variables, from, to });
       setRan(q);
@@ -202,7 +196,7 @@ export function App() {
 
   // open the query of the address
   useEffect(() => {
-    if (initial.query || explore.view) {
+    if (initial.query || ('full' in initial && initial.full) || explore.view) {
       execute(latest.current, initial.from, initial.to);
     }
   }, [initial, explore, execute]);

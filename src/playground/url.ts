@@ -1,11 +1,62 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-/** The view the address holds: `/?query=<text>&from=<ms>&to=<ms>`. */
+import type { EmberscopeQuery } from '../datasource/types';
+
+/**
+ * The view the address holds: `/?query=<text>&from=<ms>&to=<ms>&json=<query>`: the query as
+ * text (readable, and editable by hand) and the whole query as the editor holds it (JSON:
+ * granularity, exemplars, span ids, live... everything but refId and datasource).
+ */
 export interface UrlState {
   query: string;
   from: number;
   to: number;
+  /** The whole query (`json`); undefined when the address has none, or a bad one (see error). */
+  full?: Partial<EmberscopeQuery>;
+  /** What was wrong with the address's `json` parameter. */
+  error?: string;
+}
+
+/** The query the address keeps: q without refId and datasource, and without empty fields. */
+export function storedQuery(q: EmberscopeQuery): Partial<EmberscopeQuery> {
+  const { refId: _refId, datasource: _ds, ...rest } = q;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) {
+    if (v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0 && k !== 'groupBy')) {
+      out[k] = v;
+    }
+  }
+  return out as Partial<EmberscopeQuery>;
+}
+
+/**
+ * The query to reload to: the whole stored query when the address has one, its text taken
+ * from `query` when that was edited by hand (text(full) differs); otherwise the text alone.
+ */
+export function restoredQuery(u: UrlState, text: (q: EmberscopeQuery) => string): EmberscopeQuery {
+  const base: EmberscopeQuery = { refId: 'A', queryType: 'both', labelSelector: '{}', groupBy: [] };
+  if (!u.full) {
+    return { ...base, expr: u.query || undefined };
+  }
+  const q: EmberscopeQuery = { ...base, ...u.full, refId: 'A' };
+  return u.query && u.query !== text(q) ? { ...q, expr: u.query } : q;
+}
+
+function parseFull(raw: string | null): { full?: Partial<EmberscopeQuery>; error?: string } {
+  if (raw === null || raw === '') {
+    return {};
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (e) {
+    return { error: `The address's json parameter is not JSON (${e instanceof Error ? e.message : String(e)}): the query text alone was opened` };
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return { error: `The address's json parameter is not a query object but ${Array.isArray(v) ? 'an array' : typeof v}: the query text alone was opened` };
+  }
+  return { full: v as Partial<EmberscopeQuery> };
 }
 
 /** Default range when the address has none: the last hour. */
@@ -24,10 +75,18 @@ export function readUrl(search: string, now = Date.now()): UrlState {
   if (from >= to) {
     from = to - DEFAULT_RANGE_MS;
   }
-  return { query: p.get('query') ?? '', from: Math.round(from), to: Math.round(to) };
+  const out: UrlState = { query: p.get('query') ?? '', from: Math.round(from), to: Math.round(to) };
+  const { full, error } = parseFull(p.get('json'));
+  if (full) {
+    out.full = full;
+  }
+  if (error) {
+    out.error = error;
+  }
+  return out;
 }
 
-/** Writes the view as a search string (`?query=...&from=...&to=...`), keeping other parameters of `keep`. */
+/** Writes the view as a search string (`?query=...&from=...&to=...&json=...`), keeping other parameters of `keep`. */
 export function writeUrl(s: UrlState, keep = ''): string {
   const p = new URLSearchParams(keep);
   if (s.query) {
@@ -37,6 +96,11 @@ export function writeUrl(s: UrlState, keep = ''): string {
   }
   p.set('from', String(Math.round(s.from)));
   p.set('to', String(Math.round(s.to)));
+  if (s.full) {
+    p.set('json', JSON.stringify(s.full));
+  } else {
+    p.delete('json');
+  }
   return `?${p.toString()}`;
 }
 

@@ -247,7 +247,25 @@ test('spans and novelty: the heatmap opens a slot, the novelty score is drawn', 
   await page.screenshot({ path: path.join(SHOTS, 'app-05-spans.png') });
   await page.reload();
   await expect(page.getByTestId('heat-cell')).toHaveCount(2);
-  await page.getByTestId('heat-cell').first().click();
+  // the cell's profile has its exemplar drawn on the cell: click the cell where the exemplar is not
+  await expect(page.getByTestId('heat-exemplar')).toHaveCount(2);
+  const cell = page.getByTestId('heat-cell').first();
+  const box = (await cell.boundingBox())!;
+  const spot = await cell.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    for (let fx = 0.05; fx < 1; fx += 0.1) {
+      for (const fy of [0.5, 0.1, 0.9]) {
+        const x = r.left + fx * r.width;
+        const y = r.top + fy * r.height;
+        if (document.elementFromPoint(x, y) === el) {
+          return { x: x - r.left, y: y - r.top };
+        }
+      }
+    }
+    return undefined;
+  });
+  expect(spot, `a spot of the cell (${box.width}×${box.height}) not under its exemplar`).toBeTruthy();
+  await cell.click({ position: spot! });
   // the slot's range holds the first profile and not the second
   const opened = new URL(page.url()).searchParams;
   expect(Number(opened.get('from'))).toBeLessThanOrEqual(t1);

@@ -159,4 +159,15 @@ test('files granularity names a file by its path with the self of pprof -files',
   await expect(row.getByRole('cell').nth(1)).toHaveAttribute('title', pct(flat / total));
   const b = await nodeBox(page, file);
   expect(b.width).toBeGreaterThan(0);
+
+  // the address carries the whole query (json), so a reload opens the files view again
+  await expect
+    .poll(() => JSON.parse(new URL(page.url()).searchParams.get('json') ?? '{}').granularity)
+    .toBe('files');
+  await page.reload();
+  await expect(page.getByTestId('options-summary')).toContainText('Granularity: files');
+  await expect(page.getByTestId('top-table-row').first()).toBeVisible();
+  await page.getByLabel('Search functions').fill('/record/workloads\\.go$');
+  await expect(row).toHaveCount(1, { timeout: 30_000 });
+  await expect(row.getByRole('cell').nth(1)).toHaveAttribute('title', pct(flat / total));
 });

@@ -3,12 +3,16 @@
 
 import React, { useMemo } from 'react';
 import { DataFrame, dateTimeFormat } from '@grafana/data';
-import { Alert, LoadingPlaceholder, useTheme2 } from '@grafana/ui';
+import { getDataSourceSrv } from '@grafana/runtime';
+import { Alert, LoadingPlaceholder, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { useApp } from '../context';
 import { Series } from '../components/Series';
+import { Flame } from '../components/Flame';
+import { exemplarsOf, parsePick, pickOf, pickQuery, traceUrl } from '../exemplars';
 import { novelProfilesOf } from '../novelty';
 import { unitOf } from '../profileTypes';
-import { formatValue, linesOf, runQueries } from '../query';
+import { flameTotals, formatValue, isFlame, linesOf, runQueries } from '../query';
+import type { EmberscopeOptions } from '../../datasource/types';
 import { selectorOf } from '../state';
 import { useAsync } from '../useAsync';
 
@@ -43,10 +47,17 @@ export function cellView(c: Cell, slot: number) {
   return { page: 'service' as const, from: String(c.xMax - 2 * slot), to: String(c.xMax + slot) };
 }
 
+const HEAT_OPTIONS = [
+  { value: 'individual' as const, label: 'Profiles', description: 'Each cell counts whole profiles by their total' },
+  { value: 'span' as const, label: 'Spans', description: 'Each cell counts single spans by their total' },
+];
+
 /**
- * Spans and novelty: the distribution of per-profile totals over time as a heatmap (a cell
- * opens the service's flame graph over its slot), and the novelty score over time with novel
- * profiles marked, each linked to its diff against the most similar earlier profile.
+ * Spans and novelty: the distribution of per-profile (or per-span) totals over time as a
+ * heatmap with its exemplars (a cell opens the service's flame graph over its slot, an exemplar
+ * that profile's or that span's flame graph in the page, and a span's trace in the tracing
+ * datasource the settings name), and the novelty score over time with novel profiles marked,
+ * each linked to its diff against the most similar earlier profile.
  */
 export function SpansPage() {
   const { ds, type, range, view, go, href, refresh } = useApp();
@@ -55,19 +66,43 @@ export function SpansPage() {
   const sel = selectorOf(view.service, view.filters);
   const from = range.from.valueOf();
   const to = range.to.valueOf();
+  const heatmapType = view.heat ?? 'individual';
+  const pick = parsePick(view.pick);
+  // the tracing datasource the datasource's settings name (jsonData.tracingDatasourceUid)
+  const tracing = ds
+    ? (getDataSourceSrv().getInstanceSettings(ds.uid)?.jsonData as EmberscopeOptions | undefined)?.tracingDatasourceUid
+    : undefined;
   const answer = useAsync(
     () =>
       ds &&
       runQueries(
         ds,
         [
-          { refId: 'heat', queryType: 'histogram', profileTypeId: type, labelSelector: sel, groupBy: [] },
+          {
+            refId: 'heat',
+            queryType: 'histogram',
+            profileTypeId: type,
+            labelSelector: sel,
+            groupBy: [],
+            heatmapType,
+            includeExemplars: true,
+          },
           { refId: 'novelty', queryType: 'novelty', profileTypeId: type, labelSelector: sel, groupBy: [] },
         ],
         range
       ),
-    [ds, type, sel, range, refresh]
+    [ds, type, sel, range, refresh, heatmapType]
   );
+  // the picked exemplar's flame graph: that span's samples, or that one profile
+  const picked = useAsync(
+    () => ds && pick && runQueries(ds, [pickQuery(pick, type, sel)], range).then((a) => ({ a, pick: view.pick })),
+    [ds, type, sel, range, refresh, view.pick]
+  );
+  // only the answer of the exemplar picked now (an earlier pick's stays until the new one's comes)
+  const current = picked.value?.pick === view.pick ? picked.value?.a : undefined;
+  const pickedFlame = useMemo(() => current?.byRef('pick').find(isFlame), [current]);
+  const exemplars = useMemo(() => exemplarsOf(answer.value?.byRef('heat') ?? []), [answer.value]);
+  const pickedExemplar = pick && exemplars.find((e) => e.kind === pick.kind && e.id === pick.id);
   const cells = useMemo(() => cellsOf(answer.value?.byRef('heat') ?? []), [answer.value]);
   const scores = useMemo(
     () =>
@@ -77,7 +112,7 @@ export function SpansPage() {
   const novel = useMemo(() => novelProfilesOf(answer.value?.byRef('novelty') ?? []), [answer.value]);
   const xs = [...new Set(cells.map((c) => c.xMax))].sort((a, b) => a - b);
   const slot = xs.length > 1 ? Math.min(...xs.slice(1).map((x, i) => x - xs[i])) : (to - from) / 20;
-  const maxY = Math.max(1, ...cells.map((c) => c.yMax));
+  const maxY = Math.max(1, ...cells.map((c) => c.yMax), ...exemplars.map((e) => e.value));
   const maxCount = Math.max(1, ...cells.map((c) => c.count));
   const H = 160;
 
@@ -86,7 +121,19 @@ export function SpansPage() {
       {answer.error && <Alert title="Query failed" severity="error">{answer.error}</Alert>}
       {answer.value?.error && <Alert title="Query failed" severity="error">{answer.value.error}</Alert>}
       {answer.loading && !answer.value && <LoadingPlaceholder text="Loading…" />}
-      <h4 style={{ margin: 0 }}>Profiles by total (heatmap)</h4>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
+        <h4 style={{ margin: 0 }}>{heatmapType === 'span' ? 'Spans' : 'Profiles'} by total (heatmap)</h4>
+        <RadioButtonGroup
+          size="sm"
+          options={HEAT_OPTIONS}
+          value={heatmapType}
+          onChange={(v) => go({ heat: v === 'span' ? 'span' : undefined, pick: undefined })}
+          aria-label="Heatmap of"
+        />
+        <span style={{ fontSize: 12 }} data-testid="exemplar-count">
+          {exemplars.length} exemplar(s): click one to open its flame graph
+        </span>
+      </div>
       <div data-testid="heatmap" style={{ position: 'relative', height: H, minWidth: 0, background: theme.colors.background.secondary }}>
         {cells
           .filter((c) => c.count > 0)
@@ -117,7 +164,75 @@ export function SpansPage() {
               />
             );
           })}
+        {exemplars.map((e) => {
+          const left = ((e.time - from) / (to - from)) * 100;
+          const bottom = (e.value / maxY) * 100;
+          const chosen = pick?.kind === e.kind && pick.id === e.id;
+          return (
+            <a
+              key={pickOf(e)}
+              data-testid="heat-exemplar"
+              data-id={e.id}
+              data-kind={e.kind}
+              href={href({ pick: pickOf(e) })}
+              onClick={(ev) => {
+                ev.preventDefault();
+                go({ pick: pickOf(e) });
+              }}
+              title={`${e.kind === 'span' ? 'span' : 'profile'} ${e.id} at ${dateTimeFormat(e.time, { format: 'HH:mm:ss' })}: ${formatValue(e.value, unit)}; open its flame graph`}
+              style={{
+                position: 'absolute',
+                zIndex: 1,
+                left: `calc(${Math.min(100, Math.max(0, left))}% - 5px)`,
+                bottom: `calc(${Math.min(100, Math.max(0, bottom))}% - 5px)`,
+                width: 10,
+                height: 10,
+                transform: 'rotate(45deg)',
+                background: chosen ? theme.colors.primary.main : theme.visualization.getColorByName('blue'),
+                border: `1px solid ${theme.colors.background.primary}`,
+              }}
+            />
+          );
+        })}
       </div>
+      {pick && (
+        <div data-testid="picked-exemplar" style={{ display: 'flex', flexDirection: 'column', gap: 4, minWidth: 0 }}>
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'baseline', fontSize: 12 }}>
+            <b data-testid="picked-title" style={{ overflowWrap: 'anywhere' }}>
+              Flame graph of {pick.kind} {pick.id}
+            </b>
+            {pickedFlame && (
+              <span data-testid="picked-total" data-total={flameTotals(pickedFlame).total}>
+                total {formatValue(flameTotals(pickedFlame).total, unit)}
+              </span>
+            )}
+            {pickedExemplar?.traceId && tracing && (
+              <a
+                data-testid="trace-link"
+                style={{ color: theme.colors.text.link }}
+                href={traceUrl(tracing, pickedExemplar.traceId, range)}
+              >
+                View trace {pickedExemplar.traceId}
+              </a>
+            )}
+            <a
+              data-testid="picked-close"
+              style={{ color: theme.colors.text.link }}
+              href={href({ pick: undefined })}
+              onClick={(ev) => {
+                ev.preventDefault();
+                go({ pick: undefined });
+              }}
+            >
+              close
+            </a>
+          </div>
+          {picked.error && <Alert title="Query failed" severity="error">{picked.error}</Alert>}
+          {current?.error && <Alert title="Query failed" severity="error">{current.error}</Alert>}
+          {picked.loading && !pickedFlame && <LoadingPlaceholder text="Loading…" />}
+          {pickedFlame && <Flame frame={pickedFlame} range={range} title={`${pick.kind} ${pick.id}`} />}
+        </div>
+      )}
       <h4 style={{ margin: 0 }}>Novelty score</h4>
       <Series
         lines={scores}

@@ -31,6 +31,8 @@ import (
 type Expected struct {
 	Profiles []ProfileTotal `json:"profiles"`
 	Span     SpanTotal      `json:"span"`
+	// Spans is every span's total over the sent profiles (pprof's -tagfocus span_id=<id>).
+	Spans map[string]int64 `json:"spans"`
 }
 
 // ProfileTotal is one sent profile: its time in epoch ms and its CPU total in ns.
@@ -115,6 +117,7 @@ func run(store, app string, gap time.Duration, dir string) error {
 			exp.Span = SpanTotal{ID: id, Total: v}
 		}
 	}
+	exp.Spans = spans
 	if exp.Span.ID == "" {
 		return fmt.Errorf("no span_id labels in %s", dir)
 	}
