@@ -4,6 +4,7 @@
 import React, { useMemo, useRef, useState } from 'react';
 import { DataFrame, FieldType, formattedValueToString, getValueFormat, dateTimeFormat } from '@grafana/data';
 import { useTheme2 } from '@grafana/ui';
+import { Exemplar, exemplarsOf } from '../shared/exemplars';
 
 export interface SeriesGraphProps {
   series: DataFrame[];
@@ -27,46 +28,8 @@ export interface SeriesGraphProps {
   onExemplar?: (e: Exemplar) => void;
 }
 
-/** One exemplar: the profile (or span) behind a point, as the backend's "exemplar" frames carry it. */
-export interface Exemplar {
-  time: number;
-  value: number;
-  /** A profile id, or a span id when `kind` is `span`. */
-  id: string;
-  kind: 'profile' | 'span';
-  traceId?: string;
-}
-
-/**
- * The exemplars of the answer's "exemplar" frames (Grafana's shape: Time, Value, Id, whose
- * display name says "Span ID" for span exemplars, and traceId for spans).
- */
-export function exemplarsOf(frames: DataFrame[]): Exemplar[] {
-  const out: Exemplar[] = [];
-  for (const f of frames) {
-    if (f.name !== 'exemplar') {
-      continue;
-    }
-    const t = f.fields.find((x) => x.name === 'Time');
-    const v = f.fields.find((x) => x.name === 'Value');
-    const id = f.fields.find((x) => x.name === 'Id');
-    const trace = f.fields.find((x) => x.name === 'traceId');
-    if (!t || !v || !id) {
-      continue;
-    }
-    const kind = id.config?.displayName === 'Span ID' ? 'span' : 'profile';
-    for (let i = 0; i < f.length; i++) {
-      out.push({
-        time: Number(t.values[i]),
-        value: Number(v.values[i]),
-        id: String(id.values[i]),
-        kind,
-        traceId: trace ? String(trace.values[i]) || undefined : undefined,
-      });
-    }
-  }
-  return out;
-}
+export type { Exemplar };
+export { exemplarsOf };
 
 /** A marked window of time. */
 export interface Marker {
