@@ -13,6 +13,7 @@ import path from 'path';
 import { DataFrame, DataFrameJSON, dataFrameFromJSON, getValueFormat } from '@grafana/data';
 import { baselineOf, readFlameData } from './flameData';
 import pprofTop from './testdata/pprofTop.json';
+import { pyroscopeName } from '../panel/testing/pprofText';
 
 // @grafana/flamegraph's index exports only the React component; its data container and tooltip
 // data are its own modules, loaded by path.
@@ -48,30 +49,6 @@ function golden(name: string): DataFrame {
   const frames: DataFrameJSON[] = JSON.parse(fs.readFileSync(file, 'utf8'));
   expect(frames).toHaveLength(1);
   return dataFrameFromJSON(frames[0]);
-}
-
-/**
- * pprof's function name as Pyroscope shows it: Go generic shape sections removed
- * (`slices.Sort[go.shape.[]int,go.shape.int]` → `slices.Sort`), brackets inside them matched.
- */
-function pyroscopeName(name: string): string {
-  let out = '';
-  let i = 0;
-  while (i < name.length) {
-    if (name.startsWith('[go.shape.', i)) {
-      let depth = 0;
-      for (; i < name.length; i++) {
-        depth += name[i] === '[' ? 1 : name[i] === ']' ? -1 : 0;
-        if (depth === 0) {
-          break;
-        }
-      }
-      i++;
-      continue;
-    }
-    out += name[i++];
-  }
-  return out;
 }
 
 /** pprof's flat per function, under Pyroscope's names (shapes of one function summed). */
