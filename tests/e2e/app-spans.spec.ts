@@ -1,10 +1,10 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { expect, Page, Response, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
+import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { Playground, REPO, startPlayground } from '../support/playground';
+import { nextQuery, runSeed } from '../support/seed';
 
 /**
  * The app's Spans page on span-labelled profiles (tests/support/spanseed, as traces.spec.ts
@@ -38,20 +38,10 @@ let to: number;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   pg = await startPlayground();
-  const out = execFileSync('go', ['run', './tests/support/spanseed', '-store', pg.storeUrl, '-app', SERVICE], {
-    cwd: REPO,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const out = runSeed('spanseed', ['-store', pg.storeUrl, '-app', SERVICE]);
   expected = JSON.parse(out);
   // 8 recorded profiles of the demo's handlers a minute apart, then a different program: one novel profile
-  novelty = JSON.parse(
-    execFileSync('go', ['run', './tests/support/noveltyseed', '-store', pg.storeUrl, '-ago', '2m', '-json'], {
-      cwd: REPO,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-  );
+  novelty = JSON.parse(runSeed('noveltyseed', ['-store', pg.storeUrl, '-ago', '2m', '-json']));
   to = Date.now() + 60_000;
   from = to - 10 * 60_000;
 });
@@ -60,30 +50,12 @@ test.afterAll(async () => {
   await pg?.stop();
 });
 
-type Sent = Record<string, unknown>;
-
-/** The next /api/ds/query request whose first query matches pick. */
-function nextQuery(page: Page, pick: (q: Sent) => boolean): Promise<{ query: Sent; response: Response }> {
-  return new Promise((resolve) => {
-    const onResponse = (r: Response) => {
-      const req = r.request();
-      if (new URL(r.url()).pathname !== '/api/ds/query' || req.method() !== 'POST') {
-        return;
-      }
-      const q = (JSON.parse(req.postData() || '{}').queries?.[0] ?? {}) as Sent;
-      if (pick(q)) {
-        page.off('response', onResponse);
-        resolve({ query: q, response: r });
-      }
-    };
-    page.on('response', onResponse);
-  });
-}
-
 const url = (extra = '') =>
   `${pg.url}/a/emberscope-app/spans?type=${encodeURIComponent(TYPE)}&from=${from}&to=${to}&service=${SERVICE}${extra}`;
 
-test('the span heatmap’s exemplars each open exactly that span’s flame graph, with pprof’s -tagfocus total', async ({ page }) => {
+test('the span heatmap’s exemplars each open exactly that span’s flame graph, with pprof’s -tagfocus total', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const heat = nextQuery(page, (q) => q.queryType === 'histogram');
   await page.goto(url());
@@ -93,7 +65,11 @@ test('the span heatmap’s exemplars each open exactly that span’s flame graph
   const spanHeat = nextQuery(page, (q) => q.queryType === 'histogram' && q.heatmapType === 'span');
   await page.getByRole('radio', { name: 'Spans' }).click({ force: true });
   const { query: hq } = await spanHeat;
-  expect(hq).toMatchObject({ heatmapType: 'span', includeExemplars: true, labelSelector: `{service_name="${SERVICE}"}` });
+  expect(hq).toMatchObject({
+    heatmapType: 'span',
+    includeExemplars: true,
+    labelSelector: `{service_name="${SERVICE}"}`,
+  });
   expect(new URL(page.url()).searchParams.get('heat')).toBe('span');
   await expect(page.getByTestId('heat-cell').first()).toBeVisible();
   const exemplars = page.locator('[data-testid="heat-exemplar"][data-kind="span"]');
@@ -173,7 +149,9 @@ test('the novelty score marks the novel profile, whose link opens its diff again
 }) => {
   const nfrom = novelty.novelMs - 15 * 60_000;
   const nto = novelty.novelMs + 5 * 60_000;
-  await page.goto(`${pg.url}/a/emberscope-app/spans?type=${encodeURIComponent(TYPE)}&from=${nfrom}&to=${nto}&service=novelty`);
+  await page.goto(
+    `${pg.url}/a/emberscope-app/spans?type=${encodeURIComponent(TYPE)}&from=${nfrom}&to=${nto}&service=novelty`
+  );
   await expect(page.getByTestId('novelty-series')).toBeVisible();
   const links = page.getByTestId('novel-diff-link');
   await expect(links).toHaveCount(1);

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { expect, Page, Response, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Playground, REPO, startPlayground } from '../support/playground';
+import { nextQuery, runSeed } from '../support/seed';
 
 const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'traced-demo';
@@ -25,11 +25,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   pg = await startPlayground();
   // the three span-labelled profiles of the traced demo service, 50 s apart, the last 50 s ago
-  const out = execFileSync('go', ['run', './tests/support/spanseed', '-store', pg.storeUrl, '-app', SERVICE], {
-    cwd: REPO,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const out = runSeed('spanseed', ['-store', pg.storeUrl, '-app', SERVICE]);
   expected = JSON.parse(out);
   to = Date.now() + 60_000;
   from = to - 10 * 60_000;
@@ -38,26 +34,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await pg?.stop();
 });
-
-type Sent = Record<string, unknown>;
-
-/** The next answer of /api/ds/query to a query matching pick, and that query. */
-function nextQuery(page: Page, pick: (q: Sent) => boolean): Promise<{ query: Sent; response: Response }> {
-  return new Promise((resolve) => {
-    const onResponse = (r: Response) => {
-      const req = r.request();
-      if (!r.url().endsWith('/api/ds/query') || req.method() !== 'POST') {
-        return;
-      }
-      const q = (JSON.parse(req.postData() || '{}').queries?.[0] ?? {}) as Sent;
-      if (pick(q)) {
-        page.off('response', onResponse);
-        resolve({ query: q, response: r });
-      }
-    };
-    page.on('response', onResponse);
-  });
-}
 
 /** The root value (the total) of the flamegraph frame of an answer. */
 async function flameTotal(r: Response): Promise<number> {
