@@ -17,9 +17,9 @@ import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
 import { chainNames, Collapsed, collapseChains, shownMatch } from '../model/collapse';
-import { buildSandwich, Sandwich } from '../model/sandwich';
+import { inIdleSteps, prepareSites, Sandwich, sandwichOf } from '../model/sandwich';
 import { CallTree } from './CallTree';
-import { SandwichView } from './SandwichView';
+import { prepareSandwichView, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
 
 /** Display options of the view (the panel's options). */
@@ -195,12 +195,10 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // a deep graph's sandwich is drawn first cut at the levels a half of the view can show, then
   // merged whole after that paint
   const sandwichLevels = Math.ceil(height / 2 / ROW_HEIGHT) + 1;
+  const sandwichCut = data.maxLevel > sandwichLevels ? sandwichLevels : undefined;
   const firstSandwich = useMemo(
-    () =>
-      sandwich !== undefined
-        ? buildSandwich(index, sandwich, data.maxLevel > sandwichLevels ? sandwichLevels : undefined)
-        : undefined,
-    [sandwich, index, data, sandwichLevels]
+    () => (sandwich !== undefined ? sandwichOf(index, sandwich, sandwichCut) : undefined),
+    [sandwich, index, sandwichCut]
   );
   const [wholeSandwich, setWholeSandwich] = useState<{ of: Sandwich; whole: Sandwich }>();
   useEffect(() => {
@@ -208,9 +206,31 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       return;
     }
     return afterPaint(() =>
-      setWholeSandwich({ of: firstSandwich, whole: buildSandwich(index, firstSandwich.nameIdx) })
+      setWholeSandwich({ of: firstSandwich, whole: sandwichOf(index, firstSandwich.nameIdx) })
     );
   }, [firstSandwich, index]);
+  // the top table's first row's sandwich (its button, and the header's pick with nothing selected)
+  // merged in idle time once the rows are there, so opening it only draws; each step is one idle task
+  const prefetchName = sortedRows.length > 0 ? sortedRows[0].nameIdx : -1;
+  const { colorMode, colorBlindDiff } = opt;
+  useEffect(() => {
+    if (prefetchName < 0) {
+      return;
+    }
+    const look = { colorMode, colorBlindDiff };
+    const steps = [
+      () => prepareSites(index),
+      () => void sandwichOf(index, prefetchName, sandwichCut),
+      () => prepareSandwichView(sandwichOf(index, prefetchName, sandwichCut), look),
+    ];
+    if (sandwichCut !== undefined) {
+      steps.push(
+        () => void sandwichOf(index, prefetchName),
+        () => prepareSandwichView(sandwichOf(index, prefetchName), look)
+      );
+    }
+    return inIdleSteps(steps);
+  }, [index, prefetchName, sandwichCut, colorMode, colorBlindDiff]);
   const sandwichModel = wholeSandwich && wholeSandwich.of === firstSandwich ? wholeSandwich.whole : firstSandwich;
 
   const headerRef = useRef<HTMLDivElement>(null);

@@ -3,8 +3,9 @@
 
 import React, { useCallback, useMemo, useState } from 'react';
 import { Button, useTheme2 } from '@grafana/ui';
-import { buildIndex } from '../model/flameIndex';
-import { nodeColors } from '../model/colors';
+import { FlameData } from '../../shared/flameData';
+import { buildIndex, FlameIndex } from '../model/flameIndex';
+import { ColorMode, nodeColors, NodeColors } from '../model/colors';
 import { Sandwich } from '../model/sandwich';
 import { formatPercent, formatValue } from '../model/format';
 import { FlameCanvas } from './FlameCanvas';
@@ -25,6 +26,42 @@ export interface SandwichViewProps {
 const BAR = 30;
 const LABEL = 18;
 
+// a half's index and colours, made once per half (an idle-time prefetch makes them before the click)
+const halfIndexes = new WeakMap<FlameData, FlameIndex>();
+const halfColors = new WeakMap<FlameData, Map<string, NodeColors>>();
+
+function halfIndex(half: FlameData): FlameIndex {
+  let ix = halfIndexes.get(half);
+  if (!ix) {
+    ix = buildIndex(half);
+    halfIndexes.set(half, ix);
+  }
+  return ix;
+}
+
+function halfColor(half: FlameData, mode: ColorMode, colorBlind: boolean): NodeColors {
+  let m = halfColors.get(half);
+  if (!m) {
+    m = new Map();
+    halfColors.set(half, m);
+  }
+  const key = `${mode}:${colorBlind}`;
+  let c = m.get(key);
+  if (!c) {
+    c = nodeColors(half, mode, colorBlind);
+    m.set(key, c);
+  }
+  return c;
+}
+
+/** Makes the halves' indexes and colours of a sandwich ahead of its view (so opening it only draws). */
+export function prepareSandwichView(sandwich: Sandwich, options: Pick<ViewOptions, 'colorMode' | 'colorBlindDiff'>) {
+  for (const half of [sandwich.callers, sandwich.callees]) {
+    halfIndex(half);
+    halfColor(half, options.colorMode, !!options.colorBlindDiff);
+  }
+}
+
 /**
  * The sandwich of one function: its callers merged over every call site above, grown upward as
  * Grafana draws them (the function in the bottom row, each row above it one caller further
@@ -42,14 +79,14 @@ export function SandwichView({
   onExit,
 }: SandwichViewProps) {
   const theme = useTheme2();
-  const callers = useMemo(() => buildIndex(sandwich.callers), [sandwich]);
-  const callees = useMemo(() => buildIndex(sandwich.callees), [sandwich]);
+  const callers = useMemo(() => halfIndex(sandwich.callers), [sandwich]);
+  const callees = useMemo(() => halfIndex(sandwich.callees), [sandwich]);
   const callerColors = useMemo(
-    () => nodeColors(sandwich.callers, options.colorMode, options.colorBlindDiff),
+    () => halfColor(sandwich.callers, options.colorMode, !!options.colorBlindDiff),
     [sandwich, options.colorMode, options.colorBlindDiff]
   );
   const calleeColors = useMemo(
-    () => nodeColors(sandwich.callees, options.colorMode, options.colorBlindDiff),
+    () => halfColor(sandwich.callees, options.colorMode, !!options.colorBlindDiff),
     [sandwich, options.colorMode, options.colorBlindDiff]
   );
   const [focus, setFocus] = useState<{ callers: number; callees: number }>({ callers: 0, callees: 0 });

@@ -395,3 +395,80 @@ export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number)
   }
   return out;
 }
+
+/** Sandwiches already merged, per flame index, by name and depth limit (the last few kept). */
+const madeCache = new WeakMap<FlameIndex, Map<string, Sandwich>>();
+const KEEP_MADE = 6;
+
+/**
+ * The sandwich of name k, merged once per index, name and depth limit: what an idle-time
+ * prefetch merged is the very result a click then draws (same values, no second merge).
+ */
+export function sandwichOf(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
+  let made = madeCache.get(index);
+  if (!made) {
+    made = new Map();
+    madeCache.set(index, made);
+  }
+  const key = `${k}:${depthLimit ?? ''}`;
+  let s = made.get(key);
+  if (!s) {
+    s = buildSandwich(index, k, depthLimit);
+    made.set(key, s);
+    if (made.size > KEEP_MADE) {
+      const oldest = made.keys().next().value;
+      if (oldest !== undefined) {
+        made.delete(oldest);
+      }
+    }
+  } else {
+    // most recently used last
+    made.delete(key);
+    made.set(key, s);
+  }
+  return s;
+}
+
+/** Whether sandwichOf has this sandwich already merged. */
+export function hasSandwich(index: FlameIndex, k: number, depthLimit?: number): boolean {
+  return madeCache.get(index)?.has(`${k}:${depthLimit ?? ''}`) ?? false;
+}
+
+type IdleFn = (cb: () => void) => () => void;
+const onIdle: IdleFn = (cb) => {
+  const w = typeof window !== 'undefined' ? (window as Window & typeof globalThis) : undefined;
+  if (w && typeof w.requestIdleCallback === 'function') {
+    const id = w.requestIdleCallback(cb, { timeout: 2000 });
+    return () => w.cancelIdleCallback(id);
+  }
+  const id = setTimeout(cb, 50);
+  return () => clearTimeout(id);
+};
+
+/**
+ * Runs each step in its own idle period, one after the other (never two in one task, so an input
+ * waits at most for one step); returns a cancel.
+ */
+export function inIdleSteps(steps: Array<() => void>, idle: IdleFn = onIdle): () => void {
+  let cancel: (() => void) | undefined;
+  let at = 0;
+  const run = () => {
+    cancel = undefined;
+    if (at < steps.length) {
+      steps[at++]();
+      if (at < steps.length) {
+        cancel = idle(run);
+      }
+    }
+  };
+  cancel = idle(run);
+  return () => {
+    at = steps.length;
+    cancel?.();
+  };
+}
+
+/** Lists every name's call sites for the index (the first part of any sandwich's merge), once. */
+export function prepareSites(index: FlameIndex): void {
+  sitesOf(index);
+}
