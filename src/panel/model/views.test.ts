@@ -13,7 +13,7 @@ import path from 'path';
 import { DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
 import { FlameData, readFlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex } from './flameIndex';
-import { buildSandwich } from './sandwich';
+import { buildSandwich, hasSandwich, inIdleSteps, prepareSites, sandwichOf } from './sandwich';
 import { collapseChains, shownMatch } from './collapse';
 import { childrenOf, treeRows } from './callTree';
 import { searchNodes } from './search';
@@ -118,6 +118,48 @@ describe('sandwich', () => {
       expect(cut[half].maxLevel).toBeLessThanOrEqual(2);
       expect(rows(cut[half])).toEqual(rows(whole[half]));
     }
+  });
+
+  it('merged ahead in idle steps, is the very sandwich opened later, with pprof -peek totals', () => {
+    const name = 'encoding/json.(*decodeState).object';
+    const k = data.names.indexOf(name);
+    const fresh = buildIndex(data);
+    const idle: Array<() => void> = [];
+    const made: unknown[] = [];
+    inIdleSteps(
+      [() => prepareSites(fresh), () => made.push(sandwichOf(fresh, k, 2)), () => made.push(sandwichOf(fresh, k))],
+      (cb) => {
+        idle.push(cb);
+        return () => undefined;
+      }
+    );
+    // one step per idle period: nothing is merged before the second period
+    expect(idle.length).toBe(1);
+    idle.shift()!();
+    expect(hasSandwich(fresh, k, 2)).toBe(false);
+    while (idle.length > 0) {
+      idle.shift()!();
+    }
+    expect(made.length).toBe(2);
+    expect(sandwichOf(fresh, k, 2)).toBe(made[0]);
+    const s = sandwichOf(fresh, k);
+    expect(s).toBe(made[1]);
+    expect([s.self, s.total]).toEqual([peek.get(name)!.flat, peek.get(name)!.cum]);
+    expect(firstLevel(s.callees)).toEqual(peek.get(name)!.callees);
+  });
+
+  it('prefetch steps cancelled (the view left) merge nothing more', () => {
+    const k = data.names.indexOf('runtime.mallocgc');
+    const fresh = buildIndex(data);
+    const idle: Array<() => void> = [];
+    const cancel = inIdleSteps([() => prepareSites(fresh), () => void sandwichOf(fresh, k)], (cb) => {
+      idle.push(cb);
+      return () => idle.splice(idle.indexOf(cb), 1);
+    });
+    idle.shift()!();
+    cancel();
+    expect(idle.length).toBe(0);
+    expect(hasSandwich(fresh, k)).toBe(false);
   });
 
   it('callers of the function tell apart the paths that differ deeper up', () => {
