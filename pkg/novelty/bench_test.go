@@ -6,6 +6,7 @@ package novelty
 import (
 	"testing"
 
+	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
 	"github.com/emberscope/emberscope/pkg/flame"
 	"github.com/emberscope/emberscope/pkg/flame/flametest"
 )
@@ -60,7 +61,7 @@ func BenchmarkTopTableReference16k(b *testing.B) {
 // history of H = 20 real ones, each way: the scoring part of the
 // per-profile cost, on real names.
 func BenchmarkSigmaScoreReal(b *testing.B) {
-	series := loadSeries(b, Params{})["codefmt"]
+	series := loadSeries(b, noveltydata.Series800, Params{})["codefmt"]
 	for _, m := range []string{MethodSigma, MethodCosine} {
 		b.Run(m, func(b *testing.B) {
 			s, err := NewSeries(Options{Method: m})

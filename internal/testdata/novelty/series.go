@@ -26,31 +26,79 @@ type SeriesEntry struct {
 	Shares   map[string]float64 `json:"shares"`
 }
 
-// SeriesPrograms are the recorded programs, in recording order.
-var SeriesPrograms = []string{"logindex", "rideshare", "thumbnails", "codefmt"}
+// SeriesSet is one recorded evaluation set: a folder of testdata with a
+// manifest.json, its programs in recording order, and the programs held out
+// of tuning.
+type SeriesSet struct {
+	Name string
+	// Dir is the folder under internal/testdata.
+	Dir      string
+	Programs []string
+	heldOut  []string
+}
+
+// Series800 is series/: four programs, 32 stable and 10 changed profiles
+// each, 4 s of CPU at 250 Hz (about 800 samples) a profile.
+var Series800 = SeriesSet{
+	Name:     "800 samples",
+	Dir:      "novelty/series",
+	Programs: []string{"logindex", "rideshare", "thumbnails", "codefmt"},
+	heldOut:  []string{"thumbnails", "codefmt"},
+}
+
+// Series2k is series2k/ (record-2k.sh): six programs, distinct runs (seed
+// 2) of the four of series/ and two more (sitegen, vault) never used before
+// it, 8 s of CPU at 250 Hz (about 2,000 samples) a profile.
+var Series2k = SeriesSet{
+	Name:     "2,000 samples",
+	Dir:      "novelty/series2k",
+	Programs: []string{"logindex", "rideshare", "thumbnails", "codefmt", "sitegen", "vault"},
+	heldOut:  []string{"thumbnails", "codefmt", "sitegen", "vault"},
+}
+
+// SeriesPrograms are series/'s programs, in recording order.
+var SeriesPrograms = Series800.Programs
 
 // HeldOut reports whether a program's series is held out of tuning: the
-// scorer's constants were chosen on logindex and rideshare only.
-func HeldOut(program string) bool { return program == "thumbnails" || program == "codefmt" }
+// scorer's constants were chosen on logindex and rideshare (of series/)
+// only.
+func HeldOut(program string) bool { return slices.Contains(Series2k.heldOut, program) }
 
-// SeriesManifest returns every profile of the evaluation series: per
-// program its stable profiles in recording order, then its changed ones.
-func SeriesManifest(tb testing.TB) []SeriesEntry {
+// HeldOut reports whether program is one of s's held-out programs.
+func (s SeriesSet) HeldOut(program string) bool { return slices.Contains(s.heldOut, program) }
+
+// Manifest returns every profile of s: per program its stable profiles in
+// recording order, then its changed ones. It fails tb when the set is
+// missing.
+func (s SeriesSet) Manifest(tb testing.TB) []SeriesEntry {
 	tb.Helper()
 	var es []SeriesEntry
-	if err := json.Unmarshal(testdataRead(tb, "novelty/series/manifest.json"), &es); err != nil {
-		tb.Fatalf("novelty/series/manifest.json: %v", err)
+	file := s.Dir + "/manifest.json"
+	if err := json.Unmarshal(testdataRead(tb, file), &es); err != nil {
+		tb.Fatalf("%s: %v", file, err)
 	}
 	for _, e := range es {
-		if !slices.Contains(SeriesPrograms, e.Series) {
-			tb.Fatalf("novelty/series/manifest.json: %s is in series %q, not one of %v", e.File, e.Series, SeriesPrograms)
+		if !slices.Contains(s.Programs, e.Series) {
+			tb.Fatalf("%s: %s is in series %q, not one of %v", file, e.File, e.Series, s.Programs)
 		}
 	}
 	return es
 }
 
-// ReadSeries returns the pprof bytes of e.
+// Read returns the pprof bytes of e, one of s's profiles.
+func (s SeriesSet) Read(tb testing.TB, e SeriesEntry) []byte {
+	tb.Helper()
+	return testdataRead(tb, s.Dir+"/"+e.File)
+}
+
+// SeriesManifest returns every profile of series/ (Series800.Manifest).
+func SeriesManifest(tb testing.TB) []SeriesEntry {
+	tb.Helper()
+	return Series800.Manifest(tb)
+}
+
+// ReadSeries returns the pprof bytes of e, a profile of series/.
 func ReadSeries(tb testing.TB, e SeriesEntry) []byte {
 	tb.Helper()
-	return testdataRead(tb, "novelty/series/"+e.File)
+	return Series800.Read(tb, e)
 }
