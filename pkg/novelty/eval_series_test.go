@@ -261,18 +261,7 @@ func TestEvaluationOnSeries(t *testing.T) {
 	// FPR ≤ 1 % at the default threshold.
 	held := evalPart(def.stable, def.changed, heldOut)
 	all := evalPart(def.stable, def.changed, anyProg)
-	for i, c := range changeColumns {
-		switch {
-		case c.change == "steady" && c.amount >= 0.10:
-			require.GreaterOrEqual(t, held.auc[i], 0.99, "held-out: ROC-AUC of steady changes of %.0f points", 100*c.amount)
-			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of steady changes of %.0f points", 100*c.amount)
-		case c.change == "steady":
-			require.GreaterOrEqual(t, held.auc[i], 0.95, "held-out: ROC-AUC of steady changes of 5 points")
-			require.GreaterOrEqual(t, all.auc[i], 0.82, "all: ROC-AUC of steady changes of 5 points")
-		case c.change == "hot", c.change == "program":
-			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of %s changes", c.change)
-		}
-	}
+	requireAUCTargets(t, held, all, 0.82)
 	require.LessOrEqual(t, float64(all.fp), 0.01*float64(all.nStable), "false positives at the default threshold on the stable series")
 	// The σ score ranks every steady change of 10 points and more, and every
 	// noisy one from 15, above the cosine score it replaced.
@@ -352,6 +341,26 @@ func evalTables(t *testing.T, set noveltydata.SeriesSet, series map[string][]ser
 	return def
 }
 
+// requireAUCTargets asserts the ROC-AUC targets: ≥ 0.99 for steady
+// changes of 10 points and more (held out and pooled), ≥ 0.95 at 5 points
+// held out and ≥ pooled5 pooled, ≥ 0.99 for new hot functions and other
+// programs.
+func requireAUCTargets(t *testing.T, held, all evalRow, pooled5 float64) {
+	t.Helper()
+	for i, c := range changeColumns {
+		switch {
+		case c.change == "steady" && c.amount >= 0.10:
+			require.GreaterOrEqual(t, held.auc[i], 0.99, "held-out: ROC-AUC of steady changes of %.0f points", 100*c.amount)
+			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of steady changes of %.0f points", 100*c.amount)
+		case c.change == "steady":
+			require.GreaterOrEqual(t, held.auc[i], 0.95, "held-out: ROC-AUC of steady changes of 5 points")
+			require.GreaterOrEqual(t, all.auc[i], pooled5, "all: ROC-AUC of steady changes of 5 points")
+		case c.change == "hot", c.change == "program":
+			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of %s changes", c.change)
+		}
+	}
+}
+
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -391,18 +400,7 @@ func TestEvaluationOnSeries2k(t *testing.T) {
 	})
 	held := evalPart(def.stable, def.changed, set.HeldOut)
 	all := evalPart(def.stable, def.changed, anyProg)
-	for i, c := range changeColumns {
-		switch {
-		case c.change == "steady" && c.amount >= 0.10:
-			require.GreaterOrEqual(t, held.auc[i], 0.99, "held-out: ROC-AUC of steady changes of %.0f points", 100*c.amount)
-			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of steady changes of %.0f points", 100*c.amount)
-		case c.change == "steady":
-			require.GreaterOrEqual(t, held.auc[i], 0.95, "held-out: ROC-AUC of steady changes of 5 points")
-			require.GreaterOrEqual(t, all.auc[i], 0.95, "all: ROC-AUC of steady changes of 5 points")
-		case c.change == "hot", c.change == "program":
-			require.GreaterOrEqual(t, all.auc[i], 0.99, "all: ROC-AUC of %s changes", c.change)
-		}
-	}
+	requireAUCTargets(t, held, all, 0.95)
 	// The FPR target (≤ 1 %) is NOT met here, and was not retuned for: the
 	// first run flagged sitegen's and vault's stable profiles at 7.13 and
 	// 7.01 σ against the 7 σ threshold (2 / 114 = 1.8 %, held out 2 / 76).
