@@ -153,6 +153,10 @@ func aucOrNaN(pos, neg []float64) float64 {
 	return rocAUC(pos, neg)
 }
 
+// beforeSigma is the σ score before issue 22's predictive spread: the move
+// in units of σ_f alone.
+var beforeSigma = func() sigmaParams { sp := defaultSigma; sp.predictive = false; return sp }()
+
 // changeColumns are the evaluation table's change columns.
 var changeColumns = []struct {
 	change string
@@ -245,10 +249,11 @@ func TestEvaluationOnSeries(t *testing.T) {
 	}
 	methods := []method{
 		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
-		{name: "σ, top 3, functions and packages", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true}},
-		{name: "σ, top 3, functions only", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3}},
-		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true, inclusive: true}},
-		{name: "σ, all features (Mahalanobis)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true, inclusive: true}},
+		{name: "σ, spread σ alone (before issue 22's predictive spread)", opts: Options{}, sigma: &beforeSigma},
+		{name: "σ, top 3, functions and packages", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true, predictive: true}},
+		{name: "σ, top 3, functions only", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, predictive: true}},
+		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true, inclusive: true, predictive: true}},
+		{name: "σ, all features (Mahalanobis)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true, inclusive: true, predictive: true}},
 		{name: "cosine, calibrated by past scores", opts: Options{Method: MethodCosine}, calibrate: true},
 		{name: "cosine (before)", opts: Options{Method: MethodCosine}},
 	}
@@ -396,15 +401,61 @@ func TestEvaluationOnSeries2k(t *testing.T) {
 	}
 	def := evalTables(t, set, series, []method{
 		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
+		{name: "σ, spread σ alone (before issue 22's predictive spread)", opts: Options{}, sigma: &beforeSigma},
 		{name: "cosine (before)", opts: Options{Method: MethodCosine}},
 	})
 	held := evalPart(def.stable, def.changed, set.HeldOut)
 	all := evalPart(def.stable, def.changed, anyProg)
 	requireAUCTargets(t, held, all, 0.95)
-	// The FPR target (≤ 1 %) is NOT met here, and was not retuned for: the
-	// first run flagged sitegen's and vault's stable profiles at 7.13 and
-	// 7.01 σ against the 7 σ threshold (2 / 114 = 1.8 %, held out 2 / 76).
-	// What is asserted is what that run held.
-	require.LessOrEqual(t, all.fp, 2, "false positives at the default threshold on the stable series (of %d)", all.nStable)
+	// The FPR target (≤ 1 %) was NOT met by the first run (σ alone): it
+	// flagged sitegen's and vault's stable profiles at 7.13 and 7.01 σ
+	// against the 7 σ threshold (2 / 114 = 1.8 %, held out 2 / 76). The
+	// predictive spread brings them to 6.51 and 6.65 σ (0 / 114), but these
+	// two profiles were known when it was chosen: the fresh judgement of
+	// the change is series3's (TestEvaluationOnSeries3).
+	require.LessOrEqual(t, float64(all.fp), 0.01*float64(all.nStable), "false positives at the default threshold on the stable series (of %d)", all.nStable)
+	requireNamesRise(t, def.changed)
+}
+
+// TestEvaluationOnSeries3 is the evaluation of BENCHMARKS.md on series3:
+// fresh runs (seed 3, recorded by record-3.sh after the change was chosen)
+// of series2k's six programs at about 2,000 samples, two changed profiles
+// per change column. The predictive spread √(1 + 1/n) was chosen on the
+// tuning programs (logindex, rideshare) of series/ and series2k/ only;
+// these targets were written before the first run.
+func TestEvaluationOnSeries3(t *testing.T) {
+	set := noveltydata.Series3
+	series := loadSeries(t, set, Params{})
+	for _, prog := range set.Programs {
+		n := 0
+		for _, p := range series[prog] {
+			if p.Change == "" {
+				n++
+			}
+		}
+		require.GreaterOrEqual(t, n, 24, "stable profiles of %s", prog)
+		for _, c := range changeColumns {
+			want := 2
+			if c.change == "program" {
+				want = 1
+			}
+			got := 0
+			for _, p := range series[prog] {
+				if p.Change == c.change && math.Abs(p.Amount-c.amount) < 1e-9 {
+					got++
+				}
+			}
+			require.Equal(t, want, got, "%s: %s changes of %.2f", prog, c.change, c.amount)
+		}
+	}
+	def := evalTables(t, set, series, []method{
+		{name: "σ, predictive spread (default)", opts: Options{}},
+		{name: "σ, spread σ alone (before)", opts: Options{}, sigma: &beforeSigma},
+		{name: "cosine", opts: Options{Method: MethodCosine}},
+	})
+	held := evalPart(def.stable, def.changed, set.HeldOut)
+	all := evalPart(def.stable, def.changed, anyProg)
+	requireAUCTargets(t, held, all, 0.95)
+	require.LessOrEqual(t, float64(all.fp), 0.01*float64(all.nStable), "false positives at the default threshold on the stable series (of %d)", all.nStable)
 	requireNamesRise(t, def.changed)
 }

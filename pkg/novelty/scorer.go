@@ -115,8 +115,9 @@ type Change struct {
 	// From is its share (0..1) in what the profile matched (with MethodSigma
 	// its mean share over the history), To in the profile.
 	From, To float64
-	// Sigma is the move To − From in units of the feature's spread over the
-	// history (MethodSigma; 0 with MethodCosine).
+	// Sigma is the move To − From in units of the feature's predictive
+	// spread over the history, σ·√(1 + 1/n) (MethodSigma; 0 with
+	// MethodCosine).
 	Sigma float64
 }
 

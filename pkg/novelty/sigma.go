@@ -19,7 +19,14 @@ import (
 //	S_f  = Σ_i (s_f(h_i) − μ_f)²                              its spread
 //	τ_f² = FloorAbs² + FloorRel²·μ_f                          prior variance
 //	σ_f² = (S_f + k·τ_f²) / (n − 1 + k)                       shrunk toward τ
-//	z_f  = (s_f(v) − μ_f) / σ_f                               standardised move
+//	z_f  = (s_f(v) − μ_f) / (σ_f·√(1 + 1/n))                  standardised move
+//
+// σ_f² is the posterior estimate of the feature's variance with a scaled
+// inverse-χ² prior (k pseudo-profiles of variance τ_f²); √(1 + 1/n) adds
+// the uncertainty of μ_f itself, a mean of n shares, to the new share's:
+// σ_f·√(1 + 1/n) is the spread of the posterior predictive, the share one
+// more profile of the series has. Without it a short history (5 profiles
+// after the warm-up) scores chance moves 10 % higher than a long one.
 //
 // With a short history σ_f is mostly the prior τ_f (about the sampling
 // noise of a profile of ~1,000 samples); with a long one, the feature's own
@@ -50,9 +57,12 @@ type sigmaParams struct {
 	groups bool
 	// inclusive adds each kept group's inclusive share as a feature.
 	inclusive bool
+	// predictive measures the move in the predictive spread σ·√(1 + 1/n)
+	// (the new share's own spread and the history mean's), not σ alone.
+	predictive bool
 }
 
-var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true, inclusive: true}
+var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true, inclusive: true, predictive: true}
 
 // sigmaFeature is one feature's standardised move.
 type sigmaFeature struct {
@@ -124,6 +134,9 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		}
 		prior := sp.floorAbs*sp.floorAbs + sp.floorRel*sp.floorRel*mean
 		sd := math.Sqrt((ss + sp.prior*prior) / (n - 1 + sp.prior))
+		if sp.predictive {
+			sd *= math.Sqrt(1 + 1/n)
+		}
 		x := xs[len(hs)]
 		out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: x, z: (x - mean) / sd, fromExact: exact})
 	}

@@ -56,6 +56,18 @@ var Series2k = SeriesSet{
 	heldOut:  []string{"thumbnails", "codefmt", "sitegen", "vault"},
 }
 
+// Series3 is series3/ (record-3.sh): new runs (seed 3) of series2k's six
+// programs at the same size, 24 stable profiles and 2 changed ones per
+// change each. It was recorded after the σ score's predictive spread was
+// chosen (on logindex and rideshare of series/ and series2k/) to judge it
+// on profiles no choice saw.
+var Series3 = SeriesSet{
+	Name:     "2,000 samples, seed 3",
+	Dir:      "novelty/series3",
+	Programs: Series2k.Programs,
+	heldOut:  Series2k.heldOut,
+}
+
 // SeriesPrograms are series/'s programs, in recording order.
 var SeriesPrograms = Series800.Programs
 

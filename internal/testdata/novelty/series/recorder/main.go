@@ -13,7 +13,8 @@
 //	/tmp/series-recorder -out internal/testdata/novelty/series -merge
 //
 // series2k (about 2,000 samples a profile, all six programs, seed 2) is
-// recorded by record-2k.sh next to this folder.
+// recorded by record-2k.sh next to this folder, series3 (the same with seed
+// 3 and two changed profiles per change) by record-3.sh.
 //
 // Six real Go programs (series/ holds the first four; sitegen and vault were
 // added for series2k, as programs no scorer constant was chosen on) run on one thread each, as a mix of phases (a phase
