@@ -178,7 +178,12 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   }, [props.selected, index, layout]);
 
   const onScroll = () => {
-    scrollTop.current = scrollRef.current?.scrollTop ?? 0;
+    const top = scrollRef.current?.scrollTop ?? 0;
+    // the scroll event of the position set above (a new zoom) finds the graph drawn there already
+    if (top === scrollTop.current) {
+      return;
+    }
+    scrollTop.current = top;
     if (!frame.current) {
       frame.current = requestAnimationFrame(() => {
         frame.current = 0;

@@ -31,10 +31,14 @@ interface Sites {
 }
 const sitesCache = new WeakMap<FlameIndex, Sites>();
 
-function sitesOf(index: FlameIndex): Sites {
-  let s = sitesCache.get(index);
-  if (s) {
-    return s;
+/** Rows of work between two yields of a resumable merge (a fraction of a millisecond). */
+export const MERGE_CHUNK = 4096;
+
+/** Lists the call sites of every name, yielding every MERGE_CHUNK rows; kept for the index. */
+function* sitesSteps(index: FlameIndex): Generator<void, Sites> {
+  const made = sitesCache.get(index);
+  if (made) {
+    return made;
   }
   const d = index.data;
   const start = new Int32Array(d.names.length + 1);
@@ -42,6 +46,9 @@ function sitesOf(index: FlameIndex): Sites {
   for (let i = 0; i < d.count; i++) {
     if (isSite(i)) {
       start[d.nameIdx[i] + 1]++;
+    }
+    if ((i & (MERGE_CHUNK - 1)) === MERGE_CHUNK - 1) {
+      yield;
     }
   }
   for (let k = 0; k < d.names.length; k++) {
@@ -53,10 +60,28 @@ function sitesOf(index: FlameIndex): Sites {
     if (isSite(i)) {
       nodes[fill[d.nameIdx[i]]++] = i;
     }
+    if ((i & (MERGE_CHUNK - 1)) === MERGE_CHUNK - 1) {
+      yield;
+    }
   }
-  s = { start, nodes };
+  // another merge may have listed them meanwhile: one list per index
+  const s = sitesCache.get(index) ?? { start, nodes };
   sitesCache.set(index, s);
   return s;
+}
+
+/** Runs a generator of bounded steps to its end. */
+function runAll<T>(g: Generator<void, T>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) {
+      return r.value;
+    }
+  }
+}
+
+function sitesOf(index: FlameIndex): Sites {
+  return sitesCache.get(index) ?? runAll(sitesSteps(index));
 }
 
 /**
@@ -242,9 +267,18 @@ class MergeTree {
  * `depthLimit`, both halves stop that many levels from the function (the levels kept are exact).
  */
 export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
+  return runAll(mergeSteps(index, k, depthLimit));
+}
+
+/**
+ * buildSandwich as bounded steps: the same merge, yielding after about MERGE_CHUNK rows of work
+ * (a caller walk counts its levels), so it can run across idle periods.
+ */
+function* mergeSteps(index: FlameIndex, k: number, depthLimit?: number): Generator<void, Sandwich> {
   const d = index.data;
   const limit = depthLimit ?? Infinity;
-  const { start, nodes } = sitesOf(index);
+  const { start, nodes } = sitesCache.get(index) ?? (yield* sitesSteps(index));
+  let budget = MERGE_CHUNK;
   const s0 = start[k];
   const s1 = start[k + 1];
   const right = d.valueRight;
@@ -274,6 +308,10 @@ export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number)
     let depth = 0; // levels on the stack
     let next = j + 1; // the first site after the current row
     for (let i = s; i < stop; i++) {
+      if (--budget === 0) {
+        budget = MERGE_CHUNK;
+        yield;
+      }
       const rl = level[i] - base;
       while (depth > rl) {
         depth--;
@@ -380,12 +418,20 @@ export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number)
     }
     openSites[open++] = s;
     upOff[open] = o;
+    budget -= o - upOff[open - 1];
+    if (budget <= 0) {
+      budget = MERGE_CHUNK;
+      yield;
+    }
   }
 
+  const callerData = callers.toFlameData(d);
+  yield;
+  const calleeData = callees.toFlameData(d);
   const out: Sandwich = {
     nameIdx: k,
-    callers: callers.toFlameData(d),
-    callees: callees.toFlameData(d),
+    callers: callerData,
+    callees: calleeData,
     self,
     total,
     sites: s1 - s0,
@@ -399,63 +445,191 @@ export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number)
 /** Sandwiches already merged, per flame index, by name and depth limit (the last few kept). */
 const madeCache = new WeakMap<FlameIndex, Map<string, Sandwich>>();
 const KEEP_MADE = 6;
+/** Merges started and not finished, per flame index (the last few kept, paused between idle periods). */
+const pendingCache = new WeakMap<FlameIndex, Map<string, SandwichMerge>>();
+const KEEP_PENDING = 4;
 
-/**
- * The sandwich of name k, merged once per index, name and depth limit: what an idle-time
- * prefetch merged is the very result a click then draws (same values, no second merge).
- */
-export function sandwichOf(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
+const keyOf = (k: number, depthLimit?: number) => `${k}:${depthLimit ?? ''}`;
+
+function remember<T>(m: Map<string, T>, key: string, v: T, keep: number) {
+  m.delete(key);
+  m.set(key, v);
+  if (m.size > keep) {
+    const oldest = m.keys().next().value;
+    if (oldest !== undefined) {
+      m.delete(oldest);
+    }
+  }
+}
+
+function madeOf(index: FlameIndex): Map<string, Sandwich> {
   let made = madeCache.get(index);
   if (!made) {
     made = new Map();
     madeCache.set(index, made);
   }
-  const key = `${k}:${depthLimit ?? ''}`;
-  let s = made.get(key);
-  if (!s) {
-    s = buildSandwich(index, k, depthLimit);
-    made.set(key, s);
-    if (made.size > KEEP_MADE) {
-      const oldest = made.keys().next().value;
-      if (oldest !== undefined) {
-        made.delete(oldest);
+  return made;
+}
+
+/** What an idle callback is given: the time left in the idle period (requestIdleCallback's deadline). */
+export interface Deadline {
+  timeRemaining(): number;
+}
+
+/**
+ * A sandwich merged in bounded steps: step(deadline) merges until the deadline has no time left
+ * (at least one chunk of about MERGE_CHUNK rows, so it always gets on), finish() merges the rest
+ * at once. The result is buildSandwich's, kept by sandwichOf once done; cancel() drops the work.
+ */
+export class SandwichMerge {
+  /** Chunks merged so far (one per step of the generator). */
+  chunks = 0;
+  result?: Sandwich;
+  cancelled = false;
+  private gen: Generator<void, Sandwich>;
+
+  constructor(
+    readonly index: FlameIndex,
+    readonly nameIdx: number,
+    readonly depthLimit?: number
+  ) {
+    this.gen = mergeSteps(index, nameIdx, depthLimit);
+  }
+
+  get done(): boolean {
+    return this.result !== undefined;
+  }
+
+  /** Merges while the deadline has time left; true once the sandwich is merged. */
+  step(deadline: Deadline): boolean {
+    if (this.cancelled) {
+      return false;
+    }
+    while (!this.result) {
+      this.chunks++;
+      const r = this.gen.next();
+      if (r.done) {
+        this.settle(r.value);
+        break;
+      }
+      if (deadline.timeRemaining() <= 0) {
+        break;
       }
     }
-  } else {
-    // most recently used last
-    made.delete(key);
-    made.set(key, s);
+    return this.done;
   }
-  return s;
+
+  /** The whole merge, the rest of it done now. */
+  finish(): Sandwich {
+    while (!this.result) {
+      if (this.cancelled) {
+        throw new Error('sandwich merge cancelled');
+      }
+      this.step({ timeRemaining: () => Infinity });
+    }
+    return this.result;
+  }
+
+  /** Drops the merge: nothing of it is kept, further steps do nothing. */
+  cancel() {
+    this.cancelled = true;
+    this.gen.return(undefined as unknown as Sandwich);
+    const pending = pendingCache.get(this.index);
+    const key = keyOf(this.nameIdx, this.depthLimit);
+    if (pending?.get(key) === this) {
+      pending.delete(key);
+    }
+  }
+
+  private settle(s: Sandwich) {
+    this.result = s;
+    const key = keyOf(this.nameIdx, this.depthLimit);
+    pendingCache.get(this.index)?.delete(key);
+    remember(madeOf(this.index), key, s, KEEP_MADE);
+  }
+}
+
+/**
+ * The merge of name k's sandwich for the index: already done, under way (paused where the last
+ * idle period left it), or started now. Step it in idle time; sandwichOf finishes it when needed.
+ */
+export function sandwichMerge(index: FlameIndex, k: number, depthLimit?: number): SandwichMerge {
+  const key = keyOf(k, depthLimit);
+  let pending = pendingCache.get(index);
+  let m = pending?.get(key);
+  if (m) {
+    return m;
+  }
+  m = new SandwichMerge(index, k, depthLimit);
+  const made = madeCache.get(index)?.get(key);
+  if (made) {
+    m.result = made;
+    return m;
+  }
+  if (!pending) {
+    pending = new Map();
+    pendingCache.set(index, pending);
+  }
+  remember(pending, key, m, KEEP_PENDING);
+  return m;
+}
+
+/**
+ * The sandwich of name k, merged once per index, name and depth limit: what an idle-time
+ * prefetch merged is the very result a click then draws (same values, no second merge); a
+ * prefetch under way is finished from where it paused.
+ */
+export function sandwichOf(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
+  const key = keyOf(k, depthLimit);
+  const made = madeOf(index);
+  const s = made.get(key);
+  if (s) {
+    // most recently used last
+    remember(made, key, s, KEEP_MADE);
+    return s;
+  }
+  return sandwichMerge(index, k, depthLimit).finish();
 }
 
 /** Whether sandwichOf has this sandwich already merged. */
 export function hasSandwich(index: FlameIndex, k: number, depthLimit?: number): boolean {
-  return madeCache.get(index)?.has(`${k}:${depthLimit ?? ''}`) ?? false;
+  return madeCache.get(index)?.has(keyOf(k, depthLimit)) ?? false;
 }
 
-type IdleFn = (cb: () => void) => () => void;
+type IdleFn = (cb: (deadline: Deadline) => void) => () => void;
 const onIdle: IdleFn = (cb) => {
   const w = typeof window !== 'undefined' ? (window as Window & typeof globalThis) : undefined;
   if (w && typeof w.requestIdleCallback === 'function') {
-    const id = w.requestIdleCallback(cb, { timeout: 2000 });
+    const id = w.requestIdleCallback((d) => cb(d), { timeout: 2000 });
     return () => w.cancelIdleCallback(id);
   }
-  const id = setTimeout(cb, 50);
+  const id = setTimeout(() => {
+    const until = Date.now() + 8;
+    cb({ timeRemaining: () => until - Date.now() });
+  }, 50);
   return () => clearTimeout(id);
 };
 
 /**
- * Runs each step in its own idle period, one after the other (never two in one task, so an input
- * waits at most for one step); returns a cancel.
+ * A step of idle work: given the idle period's deadline, it does bounded work and returns false
+ * when it wants another period to go on (a resumable merge), anything else when it is done.
  */
-export function inIdleSteps(steps: Array<() => void>, idle: IdleFn = onIdle): () => void {
+export type IdleStep = (deadline: Deadline) => boolean | void;
+
+/**
+ * Runs each step in its own idle period, one after the other, a resumable step over as many
+ * periods as it needs (never more than one step's chunk past the deadline, so an input waits at
+ * most for one chunk); returns a cancel.
+ */
+export function inIdleSteps(steps: IdleStep[], idle: IdleFn = onIdle): () => void {
   let cancel: (() => void) | undefined;
   let at = 0;
-  const run = () => {
+  const run = (deadline: Deadline) => {
     cancel = undefined;
     if (at < steps.length) {
-      steps[at++]();
+      if (steps[at](deadline) !== false) {
+        at++;
+      }
       if (at < steps.length) {
         cancel = idle(run);
       }
@@ -471,4 +645,25 @@ export function inIdleSteps(steps: Array<() => void>, idle: IdleFn = onIdle): ()
 /** Lists every name's call sites for the index (the first part of any sandwich's merge), once. */
 export function prepareSites(index: FlameIndex): void {
   sitesOf(index);
+}
+
+/**
+ * The idle steps that merge name k's sandwich ahead of a click: cut at depthLimit first when
+ * given (the first frame of a deep graph), then whole; after each merge, `then` (the view's
+ * preparation of that sandwich).
+ */
+export function sandwichSteps(
+  index: FlameIndex,
+  k: number,
+  depthLimit: number | undefined,
+  then: (s: Sandwich) => void
+): IdleStep[] {
+  const steps: IdleStep[] = [];
+  for (const limit of depthLimit !== undefined ? [depthLimit, undefined] : [undefined]) {
+    steps.push(
+      (d) => sandwichMerge(index, k, limit).step(d),
+      () => then(sandwichOf(index, k, limit))
+    );
+  }
+  return steps;
 }
