@@ -31,57 +31,74 @@ interface Sites {
 }
 const sitesCache = new WeakMap<FlameIndex, Sites>();
 
-/** Rows of work between two yields of a resumable merge (a fraction of a millisecond). */
+/** Rows of work in one chunk of a resumable merge (a fraction of a millisecond). */
 export const MERGE_CHUNK = 4096;
 
-/** Lists the call sites of every name, yielding every MERGE_CHUNK rows; kept for the index. */
-function* sitesSteps(index: FlameIndex): Generator<void, Sites> {
+/** The call sites being listed: a count pass, then a fill pass, `at` the next row. */
+interface SitesBuild {
+  pass: 0 | 1;
+  at: number;
+  start: Int32Array;
+  fill?: Int32Array;
+  nodes?: Int32Array;
+}
+
+/** Lists call sites for up to `budget` rows: the budget left (0: paused), and the sites once listed. */
+function sitesStep(index: FlameIndex, b: SitesBuild, budget: number): { left: number; sites?: Sites } {
+  const d = index.data;
+  const level = d.level;
+  const virt = d.virtual;
+  const nameIdx = d.nameIdx;
+  const start = b.start;
+  const n = d.count;
+  if (b.pass === 0) {
+    let i = b.at;
+    const stop = Math.min(n, i + budget);
+    for (; i < stop; i++) {
+      if (level[i] > 0 && !(virt && virt[i])) {
+        start[nameIdx[i] + 1]++;
+      }
+    }
+    budget -= stop - b.at;
+    b.at = i;
+    if (i < n) {
+      return { left: 0 };
+    }
+    for (let k = 0; k < d.names.length; k++) {
+      start[k + 1] += start[k];
+    }
+    b.fill = start.slice(0, d.names.length);
+    b.nodes = new Int32Array(start[d.names.length]);
+    b.pass = 1;
+    b.at = 0;
+  }
+  const fill = b.fill!;
+  const nodes = b.nodes!;
+  let i = b.at;
+  const stop = Math.min(n, i + budget);
+  for (; i < stop; i++) {
+    if (level[i] > 0 && !(virt && virt[i])) {
+      nodes[fill[nameIdx[i]]++] = i;
+    }
+  }
+  budget -= stop - b.at;
+  b.at = i;
+  if (i < n) {
+    return { left: 0 };
+  }
+  // another merge may have listed them meanwhile: one list per index
+  const sites = sitesCache.get(index) ?? { start, nodes };
+  sitesCache.set(index, sites);
+  return { left: budget, sites };
+}
+
+function sitesOf(index: FlameIndex): Sites {
   const made = sitesCache.get(index);
   if (made) {
     return made;
   }
-  const d = index.data;
-  const start = new Int32Array(d.names.length + 1);
-  const isSite = (i: number) => d.level[i] > 0 && !(d.virtual && d.virtual[i]);
-  for (let i = 0; i < d.count; i++) {
-    if (isSite(i)) {
-      start[d.nameIdx[i] + 1]++;
-    }
-    if ((i & (MERGE_CHUNK - 1)) === MERGE_CHUNK - 1) {
-      yield;
-    }
-  }
-  for (let k = 0; k < d.names.length; k++) {
-    start[k + 1] += start[k];
-  }
-  const fill = start.slice(0, d.names.length);
-  const nodes = new Int32Array(start[d.names.length]);
-  for (let i = 0; i < d.count; i++) {
-    if (isSite(i)) {
-      nodes[fill[d.nameIdx[i]]++] = i;
-    }
-    if ((i & (MERGE_CHUNK - 1)) === MERGE_CHUNK - 1) {
-      yield;
-    }
-  }
-  // another merge may have listed them meanwhile: one list per index
-  const s = sitesCache.get(index) ?? { start, nodes };
-  sitesCache.set(index, s);
-  return s;
-}
-
-/** Runs a generator of bounded steps to its end. */
-function runAll<T>(g: Generator<void, T>): T {
-  for (;;) {
-    const r = g.next();
-    if (r.done) {
-      return r.value;
-    }
-  }
-}
-
-function sitesOf(index: FlameIndex): Sites {
-  return sitesCache.get(index) ?? runAll(sitesSteps(index));
+  const b: SitesBuild = { pass: 0, at: 0, start: new Int32Array(index.data.names.length + 1) };
+  return sitesStep(index, b, Infinity).sites!;
 }
 
 /**
@@ -267,179 +284,327 @@ class MergeTree {
  * `depthLimit`, both halves stop that many levels from the function (the levels kept are exact).
  */
 export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
-  return runAll(mergeSteps(index, k, depthLimit));
+  const st = new MergeState(index, k, depthLimit);
+  st.run(Infinity);
+  return st.result!;
 }
 
-/**
- * buildSandwich as bounded steps: the same merge, yielding after about MERGE_CHUNK rows of work
- * (a caller walk counts its levels), so it can run across idle periods.
- */
-function* mergeSteps(index: FlameIndex, k: number, depthLimit?: number): Generator<void, Sandwich> {
-  const d = index.data;
-  const limit = depthLimit ?? Infinity;
-  const { start, nodes } = sitesCache.get(index) ?? (yield* sitesSteps(index));
-  let budget = MERGE_CHUNK;
-  const s0 = start[k];
-  const s1 = start[k + 1];
-  const right = d.valueRight;
-  const virt = d.virtual;
-  const vlab = d.virtualLabelIdx;
-  const level = d.level;
-  const nameIdx = d.nameIdx;
-  const end = index.end;
-  const parent = index.parent;
-  const callers = new MergeTree(k);
-  const callees = new MergeTree(k);
-  let self = 0;
-  let total = 0;
-  for (let j = s0; j < s1; j++) {
-    self += d.self[nodes[j]];
-  }
+const SITES = 0;
+const CALLEES = 1;
+const CALLERS = 2;
+const CALLER_DATA = 3;
+const CALLEE_DATA = 4;
+const DONE = 5;
 
+/**
+ * buildSandwich's merge as a step function: run(budget) does about `budget` rows of work (a
+ * caller walk counts its levels, a half made into a FlameData its nodes) and returns, every loop
+ * variable kept here, so the merge goes on where it stopped. Plain loops, no generator: the
+ * loops get optimised as the one-shot merge's do.
+ */
+class MergeState {
+  phase = SITES;
+  result?: Sandwich;
+  private sites?: Sites;
+  private sitesBuild?: SitesBuild;
+  private readonly limit: number;
+  private readonly callers: MergeTree;
+  private readonly callees: MergeTree;
+  private self = 0;
+  private total = 0;
+  private callerData?: FlameData;
   // callees: per level below the outermost site on the current path, the merged nodes its node
   // is counted in (one per site above it), as a stack of ranges in one buffer
-  let buf = new Int32Array(256);
-  const off = new Int32Array(d.maxLevel + 2);
-  const len = new Int32Array(d.maxLevel + 2);
-  for (let j = s0; j < s1;) {
-    const s = nodes[j];
-    const base = level[s];
-    const stop = end[s];
-    let depth = 0; // levels on the stack
-    let next = j + 1; // the first site after the current row
-    for (let i = s; i < stop; i++) {
-      if (--budget === 0) {
-        budget = MERGE_CHUNK;
-        yield;
+  private buf = new Int32Array(256);
+  private readonly off: Int32Array;
+  private readonly len: Int32Array;
+  private j = -1;
+  private inSite = false;
+  private i = 0;
+  private depth = 0;
+  private next = 0;
+  private stop = 0;
+  private base = 0;
+  // callers: the sites open around the current one, and the merged nodes each counted
+  private up = new Int32Array(256);
+  private openSites?: Int32Array;
+  private upOff?: Int32Array;
+  private open = 0;
+
+  constructor(
+    readonly index: FlameIndex,
+    readonly k: number,
+    readonly depthLimit?: number
+  ) {
+    this.limit = depthLimit ?? Infinity;
+    this.callers = new MergeTree(k);
+    this.callees = new MergeTree(k);
+    this.off = new Int32Array(index.data.maxLevel + 2);
+    this.len = new Int32Array(index.data.maxLevel + 2);
+  }
+
+  /** Merges about `budget` rows; true once the sandwich is made (then in `result`). */
+  run(budget: number): boolean {
+    while (budget > 0 && this.phase !== DONE) {
+      switch (this.phase) {
+        case SITES:
+          budget = this.sitesPhase(budget);
+          break;
+        case CALLEES:
+          budget = this.calleesPhase(budget);
+          break;
+        case CALLERS:
+          budget = this.callersPhase(budget);
+          break;
+        case CALLER_DATA:
+          this.callerData = this.callers.toFlameData(this.index.data);
+          budget -= this.callers.n;
+          this.phase = CALLEE_DATA;
+          break;
+        case CALLEE_DATA:
+          budget -= this.callees.n;
+          this.finish();
+          break;
       }
-      const rl = level[i] - base;
-      while (depth > rl) {
+    }
+    return this.phase === DONE;
+  }
+
+  private sitesPhase(budget: number): number {
+    const made = sitesCache.get(this.index);
+    if (made) {
+      this.sites = made;
+    } else {
+      this.sitesBuild ??= { pass: 0, at: 0, start: new Int32Array(this.index.data.names.length + 1) };
+      const r = sitesStep(this.index, this.sitesBuild, budget);
+      if (!r.sites) {
+        return 0;
+      }
+      this.sites = r.sites;
+      budget = r.left;
+      this.sitesBuild = undefined;
+    }
+    const { start, nodes } = this.sites;
+    const self = this.index.data.self;
+    for (let j = start[this.k]; j < start[this.k + 1]; j++) {
+      this.self += self[nodes[j]];
+    }
+    this.j = start[this.k];
+    const n = start[this.k + 1] - start[this.k];
+    this.openSites = new Int32Array(n + 1);
+    this.upOff = new Int32Array(n + 2);
+    this.phase = CALLEES;
+    return budget;
+  }
+
+  private calleesPhase(budget: number): number {
+    const d = this.index.data;
+    const { start, nodes } = this.sites!;
+    const k = this.k;
+    const s1 = start[k + 1];
+    const limit = this.limit;
+    const right = d.valueRight;
+    const virt = d.virtual;
+    const vlab = d.virtualLabelIdx;
+    const level = d.level;
+    const nameIdx = d.nameIdx;
+    const end = this.index.end;
+    const callees = this.callees;
+    const off = this.off;
+    const len = this.len;
+    let buf = this.buf;
+    let j = this.j;
+    let i = this.i;
+    let depth = this.depth;
+    let next = this.next;
+    let stop = this.stop;
+    let base = this.base;
+    let total = this.total;
+    let inSite = this.inSite;
+    let paused = false;
+    while (j < s1) {
+      if (!inSite) {
+        const s = nodes[j];
+        base = level[s];
+        stop = end[s];
+        depth = 0; // levels on the stack
+        next = j + 1; // the first site after the current row
+        i = s;
+        inSite = true;
+      }
+      for (; i < stop; i++) {
+        if (budget <= 0) {
+          paused = true;
+          break;
+        }
+        budget--;
+        const rl = level[i] - base;
+        while (depth > rl) {
+          depth--;
+          for (let q = off[depth], e = q + len[depth]; q < e; q++) {
+            callees.open[buf[q]]--;
+          }
+        }
+        // levels skipped over (see below) merge nothing
+        for (; depth < rl; depth++) {
+          off[depth] = depth > 0 ? off[depth - 1] + len[depth - 1] : 0;
+          len[depth] = 0;
+        }
+        const o = rl > 0 ? off[rl - 1] + len[rl - 1] : 0;
+        const pl = rl > 0 ? len[rl - 1] : 0;
+        if (o + pl + 1 >= buf.length) {
+          const b = new Int32Array(buf.length * 2 + pl + 1);
+          b.set(buf);
+          buf = b;
+        }
+        let m = 0;
+        const v = d.value[i];
+        const vr = right ? right[i] : 0;
+        const vi = virt ? virt[i] : 0;
+        for (let q = off[rl - 1 < 0 ? 0 : rl - 1], e = q + pl; q < e; q++) {
+          const t = buf[q];
+          if (callees.depth[t] < limit) {
+            buf[o + m++] = callees.child(t, nameIdx[i], vi, vlab ? vlab[i] : -1);
+          }
+        }
+        if (nameIdx[i] === k && !vi) {
+          buf[o + m++] = 0;
+        }
+        for (let q = o, e = o + m; q < e; q++) {
+          const t = buf[q];
+          if (callees.open[t] === 0) {
+            callees.value[t] += v;
+            callees.valueRight[t] += vr;
+            if (t === 0) {
+              total += v;
+            }
+          }
+          callees.open[t]++;
+        }
+        off[rl] = o;
+        len[rl] = m;
+        depth = rl + 1;
+        if (m === 0) {
+          // past the depth limit: below i only a site inside it merges anything
+          while (next < s1 && nodes[next] <= i) {
+            next++;
+          }
+          const skipTo = next < s1 && nodes[next] < end[i] ? nodes[next] : end[i];
+          i = skipTo - 1;
+        }
+      }
+      if (paused) {
+        break;
+      }
+      while (depth > 0) {
         depth--;
         for (let q = off[depth], e = q + len[depth]; q < e; q++) {
           callees.open[buf[q]]--;
         }
       }
-      // levels skipped over (see below) merge nothing
-      for (; depth < rl; depth++) {
-        off[depth] = depth > 0 ? off[depth - 1] + len[depth - 1] : 0;
-        len[depth] = 0;
+      // the sites inside this one were merged with it
+      while (j < s1 && nodes[j] < stop) {
+        j++;
       }
-      const o = rl > 0 ? off[rl - 1] + len[rl - 1] : 0;
-      const pl = rl > 0 ? len[rl - 1] : 0;
-      if (o + pl + 1 >= buf.length) {
-        const b = new Int32Array(buf.length * 2 + pl + 1);
-        b.set(buf);
-        buf = b;
-      }
-      let m = 0;
-      const v = d.value[i];
-      const vr = right ? right[i] : 0;
-      const vi = virt ? virt[i] : 0;
-      for (let q = off[rl - 1 < 0 ? 0 : rl - 1], e = q + pl; q < e; q++) {
-        const t = buf[q];
-        if (callees.depth[t] < limit) {
-          buf[o + m++] = callees.child(t, nameIdx[i], vi, vlab ? vlab[i] : -1);
-        }
-      }
-      if (nameIdx[i] === k && !vi) {
-        buf[o + m++] = 0;
-      }
-      for (let q = o, e = o + m; q < e; q++) {
-        const t = buf[q];
-        if (callees.open[t] === 0) {
-          callees.value[t] += v;
-          callees.valueRight[t] += vr;
-          if (t === 0) {
-            total += v;
-          }
-        }
-        callees.open[t]++;
-      }
-      off[rl] = o;
-      len[rl] = m;
-      depth = rl + 1;
-      if (m === 0) {
-        // past the depth limit: below i only a site inside it merges anything
-        while (next < s1 && nodes[next] <= i) {
-          next++;
-        }
-        const skipTo = next < s1 && nodes[next] < end[i] ? nodes[next] : end[i];
-        i = skipTo - 1;
-      }
+      inSite = false;
     }
-    while (depth > 0) {
-      depth--;
-      for (let q = off[depth], e = q + len[depth]; q < e; q++) {
-        callees.open[buf[q]]--;
-      }
+    this.buf = buf;
+    this.j = j;
+    this.i = i;
+    this.depth = depth;
+    this.next = next;
+    this.stop = stop;
+    this.base = base;
+    this.total = total;
+    this.inSite = inSite;
+    if (paused) {
+      return 0;
     }
-    // the sites inside this one were merged with it
-    while (j < s1 && nodes[j] < stop) {
-      j++;
-    }
+    this.j = start[k];
+    this.phase = CALLERS;
+    return budget;
   }
 
-  // callers: each site's path to the root (the root frame left out), counted where a site
-  // around it on the same stack has not counted that merged node
-  let up = new Int32Array(256);
-  const openSites = new Int32Array(s1 - s0 + 1);
-  const upOff = new Int32Array(s1 - s0 + 2);
-  let open = 0;
-  for (let j = s0; j < s1; j++) {
-    const s = nodes[j];
-    while (open > 0 && end[openSites[open - 1]] <= s) {
-      open--;
-      for (let q = upOff[open]; q < upOff[open + 1]; q++) {
-        callers.open[up[q]]--;
+  private callersPhase(budget: number): number {
+    const d = this.index.data;
+    const { start, nodes } = this.sites!;
+    const k = this.k;
+    const s1 = start[k + 1];
+    const limit = this.limit;
+    const right = d.valueRight;
+    const virt = d.virtual;
+    const vlab = d.virtualLabelIdx;
+    const level = d.level;
+    const nameIdx = d.nameIdx;
+    const end = this.index.end;
+    const parent = this.index.parent;
+    const callers = this.callers;
+    const openSites = this.openSites!;
+    const upOff = this.upOff!;
+    let up = this.up;
+    let open = this.open;
+    let j = this.j;
+    for (; j < s1 && budget > 0; j++) {
+      const s = nodes[j];
+      while (open > 0 && end[openSites[open - 1]] <= s) {
+        open--;
+        for (let q = upOff[open]; q < upOff[open + 1]; q++) {
+          callers.open[up[q]]--;
+        }
       }
-    }
-    let o = upOff[open];
-    const need = o + level[s] + 1;
-    if (need >= up.length) {
-      const b = new Int32Array(need * 2);
-      b.set(up);
-      up = b;
-    }
-    up[o++] = 0;
-    let t = 0;
-    for (let p = parent[s]; p > 0 && callers.depth[t] < limit; p = parent[p]) {
-      t = callers.child(t, nameIdx[p], virt ? virt[p] : 0, vlab ? vlab[p] : -1);
-      up[o++] = t;
-    }
-    const v = d.value[s];
-    const vr = right ? right[s] : 0;
-    for (let q = upOff[open]; q < o; q++) {
-      const u = up[q];
-      if (callers.open[u] === 0) {
-        callers.value[u] += v;
-        callers.valueRight[u] += vr;
+      let o = upOff[open];
+      const need = o + level[s] + 1;
+      if (need >= up.length) {
+        const b = new Int32Array(need * 2);
+        b.set(up);
+        up = b;
       }
-      callers.open[u]++;
+      up[o++] = 0;
+      let t = 0;
+      for (let p = parent[s]; p > 0 && callers.depth[t] < limit; p = parent[p]) {
+        t = callers.child(t, nameIdx[p], virt ? virt[p] : 0, vlab ? vlab[p] : -1);
+        up[o++] = t;
+      }
+      const v = d.value[s];
+      const vr = right ? right[s] : 0;
+      for (let q = upOff[open]; q < o; q++) {
+        const u = up[q];
+        if (callers.open[u] === 0) {
+          callers.value[u] += v;
+          callers.valueRight[u] += vr;
+        }
+        callers.open[u]++;
+      }
+      budget -= o - upOff[open];
+      openSites[open++] = s;
+      upOff[open] = o;
     }
-    openSites[open++] = s;
-    upOff[open] = o;
-    budget -= o - upOff[open - 1];
-    if (budget <= 0) {
-      budget = MERGE_CHUNK;
-      yield;
+    this.up = up;
+    this.open = open;
+    this.j = j;
+    if (j < s1) {
+      return 0;
     }
+    this.phase = CALLER_DATA;
+    return budget;
   }
 
-  const callerData = callers.toFlameData(d);
-  yield;
-  const calleeData = callees.toFlameData(d);
-  const out: Sandwich = {
-    nameIdx: k,
-    callers: callerData,
-    callees: calleeData,
-    self,
-    total,
-    sites: s1 - s0,
-  };
-  if (depthLimit !== undefined) {
-    out.depthLimit = depthLimit;
+  private finish() {
+    const { start } = this.sites!;
+    const out: Sandwich = {
+      nameIdx: this.k,
+      callers: this.callerData!,
+      callees: this.callees.toFlameData(this.index.data),
+      self: this.self,
+      total: this.total,
+      sites: start[this.k + 1] - start[this.k],
+    };
+    if (this.depthLimit !== undefined) {
+      out.depthLimit = this.depthLimit;
+    }
+    this.result = out;
+    this.phase = DONE;
   }
-  return out;
 }
 
 /** Sandwiches already merged, per flame index, by name and depth limit (the last few kept). */
@@ -486,14 +651,14 @@ export class SandwichMerge {
   chunks = 0;
   result?: Sandwich;
   cancelled = false;
-  private gen: Generator<void, Sandwich>;
+  private state: MergeState;
 
   constructor(
     readonly index: FlameIndex,
     readonly nameIdx: number,
     readonly depthLimit?: number
   ) {
-    this.gen = mergeSteps(index, nameIdx, depthLimit);
+    this.state = new MergeState(index, nameIdx, depthLimit);
   }
 
   get done(): boolean {
@@ -507,9 +672,8 @@ export class SandwichMerge {
     }
     while (!this.result) {
       this.chunks++;
-      const r = this.gen.next();
-      if (r.done) {
-        this.settle(r.value);
+      if (this.state.run(MERGE_CHUNK)) {
+        this.settle(this.state.result!);
         break;
       }
       if (deadline.timeRemaining() <= 0) {
@@ -525,15 +689,19 @@ export class SandwichMerge {
       if (this.cancelled) {
         throw new Error('sandwich merge cancelled');
       }
-      this.step({ timeRemaining: () => Infinity });
+      this.settle(this.finishState());
     }
     return this.result;
+  }
+
+  private finishState(): Sandwich {
+    this.state.run(Infinity);
+    return this.state.result!;
   }
 
   /** Drops the merge: nothing of it is kept, further steps do nothing. */
   cancel() {
     this.cancelled = true;
-    this.gen.return(undefined as unknown as Sandwich);
     const pending = pendingCache.get(this.index);
     const key = keyOf(this.nameIdx, this.depthLimit);
     if (pending?.get(key) === this) {
