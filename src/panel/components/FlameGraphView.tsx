@@ -214,8 +214,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   }, [firstSandwich, index]);
   // the sandwiches a click may open next, merged in idle time in resumable steps (an input waits
   // for one chunk at most), so opening one only draws: the function of the open context menu,
-  // the search's sandwich (the matching function with the largest total), and the top table's
-  // first row's (its button, and the header's pick with nothing selected)
+  // the top table's first row's (its button, and the header's pick with nothing selected; merged
+  // once the rows are there, so usually done already), and the search's sandwich (the matching
+  // function with the largest total)
   const menuName = menu && menu.node >= 0 && menu.node < shownData.count ? shownData.nameIdx[menu.node] : -1;
   const searchName = useMemo(
     () => (searchResult && allRows ? searchBest(allRows, searchResult.nameMatch) : -1),
@@ -228,7 +229,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       return;
     }
     const look = { colorMode, colorBlindDiff };
-    const names = [menuName, searchName, prefetchName].filter((k, at, all) => k >= 0 && all.indexOf(k) === at);
+    const names = [menuName, prefetchName, searchName].filter((k, at, all) => k >= 0 && all.indexOf(k) === at);
     if (names.length === 0) {
       return;
     }

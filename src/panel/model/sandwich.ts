@@ -607,9 +607,9 @@ class MergeState {
   }
 }
 
-/** Sandwiches already merged, per flame index, by name and depth limit (the last few kept). */
+/** Sandwiches already merged, per flame index, by name and depth limit (the last few kept: up to three prefetched, cut and whole). */
 const madeCache = new WeakMap<FlameIndex, Map<string, Sandwich>>();
-const KEEP_MADE = 6;
+const KEEP_MADE = 8;
 /** Merges started and not finished, per flame index (the last few kept, paused between idle periods). */
 const pendingCache = new WeakMap<FlameIndex, Map<string, SandwichMerge>>();
 const KEEP_PENDING = 4;
