@@ -320,8 +320,41 @@ const api = {
     return r;
   },
   /**
+   * Opens the context menu on a level-1 bar of Emberscope's graph (at 30 % of its width, the bar
+   * the zoom measures); the menu's "Sandwich view" is then what sandwichInput('menu') clicks.
+   */
+  async openMenu(): Promise<void> {
+    const c = canvasOf('emberscope');
+    mouse(c, 'contextmenu', c.getBoundingClientRect().width * 0.3, rowHeight('emberscope') * 1.5);
+    await settle();
+  },
+  /**
+   * One sandwich opened, main-thread ms and frames to the redraw: from the top table's first
+   * row's button ('table'), or the open context menu's "Sandwich view" ('menu'). Marks the input
+   * and the frame after it in the timeline (for profile.spec.ts).
+   */
+  async sandwichInput(from: 'table' | 'menu'): Promise<{ ms: number; frames: number }> {
+    if (frameMs === 1000 / 60) {
+      await measureFrameInterval();
+    }
+    const target =
+      from === 'table'
+        ? (host.querySelector('[data-testid="top-table-sandwich"]') as HTMLElement | null)
+        : (Array.from(document.querySelectorAll('[role="menuitem"]')).find((e) =>
+            e.textContent?.includes('Sandwich view')
+          ) as HTMLElement | undefined);
+    if (!target) {
+      throw new Error(`emberscope: no sandwich ${from === 'table' ? 'button in the top table' : 'item in the menu'}`);
+    }
+    performance.mark('sandwich-input');
+    const r = await framesOf(() => target.click());
+    performance.mark('sandwich-shown');
+    await settle();
+    return r;
+  },
+  /**
    * Emberscope's other inputs, each main-thread ms and frames to the redraw: the sandwich of the
-   * top table's first row and back, the collapse switch off and on, and the view switched to the
+   * top table's first row and back, the sandwich from the context menu, the collapse switch off and on, and the view switched to the
    * call tree and back to graph + table.
    */
   async views(lib: Lib): Promise<Record<string, { ms: number; frames: number }>> {
@@ -349,6 +382,13 @@ const api = {
     out.sandwich = await framesOf(() => q<HTMLButtonElement>('[data-testid="top-table-sandwich"]').click());
     await settle();
     out.sandwichExit = await framesOf(() => q<HTMLButtonElement>('button[aria-label="Exit sandwich view"]').click());
+    await settle();
+    // the context menu's "Sandwich view" on a level-1 bar, clicked half a second after the menu
+    // opened (about the time a hand takes to reach the item)
+    await api.openMenu();
+    await new Promise((r) => setTimeout(r, 500));
+    out.sandwichMenu = await api.sandwichInput('menu');
+    await framesOf(() => q<HTMLButtonElement>('button[aria-label="Exit sandwich view"]').click());
     await settle();
     out.collapseOff = await framesOf(() => q<HTMLInputElement>('input[aria-label="Collapse chains"]').click());
     await settle();

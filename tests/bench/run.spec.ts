@@ -147,7 +147,10 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
         : await page.evaluate(([n, d]) => (window as any).bench.load(n, d), [c.nodes, c.deep] as const);
       const emberscopeStagesMs = await page.evaluate(() => (window as any).bench.stages());
       const emberscope = await measure(page, 'emberscope');
-      const grafana = await measure(page, 'grafana');
+      // BENCH_LIBS=emberscope measures Emberscope alone (no ratios): for its own before/after runs
+      const grafana: Measure = (process.env.BENCH_LIBS ?? 'emberscope,grafana').includes('grafana')
+        ? await measure(page, 'grafana')
+        : { error: 'not measured (BENCH_LIBS)' };
       results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana, emberscopeStagesMs });
       console.log(c.name, JSON.stringify({ emberscope, grafana }));
     }

@@ -18,7 +18,12 @@ const config = (env: Record<string, string | boolean | undefined> = {}): Configu
     entry: { bench: './tests/bench/page.tsx' },
     devtool: false,
     // --env reactdev bundles React's development build (full error messages) for debugging the page
-    optimization: env.reactdev ? { nodeEnv: 'development', minimize: false } : base.optimization,
+    // --env nominify keeps function names (for profile.spec.ts) with React's production build
+    optimization: env.reactdev
+      ? { nodeEnv: 'development', minimize: false }
+      : env.nominify
+        ? { ...base.optimization, minimize: false }
+        : base.optimization,
     cache: {
       type: 'filesystem',
       name: 'bench',

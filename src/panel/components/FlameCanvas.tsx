@@ -129,12 +129,24 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     }
   }, [layout, viewHeight]);
 
-  // a new zoom starts at the top (at the bottom when grown upward)
+  // a new zoom starts at the top (at the bottom when grown upward). The bars are drawn at
+  // scrollTop.current into the sticky canvas, which sits at the scroller's top wherever the
+  // scroller is, so the scroller itself is moved in the next frame: setting scrollTop now would
+  // lay the page out at once, in the middle of the commit (14 ms of a sandwich's switch at 500k)
   useLayoutEffect(() => {
     scrollTop.current = startTop;
-    if (scrollRef.current) {
-      scrollRef.current.scrollTop = startTop;
+    const el = scrollRef.current;
+    if (!el) {
+      return;
     }
+    if (typeof requestAnimationFrame !== 'function') {
+      el.scrollTop = startTop;
+      return;
+    }
+    const raf = requestAnimationFrame(() => {
+      el.scrollTop = startTop;
+    });
+    return () => cancelAnimationFrame(raf);
   }, [focus, index, startTop]);
 
   useLayoutEffect(drawBase, [
@@ -178,7 +190,12 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   }, [props.selected, index, layout]);
 
   const onScroll = () => {
-    scrollTop.current = scrollRef.current?.scrollTop ?? 0;
+    const top = scrollRef.current?.scrollTop ?? 0;
+    // the scroll event of the position set above (a new zoom) finds the graph drawn there already
+    if (top === scrollTop.current) {
+      return;
+    }
+    scrollTop.current = top;
     if (!frame.current) {
       frame.current = requestAnimationFrame(() => {
         frame.current = 0;

@@ -17,7 +17,7 @@ import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
 import { chainNames, Collapsed, collapseChains, shownMatch } from '../model/collapse';
-import { inIdleSteps, prepareSites, Sandwich, sandwichOf } from '../model/sandwich';
+import { hasSandwich, inIdleSteps, Sandwich, sandwichOf, sandwichSteps } from '../model/sandwich';
 import { CallTree } from './CallTree';
 import { prepareSandwichView, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
@@ -193,11 +193,16 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     [sortedRows, searchResult]
   );
   // a deep graph's sandwich is drawn first cut at the levels a half of the view can show, then
-  // merged whole after that paint
+  // merged whole after that paint (drawn whole at once when the whole merge is made already)
   const sandwichLevels = Math.ceil(height / 2 / ROW_HEIGHT) + 1;
   const sandwichCut = data.maxLevel > sandwichLevels ? sandwichLevels : undefined;
   const firstSandwich = useMemo(
-    () => (sandwich !== undefined ? sandwichOf(index, sandwich, sandwichCut) : undefined),
+    () =>
+      sandwich === undefined
+        ? undefined
+        : sandwichCut !== undefined && !hasSandwich(index, sandwich)
+          ? sandwichOf(index, sandwich, sandwichCut)
+          : sandwichOf(index, sandwich),
     [sandwich, index, sandwichCut]
   );
   const [wholeSandwich, setWholeSandwich] = useState<{ of: Sandwich; whole: Sandwich }>();
@@ -205,32 +210,31 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     if (!firstSandwich || firstSandwich.depthLimit === undefined) {
       return;
     }
-    return afterPaint(() =>
-      setWholeSandwich({ of: firstSandwich, whole: sandwichOf(index, firstSandwich.nameIdx) })
-    );
+    return afterPaint(() => setWholeSandwich({ of: firstSandwich, whole: sandwichOf(index, firstSandwich.nameIdx) }));
   }, [firstSandwich, index]);
-  // the top table's first row's sandwich (its button, and the header's pick with nothing selected)
-  // merged in idle time once the rows are there, so opening it only draws; each step is one idle task
+  // the sandwiches a click may open next, merged in idle time in resumable steps (an input waits
+  // for one chunk at most), so opening one only draws: the function of the open context menu,
+  // the top table's first row's (its button, and the header's pick with nothing selected; merged
+  // once the rows are there, so usually done already), and the search's sandwich (the matching
+  // function with the largest total)
+  const menuName = menu && menu.node >= 0 && menu.node < shownData.count ? shownData.nameIdx[menu.node] : -1;
+  const searchName = useMemo(
+    () => (searchResult && allRows ? searchBest(allRows, searchResult.nameMatch) : -1),
+    [searchResult, allRows]
+  );
   const prefetchName = sortedRows.length > 0 ? sortedRows[0].nameIdx : -1;
   const { colorMode, colorBlindDiff } = opt;
   useEffect(() => {
-    if (prefetchName < 0) {
+    if (sandwich !== undefined) {
       return;
     }
     const look = { colorMode, colorBlindDiff };
-    const steps = [
-      () => prepareSites(index),
-      () => void sandwichOf(index, prefetchName, sandwichCut),
-      () => prepareSandwichView(sandwichOf(index, prefetchName, sandwichCut), look),
-    ];
-    if (sandwichCut !== undefined) {
-      steps.push(
-        () => void sandwichOf(index, prefetchName),
-        () => prepareSandwichView(sandwichOf(index, prefetchName), look)
-      );
+    const names = [menuName, prefetchName, searchName].filter((k, at, all) => k >= 0 && all.indexOf(k) === at);
+    if (names.length === 0) {
+      return;
     }
-    return inIdleSteps(steps);
-  }, [index, prefetchName, sandwichCut, colorMode, colorBlindDiff]);
+    return inIdleSteps(names.flatMap((k) => sandwichSteps(index, k, sandwichCut, (s) => prepareSandwichView(s, look))));
+  }, [index, sandwich, menuName, searchName, prefetchName, sandwichCut, colorMode, colorBlindDiff]);
   const sandwichModel = wholeSandwich && wholeSandwich.of === firstSandwich ? wholeSandwich.whole : firstSandwich;
 
   const headerRef = useRef<HTMLDivElement>(null);
@@ -325,15 +329,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     if (!searchResult) {
       return;
     }
-    // the matching function with the largest total
-    let best = -1;
-    let bestTotal = -1;
-    for (const r of allRows ?? topTable(index)) {
-      if (searchResult.nameMatch[r.nameIdx] && r.total > bestTotal) {
-        best = r.nameIdx;
-        bestTotal = r.total;
-      }
-    }
+    const best = searchBest(allRows ?? topTable(index), searchResult.nameMatch);
     if (best >= 0) {
       openSandwich(best);
     }
@@ -766,6 +762,19 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
 
 const EMPTY_SET: Set<number> = new Set();
 
+/** The search's sandwich: the matching function with the largest total (-1 when none matches). */
+function searchBest(rows: TopRow[], nameMatch: Uint8Array): number {
+  let best = -1;
+  let bestTotal = -1;
+  for (const r of rows) {
+    if (nameMatch[r.nameIdx] && r.total > bestTotal) {
+      best = r.nameIdx;
+      bestTotal = r.total;
+    }
+  }
+  return best;
+}
+
 // the fully collapsed graph of an index, and the index of a collapsed graph, made once: switching
 // collapse off and on again redraws without redoing either
 const collapsedCache = new WeakMap<FlameIndex, Collapsed>();
@@ -810,6 +819,27 @@ interface HeaderControlsProps {
   onAction: (a: HeaderAction) => void;
 }
 
+/**
+ * The colour scheme picker, re-rendered only when the scheme changes: the combobox positions its
+ * popup on every render (reading the page's layout), which a view switch does not need.
+ */
+const ColourScheme = React.memo(function ColourScheme(props: {
+  colorMode: ColorMode;
+  onAction: (a: HeaderAction) => void;
+}) {
+  const { colorMode, onAction } = props;
+  return (
+    <div style={{ width: 160 }}>
+      <Combobox
+        aria-label="Colour scheme"
+        options={COLOR_OPTIONS}
+        value={colorMode}
+        onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+      />
+    </div>
+  );
+});
+
 /** The header's view, colour, alignment and collapse controls. */
 const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
   const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
@@ -824,16 +854,7 @@ const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsP
           value={view}
           onChange={(v) => onAction({ kind: 'view', view: v })}
         />
-        {!diff && (
-          <div style={{ width: 160 }}>
-            <Combobox
-              aria-label="Colour scheme"
-              options={COLOR_OPTIONS}
-              value={colorMode}
-              onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
-            />
-          </div>
-        )}
+        {!diff && <ColourScheme colorMode={colorMode} onAction={onAction} />}
         {diff && (
           <RadioButtonGroup
             size="sm"

@@ -58,7 +58,12 @@ function halfColor(half: FlameData, mode: ColorMode, colorBlind: boolean): NodeC
 export function prepareSandwichView(sandwich: Sandwich, options: Pick<ViewOptions, 'colorMode' | 'colorBlindDiff'>) {
   for (const half of [sandwich.callers, sandwich.callees]) {
     halfIndex(half);
-    halfColor(half, options.colorMode, !!options.colorBlindDiff);
+    // every fill asked for once: the colours work out per function and per hue on first use,
+    // which the first draw would otherwise do
+    const colors = halfColor(half, options.colorMode, !!options.colorBlindDiff);
+    for (let i = 0; i < half.count; i++) {
+      colors.get(i);
+    }
   }
 }
 

@@ -31,32 +31,74 @@ interface Sites {
 }
 const sitesCache = new WeakMap<FlameIndex, Sites>();
 
-function sitesOf(index: FlameIndex): Sites {
-  let s = sitesCache.get(index);
-  if (s) {
-    return s;
-  }
+/** Rows of work in one chunk of a resumable merge (a fraction of a millisecond). */
+export const MERGE_CHUNK = 4096;
+
+/** The call sites being listed: a count pass, then a fill pass, `at` the next row. */
+interface SitesBuild {
+  pass: 0 | 1;
+  at: number;
+  start: Int32Array;
+  fill?: Int32Array;
+  nodes?: Int32Array;
+}
+
+/** Lists call sites for up to `budget` rows: the budget left (0: paused), and the sites once listed. */
+function sitesStep(index: FlameIndex, b: SitesBuild, budget: number): { left: number; sites?: Sites } {
   const d = index.data;
-  const start = new Int32Array(d.names.length + 1);
-  const isSite = (i: number) => d.level[i] > 0 && !(d.virtual && d.virtual[i]);
-  for (let i = 0; i < d.count; i++) {
-    if (isSite(i)) {
-      start[d.nameIdx[i] + 1]++;
+  const level = d.level;
+  const virt = d.virtual;
+  const nameIdx = d.nameIdx;
+  const start = b.start;
+  const n = d.count;
+  if (b.pass === 0) {
+    let i = b.at;
+    const stop = Math.min(n, i + budget);
+    for (; i < stop; i++) {
+      if (level[i] > 0 && !(virt && virt[i])) {
+        start[nameIdx[i] + 1]++;
+      }
+    }
+    budget -= stop - b.at;
+    b.at = i;
+    if (i < n) {
+      return { left: 0 };
+    }
+    for (let k = 0; k < d.names.length; k++) {
+      start[k + 1] += start[k];
+    }
+    b.fill = start.slice(0, d.names.length);
+    b.nodes = new Int32Array(start[d.names.length]);
+    b.pass = 1;
+    b.at = 0;
+  }
+  const fill = b.fill!;
+  const nodes = b.nodes!;
+  let i = b.at;
+  const stop = Math.min(n, i + budget);
+  for (; i < stop; i++) {
+    if (level[i] > 0 && !(virt && virt[i])) {
+      nodes[fill[nameIdx[i]]++] = i;
     }
   }
-  for (let k = 0; k < d.names.length; k++) {
-    start[k + 1] += start[k];
+  budget -= stop - b.at;
+  b.at = i;
+  if (i < n) {
+    return { left: 0 };
   }
-  const fill = start.slice(0, d.names.length);
-  const nodes = new Int32Array(start[d.names.length]);
-  for (let i = 0; i < d.count; i++) {
-    if (isSite(i)) {
-      nodes[fill[d.nameIdx[i]]++] = i;
-    }
+  // another merge may have listed them meanwhile: one list per index
+  const sites = sitesCache.get(index) ?? { start, nodes };
+  sitesCache.set(index, sites);
+  return { left: budget, sites };
+}
+
+function sitesOf(index: FlameIndex): Sites {
+  const made = sitesCache.get(index);
+  if (made) {
+    return made;
   }
-  s = { start, nodes };
-  sitesCache.set(index, s);
-  return s;
+  const b: SitesBuild = { pass: 0, at: 0, start: new Int32Array(index.data.names.length + 1) };
+  return sitesStep(index, b, Infinity).sites!;
 }
 
 /**
@@ -242,220 +284,520 @@ class MergeTree {
  * `depthLimit`, both halves stop that many levels from the function (the levels kept are exact).
  */
 export function buildSandwich(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
-  const d = index.data;
-  const limit = depthLimit ?? Infinity;
-  const { start, nodes } = sitesOf(index);
-  const s0 = start[k];
-  const s1 = start[k + 1];
-  const right = d.valueRight;
-  const virt = d.virtual;
-  const vlab = d.virtualLabelIdx;
-  const level = d.level;
-  const nameIdx = d.nameIdx;
-  const end = index.end;
-  const parent = index.parent;
-  const callers = new MergeTree(k);
-  const callees = new MergeTree(k);
-  let self = 0;
-  let total = 0;
-  for (let j = s0; j < s1; j++) {
-    self += d.self[nodes[j]];
-  }
+  const st = new MergeState(index, k, depthLimit);
+  st.run(Infinity);
+  return st.result!;
+}
 
+const SITES = 0;
+const CALLEES = 1;
+const CALLERS = 2;
+const CALLER_DATA = 3;
+const CALLEE_DATA = 4;
+const DONE = 5;
+
+/**
+ * buildSandwich's merge as a step function: run(budget) does about `budget` rows of work (a
+ * caller walk counts its levels, a half made into a FlameData its nodes) and returns, every loop
+ * variable kept here, so the merge goes on where it stopped. Plain loops, no generator: the
+ * loops get optimised as the one-shot merge's do.
+ */
+class MergeState {
+  phase = SITES;
+  result?: Sandwich;
+  private sites?: Sites;
+  private sitesBuild?: SitesBuild;
+  private readonly limit: number;
+  private readonly callers: MergeTree;
+  private readonly callees: MergeTree;
+  private self = 0;
+  private total = 0;
+  private callerData?: FlameData;
   // callees: per level below the outermost site on the current path, the merged nodes its node
   // is counted in (one per site above it), as a stack of ranges in one buffer
-  let buf = new Int32Array(256);
-  const off = new Int32Array(d.maxLevel + 2);
-  const len = new Int32Array(d.maxLevel + 2);
-  for (let j = s0; j < s1;) {
-    const s = nodes[j];
-    const base = level[s];
-    const stop = end[s];
-    let depth = 0; // levels on the stack
-    let next = j + 1; // the first site after the current row
-    for (let i = s; i < stop; i++) {
-      const rl = level[i] - base;
-      while (depth > rl) {
+  private buf = new Int32Array(256);
+  private readonly off: Int32Array;
+  private readonly len: Int32Array;
+  private j = -1;
+  private inSite = false;
+  private i = 0;
+  private depth = 0;
+  private next = 0;
+  private stop = 0;
+  private base = 0;
+  // callers: the sites open around the current one, and the merged nodes each counted
+  private up = new Int32Array(256);
+  private openSites?: Int32Array;
+  private upOff?: Int32Array;
+  private open = 0;
+
+  constructor(
+    readonly index: FlameIndex,
+    readonly k: number,
+    readonly depthLimit?: number
+  ) {
+    this.limit = depthLimit ?? Infinity;
+    this.callers = new MergeTree(k);
+    this.callees = new MergeTree(k);
+    this.off = new Int32Array(index.data.maxLevel + 2);
+    this.len = new Int32Array(index.data.maxLevel + 2);
+  }
+
+  /** Merges about `budget` rows; true once the sandwich is made (then in `result`). */
+  run(budget: number): boolean {
+    while (budget > 0 && this.phase !== DONE) {
+      switch (this.phase) {
+        case SITES:
+          budget = this.sitesPhase(budget);
+          break;
+        case CALLEES:
+          budget = this.calleesPhase(budget);
+          break;
+        case CALLERS:
+          budget = this.callersPhase(budget);
+          break;
+        case CALLER_DATA:
+          this.callerData = this.callers.toFlameData(this.index.data);
+          budget -= this.callers.n;
+          this.phase = CALLEE_DATA;
+          break;
+        case CALLEE_DATA:
+          budget -= this.callees.n;
+          this.finish();
+          break;
+      }
+    }
+    return this.phase === DONE;
+  }
+
+  private sitesPhase(budget: number): number {
+    const made = sitesCache.get(this.index);
+    if (made) {
+      this.sites = made;
+    } else {
+      this.sitesBuild ??= { pass: 0, at: 0, start: new Int32Array(this.index.data.names.length + 1) };
+      const r = sitesStep(this.index, this.sitesBuild, budget);
+      if (!r.sites) {
+        return 0;
+      }
+      this.sites = r.sites;
+      budget = r.left;
+      this.sitesBuild = undefined;
+    }
+    const { start, nodes } = this.sites;
+    const self = this.index.data.self;
+    for (let j = start[this.k]; j < start[this.k + 1]; j++) {
+      this.self += self[nodes[j]];
+    }
+    this.j = start[this.k];
+    const n = start[this.k + 1] - start[this.k];
+    this.openSites = new Int32Array(n + 1);
+    this.upOff = new Int32Array(n + 2);
+    this.phase = CALLEES;
+    return budget;
+  }
+
+  private calleesPhase(budget: number): number {
+    const d = this.index.data;
+    const { start, nodes } = this.sites!;
+    const k = this.k;
+    const s1 = start[k + 1];
+    const limit = this.limit;
+    const right = d.valueRight;
+    const virt = d.virtual;
+    const vlab = d.virtualLabelIdx;
+    const level = d.level;
+    const nameIdx = d.nameIdx;
+    const end = this.index.end;
+    const callees = this.callees;
+    const off = this.off;
+    const len = this.len;
+    let buf = this.buf;
+    let j = this.j;
+    let i = this.i;
+    let depth = this.depth;
+    let next = this.next;
+    let stop = this.stop;
+    let base = this.base;
+    let total = this.total;
+    let inSite = this.inSite;
+    let paused = false;
+    while (j < s1) {
+      if (!inSite) {
+        const s = nodes[j];
+        base = level[s];
+        stop = end[s];
+        depth = 0; // levels on the stack
+        next = j + 1; // the first site after the current row
+        i = s;
+        inSite = true;
+      }
+      for (; i < stop; i++) {
+        if (budget <= 0) {
+          paused = true;
+          break;
+        }
+        budget--;
+        const rl = level[i] - base;
+        while (depth > rl) {
+          depth--;
+          for (let q = off[depth], e = q + len[depth]; q < e; q++) {
+            callees.open[buf[q]]--;
+          }
+        }
+        // levels skipped over (see below) merge nothing
+        for (; depth < rl; depth++) {
+          off[depth] = depth > 0 ? off[depth - 1] + len[depth - 1] : 0;
+          len[depth] = 0;
+        }
+        const o = rl > 0 ? off[rl - 1] + len[rl - 1] : 0;
+        const pl = rl > 0 ? len[rl - 1] : 0;
+        if (o + pl + 1 >= buf.length) {
+          const b = new Int32Array(buf.length * 2 + pl + 1);
+          b.set(buf);
+          buf = b;
+        }
+        let m = 0;
+        const v = d.value[i];
+        const vr = right ? right[i] : 0;
+        const vi = virt ? virt[i] : 0;
+        for (let q = off[rl - 1 < 0 ? 0 : rl - 1], e = q + pl; q < e; q++) {
+          const t = buf[q];
+          if (callees.depth[t] < limit) {
+            buf[o + m++] = callees.child(t, nameIdx[i], vi, vlab ? vlab[i] : -1);
+          }
+        }
+        if (nameIdx[i] === k && !vi) {
+          buf[o + m++] = 0;
+        }
+        for (let q = o, e = o + m; q < e; q++) {
+          const t = buf[q];
+          if (callees.open[t] === 0) {
+            callees.value[t] += v;
+            callees.valueRight[t] += vr;
+            if (t === 0) {
+              total += v;
+            }
+          }
+          callees.open[t]++;
+        }
+        off[rl] = o;
+        len[rl] = m;
+        depth = rl + 1;
+        if (m === 0) {
+          // past the depth limit: below i only a site inside it merges anything
+          while (next < s1 && nodes[next] <= i) {
+            next++;
+          }
+          const skipTo = next < s1 && nodes[next] < end[i] ? nodes[next] : end[i];
+          i = skipTo - 1;
+        }
+      }
+      if (paused) {
+        break;
+      }
+      while (depth > 0) {
         depth--;
         for (let q = off[depth], e = q + len[depth]; q < e; q++) {
           callees.open[buf[q]]--;
         }
       }
-      // levels skipped over (see below) merge nothing
-      for (; depth < rl; depth++) {
-        off[depth] = depth > 0 ? off[depth - 1] + len[depth - 1] : 0;
-        len[depth] = 0;
+      // the sites inside this one were merged with it
+      while (j < s1 && nodes[j] < stop) {
+        j++;
       }
-      const o = rl > 0 ? off[rl - 1] + len[rl - 1] : 0;
-      const pl = rl > 0 ? len[rl - 1] : 0;
-      if (o + pl + 1 >= buf.length) {
-        const b = new Int32Array(buf.length * 2 + pl + 1);
-        b.set(buf);
-        buf = b;
-      }
-      let m = 0;
-      const v = d.value[i];
-      const vr = right ? right[i] : 0;
-      const vi = virt ? virt[i] : 0;
-      for (let q = off[rl - 1 < 0 ? 0 : rl - 1], e = q + pl; q < e; q++) {
-        const t = buf[q];
-        if (callees.depth[t] < limit) {
-          buf[o + m++] = callees.child(t, nameIdx[i], vi, vlab ? vlab[i] : -1);
-        }
-      }
-      if (nameIdx[i] === k && !vi) {
-        buf[o + m++] = 0;
-      }
-      for (let q = o, e = o + m; q < e; q++) {
-        const t = buf[q];
-        if (callees.open[t] === 0) {
-          callees.value[t] += v;
-          callees.valueRight[t] += vr;
-          if (t === 0) {
-            total += v;
-          }
-        }
-        callees.open[t]++;
-      }
-      off[rl] = o;
-      len[rl] = m;
-      depth = rl + 1;
-      if (m === 0) {
-        // past the depth limit: below i only a site inside it merges anything
-        while (next < s1 && nodes[next] <= i) {
-          next++;
-        }
-        const skipTo = next < s1 && nodes[next] < end[i] ? nodes[next] : end[i];
-        i = skipTo - 1;
-      }
+      inSite = false;
     }
-    while (depth > 0) {
-      depth--;
-      for (let q = off[depth], e = q + len[depth]; q < e; q++) {
-        callees.open[buf[q]]--;
-      }
+    this.buf = buf;
+    this.j = j;
+    this.i = i;
+    this.depth = depth;
+    this.next = next;
+    this.stop = stop;
+    this.base = base;
+    this.total = total;
+    this.inSite = inSite;
+    if (paused) {
+      return 0;
     }
-    // the sites inside this one were merged with it
-    while (j < s1 && nodes[j] < stop) {
-      j++;
-    }
+    this.j = start[k];
+    this.phase = CALLERS;
+    return budget;
   }
 
-  // callers: each site's path to the root (the root frame left out), counted where a site
-  // around it on the same stack has not counted that merged node
-  let up = new Int32Array(256);
-  const openSites = new Int32Array(s1 - s0 + 1);
-  const upOff = new Int32Array(s1 - s0 + 2);
-  let open = 0;
-  for (let j = s0; j < s1; j++) {
-    const s = nodes[j];
-    while (open > 0 && end[openSites[open - 1]] <= s) {
-      open--;
-      for (let q = upOff[open]; q < upOff[open + 1]; q++) {
-        callers.open[up[q]]--;
+  private callersPhase(budget: number): number {
+    const d = this.index.data;
+    const { start, nodes } = this.sites!;
+    const k = this.k;
+    const s1 = start[k + 1];
+    const limit = this.limit;
+    const right = d.valueRight;
+    const virt = d.virtual;
+    const vlab = d.virtualLabelIdx;
+    const level = d.level;
+    const nameIdx = d.nameIdx;
+    const end = this.index.end;
+    const parent = this.index.parent;
+    const callers = this.callers;
+    const openSites = this.openSites!;
+    const upOff = this.upOff!;
+    let up = this.up;
+    let open = this.open;
+    let j = this.j;
+    for (; j < s1 && budget > 0; j++) {
+      const s = nodes[j];
+      while (open > 0 && end[openSites[open - 1]] <= s) {
+        open--;
+        for (let q = upOff[open]; q < upOff[open + 1]; q++) {
+          callers.open[up[q]]--;
+        }
       }
-    }
-    let o = upOff[open];
-    const need = o + level[s] + 1;
-    if (need >= up.length) {
-      const b = new Int32Array(need * 2);
-      b.set(up);
-      up = b;
-    }
-    up[o++] = 0;
-    let t = 0;
-    for (let p = parent[s]; p > 0 && callers.depth[t] < limit; p = parent[p]) {
-      t = callers.child(t, nameIdx[p], virt ? virt[p] : 0, vlab ? vlab[p] : -1);
-      up[o++] = t;
-    }
-    const v = d.value[s];
-    const vr = right ? right[s] : 0;
-    for (let q = upOff[open]; q < o; q++) {
-      const u = up[q];
-      if (callers.open[u] === 0) {
-        callers.value[u] += v;
-        callers.valueRight[u] += vr;
+      let o = upOff[open];
+      const need = o + level[s] + 1;
+      if (need >= up.length) {
+        const b = new Int32Array(need * 2);
+        b.set(up);
+        up = b;
       }
-      callers.open[u]++;
+      up[o++] = 0;
+      let t = 0;
+      for (let p = parent[s]; p > 0 && callers.depth[t] < limit; p = parent[p]) {
+        t = callers.child(t, nameIdx[p], virt ? virt[p] : 0, vlab ? vlab[p] : -1);
+        up[o++] = t;
+      }
+      const v = d.value[s];
+      const vr = right ? right[s] : 0;
+      for (let q = upOff[open]; q < o; q++) {
+        const u = up[q];
+        if (callers.open[u] === 0) {
+          callers.value[u] += v;
+          callers.valueRight[u] += vr;
+        }
+        callers.open[u]++;
+      }
+      budget -= o - upOff[open];
+      openSites[open++] = s;
+      upOff[open] = o;
     }
-    openSites[open++] = s;
-    upOff[open] = o;
+    this.up = up;
+    this.open = open;
+    this.j = j;
+    if (j < s1) {
+      return 0;
+    }
+    this.phase = CALLER_DATA;
+    return budget;
   }
 
-  const out: Sandwich = {
-    nameIdx: k,
-    callers: callers.toFlameData(d),
-    callees: callees.toFlameData(d),
-    self,
-    total,
-    sites: s1 - s0,
-  };
-  if (depthLimit !== undefined) {
-    out.depthLimit = depthLimit;
+  private finish() {
+    const { start } = this.sites!;
+    const out: Sandwich = {
+      nameIdx: this.k,
+      callers: this.callerData!,
+      callees: this.callees.toFlameData(this.index.data),
+      self: this.self,
+      total: this.total,
+      sites: start[this.k + 1] - start[this.k],
+    };
+    if (this.depthLimit !== undefined) {
+      out.depthLimit = this.depthLimit;
+    }
+    this.result = out;
+    this.phase = DONE;
   }
-  return out;
 }
 
-/** Sandwiches already merged, per flame index, by name and depth limit (the last few kept). */
+/** Sandwiches already merged, per flame index, by name and depth limit (the last few kept: up to three prefetched, cut and whole). */
 const madeCache = new WeakMap<FlameIndex, Map<string, Sandwich>>();
-const KEEP_MADE = 6;
+const KEEP_MADE = 8;
+/** Merges started and not finished, per flame index (the last few kept, paused between idle periods). */
+const pendingCache = new WeakMap<FlameIndex, Map<string, SandwichMerge>>();
+const KEEP_PENDING = 4;
 
-/**
- * The sandwich of name k, merged once per index, name and depth limit: what an idle-time
- * prefetch merged is the very result a click then draws (same values, no second merge).
- */
-export function sandwichOf(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
+const keyOf = (k: number, depthLimit?: number) => `${k}:${depthLimit ?? ''}`;
+
+function remember<T>(m: Map<string, T>, key: string, v: T, keep: number) {
+  m.delete(key);
+  m.set(key, v);
+  if (m.size > keep) {
+    const oldest = m.keys().next().value;
+    if (oldest !== undefined) {
+      m.delete(oldest);
+    }
+  }
+}
+
+function madeOf(index: FlameIndex): Map<string, Sandwich> {
   let made = madeCache.get(index);
   if (!made) {
     made = new Map();
     madeCache.set(index, made);
   }
-  const key = `${k}:${depthLimit ?? ''}`;
-  let s = made.get(key);
-  if (!s) {
-    s = buildSandwich(index, k, depthLimit);
-    made.set(key, s);
-    if (made.size > KEEP_MADE) {
-      const oldest = made.keys().next().value;
-      if (oldest !== undefined) {
-        made.delete(oldest);
+  return made;
+}
+
+/** What an idle callback is given: the time left in the idle period (requestIdleCallback's deadline). */
+export interface Deadline {
+  timeRemaining(): number;
+}
+
+/**
+ * A sandwich merged in bounded steps: step(deadline) merges until the deadline has no time left
+ * (at least one chunk of about MERGE_CHUNK rows, so it always gets on), finish() merges the rest
+ * at once. The result is buildSandwich's, kept by sandwichOf once done; cancel() drops the work.
+ */
+export class SandwichMerge {
+  /** Chunks merged so far (one per step of the generator). */
+  chunks = 0;
+  result?: Sandwich;
+  cancelled = false;
+  private state: MergeState;
+
+  constructor(
+    readonly index: FlameIndex,
+    readonly nameIdx: number,
+    readonly depthLimit?: number
+  ) {
+    this.state = new MergeState(index, nameIdx, depthLimit);
+  }
+
+  get done(): boolean {
+    return this.result !== undefined;
+  }
+
+  /** Merges while the deadline has time left; true once the sandwich is merged. */
+  step(deadline: Deadline): boolean {
+    if (this.cancelled) {
+      return false;
+    }
+    while (!this.result) {
+      this.chunks++;
+      if (this.state.run(MERGE_CHUNK)) {
+        this.settle(this.state.result!);
+        break;
+      }
+      if (deadline.timeRemaining() <= 0) {
+        break;
       }
     }
-  } else {
-    // most recently used last
-    made.delete(key);
-    made.set(key, s);
+    return this.done;
   }
-  return s;
+
+  /** The whole merge, the rest of it done now. */
+  finish(): Sandwich {
+    while (!this.result) {
+      if (this.cancelled) {
+        throw new Error('sandwich merge cancelled');
+      }
+      this.settle(this.finishState());
+    }
+    return this.result;
+  }
+
+  private finishState(): Sandwich {
+    this.state.run(Infinity);
+    return this.state.result!;
+  }
+
+  /** Drops the merge: nothing of it is kept, further steps do nothing. */
+  cancel() {
+    this.cancelled = true;
+    const pending = pendingCache.get(this.index);
+    const key = keyOf(this.nameIdx, this.depthLimit);
+    if (pending?.get(key) === this) {
+      pending.delete(key);
+    }
+  }
+
+  private settle(s: Sandwich) {
+    this.result = s;
+    const key = keyOf(this.nameIdx, this.depthLimit);
+    pendingCache.get(this.index)?.delete(key);
+    remember(madeOf(this.index), key, s, KEEP_MADE);
+  }
+}
+
+/**
+ * The merge of name k's sandwich for the index: already done, under way (paused where the last
+ * idle period left it), or started now. Step it in idle time; sandwichOf finishes it when needed.
+ */
+export function sandwichMerge(index: FlameIndex, k: number, depthLimit?: number): SandwichMerge {
+  const key = keyOf(k, depthLimit);
+  let pending = pendingCache.get(index);
+  let m = pending?.get(key);
+  if (m) {
+    return m;
+  }
+  m = new SandwichMerge(index, k, depthLimit);
+  const made = madeCache.get(index)?.get(key);
+  if (made) {
+    m.result = made;
+    return m;
+  }
+  if (!pending) {
+    pending = new Map();
+    pendingCache.set(index, pending);
+  }
+  remember(pending, key, m, KEEP_PENDING);
+  return m;
+}
+
+/**
+ * The sandwich of name k, merged once per index, name and depth limit: what an idle-time
+ * prefetch merged is the very result a click then draws (same values, no second merge); a
+ * prefetch under way is finished from where it paused.
+ */
+export function sandwichOf(index: FlameIndex, k: number, depthLimit?: number): Sandwich {
+  const key = keyOf(k, depthLimit);
+  const made = madeOf(index);
+  const s = made.get(key);
+  if (s) {
+    // most recently used last
+    remember(made, key, s, KEEP_MADE);
+    return s;
+  }
+  return sandwichMerge(index, k, depthLimit).finish();
 }
 
 /** Whether sandwichOf has this sandwich already merged. */
 export function hasSandwich(index: FlameIndex, k: number, depthLimit?: number): boolean {
-  return madeCache.get(index)?.has(`${k}:${depthLimit ?? ''}`) ?? false;
+  return madeCache.get(index)?.has(keyOf(k, depthLimit)) ?? false;
 }
 
-type IdleFn = (cb: () => void) => () => void;
+type IdleFn = (cb: (deadline: Deadline) => void) => () => void;
 const onIdle: IdleFn = (cb) => {
   const w = typeof window !== 'undefined' ? (window as Window & typeof globalThis) : undefined;
   if (w && typeof w.requestIdleCallback === 'function') {
-    const id = w.requestIdleCallback(cb, { timeout: 2000 });
+    const id = w.requestIdleCallback((d) => cb(d), { timeout: 2000 });
     return () => w.cancelIdleCallback(id);
   }
-  const id = setTimeout(cb, 50);
+  const id = setTimeout(() => {
+    const until = Date.now() + 8;
+    cb({ timeRemaining: () => until - Date.now() });
+  }, 50);
   return () => clearTimeout(id);
 };
 
 /**
- * Runs each step in its own idle period, one after the other (never two in one task, so an input
- * waits at most for one step); returns a cancel.
+ * A step of idle work: given the idle period's deadline, it does bounded work and returns false
+ * when it wants another period to go on (a resumable merge), anything else when it is done.
  */
-export function inIdleSteps(steps: Array<() => void>, idle: IdleFn = onIdle): () => void {
+export type IdleStep = (deadline: Deadline) => boolean | void;
+
+/**
+ * Runs each step in its own idle period, one after the other, a resumable step over as many
+ * periods as it needs (never more than one step's chunk past the deadline, so an input waits at
+ * most for one chunk); returns a cancel.
+ */
+export function inIdleSteps(steps: IdleStep[], idle: IdleFn = onIdle): () => void {
   let cancel: (() => void) | undefined;
   let at = 0;
-  const run = () => {
+  const run = (deadline: Deadline) => {
     cancel = undefined;
     if (at < steps.length) {
-      steps[at++]();
+      if (steps[at](deadline) !== false) {
+        at++;
+      }
       if (at < steps.length) {
         cancel = idle(run);
       }
@@ -471,4 +813,25 @@ export function inIdleSteps(steps: Array<() => void>, idle: IdleFn = onIdle): ()
 /** Lists every name's call sites for the index (the first part of any sandwich's merge), once. */
 export function prepareSites(index: FlameIndex): void {
   sitesOf(index);
+}
+
+/**
+ * The idle steps that merge name k's sandwich ahead of a click: cut at depthLimit first when
+ * given (the first frame of a deep graph), then whole; after each merge, `then` (the view's
+ * preparation of that sandwich).
+ */
+export function sandwichSteps(
+  index: FlameIndex,
+  k: number,
+  depthLimit: number | undefined,
+  then: (s: Sandwich) => void
+): IdleStep[] {
+  const steps: IdleStep[] = [];
+  for (const limit of depthLimit !== undefined ? [depthLimit, undefined] : [undefined]) {
+    steps.push(
+      (d) => sandwichMerge(index, k, limit).step(d),
+      () => then(sandwichOf(index, k, limit))
+    );
+  }
+  return steps;
 }

@@ -13,7 +13,18 @@ import path from 'path';
 import { DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
 import { FlameData, readFlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex } from './flameIndex';
-import { buildSandwich, hasSandwich, inIdleSteps, prepareSites, sandwichOf } from './sandwich';
+import {
+  buildSandwich,
+  Deadline,
+  hasSandwich,
+  inIdleSteps,
+  MERGE_CHUNK,
+  prepareSites,
+  Sandwich,
+  sandwichMerge,
+  sandwichOf,
+  sandwichSteps,
+} from './sandwich';
 import { collapseChains, shownMatch } from './collapse';
 import { childrenOf, treeRows } from './callTree';
 import { searchNodes } from './search';
@@ -124,7 +135,7 @@ describe('sandwich', () => {
     const name = 'encoding/json.(*decodeState).object';
     const k = data.names.indexOf(name);
     const fresh = buildIndex(data);
-    const idle: Array<() => void> = [];
+    const idle: Array<(d: Deadline) => void> = [];
     const made: unknown[] = [];
     inIdleSteps(
       [() => prepareSites(fresh), () => made.push(sandwichOf(fresh, k, 2)), () => made.push(sandwichOf(fresh, k))],
@@ -135,10 +146,10 @@ describe('sandwich', () => {
     );
     // one step per idle period: nothing is merged before the second period
     expect(idle.length).toBe(1);
-    idle.shift()!();
+    idle.shift()!(PLENTY);
     expect(hasSandwich(fresh, k, 2)).toBe(false);
     while (idle.length > 0) {
-      idle.shift()!();
+      idle.shift()!(PLENTY);
     }
     expect(made.length).toBe(2);
     expect(sandwichOf(fresh, k, 2)).toBe(made[0]);
@@ -151,12 +162,12 @@ describe('sandwich', () => {
   it('prefetch steps cancelled (the view left) merge nothing more', () => {
     const k = data.names.indexOf('runtime.mallocgc');
     const fresh = buildIndex(data);
-    const idle: Array<() => void> = [];
+    const idle: Array<(d: Deadline) => void> = [];
     const cancel = inIdleSteps([() => prepareSites(fresh), () => void sandwichOf(fresh, k)], (cb) => {
       idle.push(cb);
       return () => idle.splice(idle.indexOf(cb), 1);
     });
-    idle.shift()!();
+    idle.shift()!(PLENTY);
     cancel();
     expect(idle.length).toBe(0);
     expect(hasSandwich(fresh, k)).toBe(false);
@@ -173,6 +184,201 @@ describe('sandwich', () => {
       expect(kids + s.callers.self[i]).toBe(s.callers.value[i]);
     }
     expect(leaves).toBe(peek.get('runtime.mallocgc')!.cum);
+  });
+});
+
+/** An idle period with time to spare, and one with none left (the fake deadlines of the tests). */
+const PLENTY: Deadline = { timeRemaining: () => 50 };
+const NONE: Deadline = { timeRemaining: () => 0 };
+
+/**
+ * A graph big enough to need many chunks: a random tree of n nodes over a few dozen names (so
+ * functions recur at many depths and inside themselves), totals the sums of the selfs below.
+ */
+function bigGraph(n: number, seed = 7): FlameData {
+  let x = seed;
+  const rand = () => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x / 2 ** 32;
+  };
+  const names = ['total', ...Array.from({ length: 40 }, (_, i) => `pkg${i % 5}.fn${i}`)];
+  const level = new Int32Array(n);
+  const nameIdx = new Int32Array(n);
+  const self = new Float64Array(n);
+  const value = new Float64Array(n);
+  for (let i = 1; i < n; i++) {
+    // a child of the previous row, a sibling, or a step back up
+    const l = level[i - 1] + (rand() < 0.55 ? 1 : -Math.floor(rand() * 3));
+    level[i] = Math.max(1, Math.min(60, l));
+    nameIdx[i] = 1 + Math.floor(rand() * 40);
+    self[i] = Math.floor(rand() * 4);
+  }
+  // totals: self plus the children's totals, summed bottom-up
+  const stack: number[] = [];
+  const close = (to: number) => {
+    while (stack.length > to) {
+      const c = stack.pop()!;
+      value[c] += self[c];
+      if (stack.length > 0) {
+        value[stack[stack.length - 1]] += value[c];
+      }
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    close(level[i]);
+    stack.push(i);
+  }
+  close(0);
+  return { count: n, level, value, self, nameIdx, names, maxLevel: 60 };
+}
+
+/**
+ * Where two sandwiches differ (undefined when they are the same): every field and every value of
+ * both halves, compared in a loop (Jest's deep equality is slow on arrays this long).
+ */
+function sandwichDiff(a: Sandwich | undefined, b: Sandwich): string | undefined {
+  if (!a) {
+    return 'no sandwich';
+  }
+  for (const f of ['nameIdx', 'self', 'total', 'sites', 'depthLimit'] as const) {
+    if (a[f] !== b[f]) {
+      return `${f}: ${a[f]} ≠ ${b[f]}`;
+    }
+  }
+  for (const half of ['callers', 'callees'] as const) {
+    const x = a[half];
+    const y = b[half];
+    if (x.count !== y.count || x.maxLevel !== y.maxLevel || x.names !== y.names) {
+      return `${half}: ${x.count} rows ≠ ${y.count}`;
+    }
+    for (const col of ['level', 'value', 'self', 'nameIdx'] as const) {
+      for (let i = 0; i < x.count; i++) {
+        if (x[col][i] !== y[col][i]) {
+          return `${half}.${col}[${i}]: ${x[col][i]} ≠ ${y[col][i]}`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+describe('resumable sandwich merge', () => {
+  const big = bigGraph(30_000);
+  const bigIndex = buildIndex(big);
+  const k = 3;
+
+  it('merged over many idle periods is the one-shot merge, whole and cut', () => {
+    for (const limit of [undefined, 4]) {
+      const fresh = buildIndex(big);
+      const m = sandwichMerge(fresh, k, limit);
+      let periods = 0;
+      while (!m.step(NONE)) {
+        periods++;
+      }
+      // the call sites are listed and the merge done across many periods, not in one
+      expect(periods).toBeGreaterThan(10);
+      expect(sandwichDiff(m.result, buildSandwich(bigIndex, k, limit))).toBeUndefined();
+      // and it is the very sandwich a click then opens
+      expect(sandwichOf(fresh, k, limit)).toBe(m.result);
+    }
+  });
+
+  it('is the one-shot merge on the real profile: pprof -peek totals', () => {
+    for (const name of peek.keys()) {
+      const kk = data.names.indexOf(name);
+      const m = sandwichMerge(buildIndex(data), kk);
+      while (!m.step(NONE)) {
+        // one chunk per period
+      }
+      expect(sandwichDiff(m.result, buildSandwich(index, kk))).toBeUndefined();
+      expect(m.result!.total).toBe(peek.get(name)!.cum);
+    }
+  });
+
+  it('yields at the deadline: with no time left one chunk per period, with time left until it runs out', () => {
+    const fresh = buildIndex(big);
+    const m = sandwichMerge(fresh, k);
+    expect(m.step(NONE)).toBe(false);
+    expect(m.chunks).toBe(1);
+    // the idle period has time for three more checks, then none
+    let left = 3;
+    const fake: Deadline = { timeRemaining: () => (left-- > 0 ? 1 : 0) };
+    expect(m.step(fake)).toBe(false);
+    expect(m.chunks).toBe(1 + 4);
+    expect(hasSandwich(fresh, k)).toBe(false);
+    // the rest, at once: what a click does when the prefetch has not finished
+    expect(sandwichDiff(sandwichOf(fresh, k), buildSandwich(bigIndex, k))).toBeUndefined();
+    expect(m.done).toBe(true);
+  });
+
+  it('a chunk is bounded work: merging takes about rows / MERGE_CHUNK chunks', () => {
+    const m = sandwichMerge(buildIndex(big), k);
+    while (!m.step(NONE)) {
+      // one chunk per period
+    }
+    // the call sites listed (two passes over the rows) and the merge: never fewer chunks than
+    // the listing's passes need, so no chunk does more than MERGE_CHUNK rows of a pass
+    expect(m.chunks).toBeGreaterThanOrEqual(Math.floor((2 * big.count) / MERGE_CHUNK));
+  });
+
+  it('cancelled, merges nothing: no sandwich kept, further steps do nothing, a new merge starts over', () => {
+    const fresh = buildIndex(big);
+    const m = sandwichMerge(fresh, k);
+    m.step(NONE);
+    m.step(NONE);
+    m.cancel();
+    expect(m.step(PLENTY)).toBe(false);
+    expect(m.chunks).toBe(2);
+    expect(hasSandwich(fresh, k)).toBe(false);
+    const again = sandwichMerge(fresh, k);
+    expect(again).not.toBe(m);
+    expect(sandwichDiff(sandwichOf(fresh, k), buildSandwich(bigIndex, k))).toBeUndefined();
+  });
+
+  it('idle steps cancelled (the view left) stop the merge where it paused; a later click finishes it exactly', () => {
+    const fresh = buildIndex(big);
+    const idle: Array<(d: Deadline) => void> = [];
+    const prepared: Sandwich[] = [];
+    const cancel = inIdleSteps(
+      sandwichSteps(fresh, k, 4, (s) => prepared.push(s)),
+      (cb) => {
+        idle.push(cb);
+        return () => idle.splice(idle.indexOf(cb), 1);
+      }
+    );
+    // a few periods of the cut merge, then the steps are cancelled
+    for (let p = 0; p < 3; p++) {
+      idle.shift()!(NONE);
+    }
+    const paused = sandwichMerge(fresh, k, 4);
+    const chunks = paused.chunks;
+    expect(chunks).toBe(3);
+    cancel();
+    expect(idle.length).toBe(0);
+    expect(paused.chunks).toBe(chunks);
+    expect(prepared.length).toBe(0);
+    expect(hasSandwich(fresh, k, 4)).toBe(false);
+    expect(sandwichDiff(sandwichOf(fresh, k, 4), buildSandwich(bigIndex, k, 4))).toBeUndefined();
+  });
+
+  it('idle steps run to the end: the cut, its view, the whole, its view, each the one-shot merge', () => {
+    const fresh = buildIndex(big);
+    const idle: Array<(d: Deadline) => void> = [];
+    const prepared: Sandwich[] = [];
+    inIdleSteps(
+      sandwichSteps(fresh, k, 4, (s) => prepared.push(s)),
+      (cb) => {
+        idle.push(cb);
+        return () => undefined;
+      }
+    );
+    while (idle.length > 0) {
+      idle.shift()!(NONE);
+    }
+    expect(prepared.length).toBe(2);
+    expect(sandwichDiff(prepared[0], buildSandwich(bigIndex, k, 4))).toBeUndefined();
+    expect(sandwichDiff(prepared[1], buildSandwich(bigIndex, k))).toBeUndefined();
+    expect(prepared[1]).toBe(sandwichOf(fresh, k));
   });
 });
 
