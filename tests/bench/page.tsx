@@ -216,6 +216,17 @@ const api = {
     host.innerHTML = '';
   },
   /**
+   * Only the first render of lib, with its commit and effects (no frame waited for): what
+   * tests/bench/profile.spec.ts profiles. Returns its ms.
+   */
+  render(lib: Lib): number {
+    api.unmount();
+    root = createRoot(host);
+    const t0 = performance.now();
+    flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, frame!)}</ThemeContext.Provider>));
+    return performance.now() - t0;
+  },
+  /**
    * Mounts lib (graph and top table) on the frame. Returns the ms of main-thread work of the
    * render with its commit and effects (firstWorkMs), the ms until two frames after the
    * render (the graph has painted: firstDrawMs), the ms until the top table's rows are in the

@@ -16,7 +16,8 @@ const config = (env: Record<string, string | boolean | undefined> = {}): Configu
     ...base,
     context: root,
     entry: { bench: './tests/bench/page.tsx' },
-    devtool: false,
+    // --env profile writes source maps next to the bundle (tests/bench/profile.spec.ts maps samples back to sources)
+    devtool: env.profile ? 'source-map' : false,
     // --env reactdev bundles React's development build (full error messages) for debugging the page
     optimization: env.reactdev ? { nodeEnv: 'development', minimize: false } : base.optimization,
     cache: {
