@@ -129,8 +129,13 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     }
   }, [layout, viewHeight]);
 
-  // a new zoom starts at the top (at the bottom when grown upward)
+  // a new zoom starts at the top (at the bottom when grown upward); scrollTop.current follows the
+  // scroller (onScroll), so the scroller is written only when it is elsewhere: writing scrollTop
+  // forces a layout, which on a first draw would be the whole page's layout inside the commit
   useLayoutEffect(() => {
+    if (scrollTop.current === startTop) {
+      return;
+    }
     scrollTop.current = startTop;
     if (scrollRef.current) {
       scrollRef.current.scrollTop = startTop;

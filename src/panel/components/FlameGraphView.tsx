@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Button, ContextMenu, Input, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { Button, ContextMenu, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
@@ -12,7 +12,8 @@ import { formatPercent } from '../model/format';
 import { FlameCanvas, ROW_HEIGHT } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
 import { TopTable } from './TopTable';
-import { useElementSize } from './useElementSize';
+import { useElementHeight } from './useElementSize';
+import { InputStandIn, SearchInput } from './SearchInput';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
@@ -62,6 +63,11 @@ const COLOR_OPTIONS: Array<{ value: ColorMode; label: string }> = [
 export const MIN_GRAPH_WIDTH = 320;
 export const MIN_TABLE_WIDTH = 260;
 export const HANDLE_WIDTH = 8;
+/**
+ * The header's height when its controls fit in one row: @grafana/ui's controls (32 px, the
+ * radio groups' 34 px with their border) and the header's 6 px bottom padding.
+ */
+export const HEADER_HEIGHT = 40;
 
 interface Menu {
   node: number;
@@ -205,9 +211,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     if (!firstSandwich || firstSandwich.depthLimit === undefined) {
       return;
     }
-    return afterPaint(() =>
-      setWholeSandwich({ of: firstSandwich, whole: sandwichOf(index, firstSandwich.nameIdx) })
-    );
+    return afterPaint(() => setWholeSandwich({ of: firstSandwich, whole: sandwichOf(index, firstSandwich.nameIdx) }));
   }, [firstSandwich, index]);
   // the top table's first row's sandwich (its button, and the header's pick with nothing selected)
   // merged in idle time once the rows are there, so opening it only draws; each step is one idle task
@@ -234,13 +238,11 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   const sandwichModel = wholeSandwich && wholeSandwich.of === firstSandwich ? wholeSandwich.whole : firstSandwich;
 
   const headerRef = useRef<HTMLDivElement>(null);
-  const headerSize = useElementSize(headerRef);
-  const bodyHeight = Math.max(40, height - headerSize.height);
-  // the canvas is mounted once the header has been measured: drawn once, not before and again after
-  const [measured, setMeasured] = useState(false);
-  // one deliberate second render, in the same commit as the header's measurement (useElementSize)
-  // eslint-disable-next-line react-hooks/set-state-in-effect
-  useLayoutEffect(() => setMeasured(true), []);
+  // the canvas is sized in the first render from the header's one-row height (the panel gets its
+  // width and height from Grafana), without reading the layout; a header that wraps or grows
+  // (breadcrumbs, narrow panels) is measured after the browser's layout and redrawn before paint
+  const headerHeight = useElementHeight(headerRef, HEADER_HEIGHT);
+  const bodyHeight = Math.max(40, height - headerHeight);
 
   const fits = width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
   const drawer =
@@ -537,7 +539,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
         }}
       >
         <div style={{ flex: '1 1 180px', minWidth: 0, maxWidth: 420 }}>
-          <Input
+          <SearchInput
             data-testid="flamegraph-search"
             aria-label="Search functions"
             placeholder="Search: regex, or terms separated by commas"
@@ -614,7 +616,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
         )}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
-        {showGraph && measured && sandwichModel && (
+        {showGraph && sandwichModel && (
           <SandwichView
             key={sandwichModel.depthLimit === undefined ? 'whole' : 'cut'}
             sandwich={sandwichModel}
@@ -627,7 +629,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             onExit={closeSandwich}
           />
         )}
-        {showGraph && measured && !sandwichModel && (
+        {showGraph && !sandwichModel && (
           <FlameCanvas
             index={shown}
             colors={colors}
@@ -813,6 +815,11 @@ interface HeaderControlsProps {
 /** The header's view, colour, alignment and collapse controls. */
 const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
   const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
+  // the colour scheme's Combobox (an Input, floating-ui, downshift and a virtualised list: 4–8 ms
+  // of a first draw in a profile) is mounted in the first idle time after the graph has painted;
+  // until then a box of the same size shows the current scheme
+  const [comboReady, setComboReady] = useState(false);
+  useEffect(() => inIdleSteps([() => setComboReady(true)]), []);
   return (
     <>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
@@ -826,12 +833,15 @@ const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsP
         />
         {!diff && (
           <div style={{ width: 160 }}>
-            <Combobox
-              aria-label="Colour scheme"
-              options={COLOR_OPTIONS}
-              value={colorMode}
-              onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
-            />
+            {!comboReady && <InputStandIn text={COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? ''} />}
+            {comboReady && (
+              <Combobox
+                aria-label="Colour scheme"
+                options={COLOR_OPTIONS}
+                value={colorMode}
+                onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+              />
+            )}
           </div>
         )}
         {diff && (

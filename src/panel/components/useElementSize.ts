@@ -1,7 +1,8 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { RefObject, useLayoutEffect, useState } from 'react';
+import { RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 
 /** The content-box size of an element, kept up to date with a ResizeObserver. */
 export function useElementSize(ref: RefObject<HTMLElement | null>): { width: number; height: number } {
@@ -25,4 +26,34 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): { width: num
     return () => ro.disconnect();
   }, [ref]);
   return size;
+}
+
+/**
+ * The height of an element (padding box, as clientHeight), starting from `guess` without
+ * reading the layout: the first render sizes what depends on it from the guess, and a
+ * ResizeObserver (whose first report comes after the browser's own layout, before the frame
+ * is painted) corrects it in that same frame, rendering synchronously so the wrong size is
+ * never painted. Unlike `useElementSize`, the first commit forces no layout and needs no
+ * second render when the guess holds.
+ */
+export function useElementHeight(ref: RefObject<HTMLElement | null>, guess: number): number {
+  const [height, setHeight] = useState(guess);
+  const shown = useRef(guess);
+  shown.current = height;
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') {
+      return;
+    }
+    const ro = new ResizeObserver(() => {
+      const h = el.clientHeight;
+      if (h !== shown.current) {
+        shown.current = h;
+        flushSync(() => setHeight(h));
+      }
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return height;
 }
