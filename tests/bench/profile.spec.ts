@@ -15,7 +15,7 @@ import { CDPSession, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SourceMapConsumer } from 'source-map';
+import { SourceMapConsumer } from 'source-map-js';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
 
@@ -136,7 +136,7 @@ function sumProfile(p: Profile, mapper: Mapper, self: { fn: Sums; file: Sums; gr
 
 async function traced(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
   const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e: { value: TraceEvent[] }) => events.push(...e.value));
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
   await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
   await run();
   const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
