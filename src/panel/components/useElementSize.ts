@@ -38,8 +38,8 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): { width: num
  */
 export function useElementHeight(ref: RefObject<HTMLElement | null>, guess: number): number {
   const [height, setHeight] = useState(guess);
+  // the height last rendered: only the observer below changes it
   const shown = useRef(guess);
-  shown.current = height;
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') {
