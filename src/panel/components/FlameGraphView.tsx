@@ -3,6 +3,7 @@
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Button, ContextMenu, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { GrafanaTheme2 } from '@grafana/data';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
@@ -63,11 +64,12 @@ const COLOR_OPTIONS: Array<{ value: ColorMode; label: string }> = [
 export const MIN_GRAPH_WIDTH = 320;
 export const MIN_TABLE_WIDTH = 260;
 export const HANDLE_WIDTH = 8;
-/**
- * The header's height when its controls fit in one row: @grafana/ui's controls (32 px, the
- * radio groups' 34 px with their border) and the header's 6 px bottom padding.
- */
-export const HEADER_HEIGHT = 40;
+/** Space under the header's controls, in CSS px. */
+const HEADER_PAD = 6;
+
+/** The header's height when its controls fit in one row: @grafana/ui's control height and the padding under it. */
+export const oneRowHeaderHeight = (theme: GrafanaTheme2) =>
+  theme.spacing.gridSize * theme.components.height.md + HEADER_PAD;
 
 interface Menu {
   node: number;
@@ -241,7 +243,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // the canvas is sized in the first render from the header's one-row height (the panel gets its
   // width and height from Grafana), without reading the layout; a header that wraps or grows
   // (breadcrumbs, narrow panels) is measured after the browser's layout and redrawn before paint
-  const headerHeight = useElementHeight(headerRef, HEADER_HEIGHT);
+  const headerHeight = useElementHeight(headerRef, oneRowHeaderHeight(theme));
   const bodyHeight = Math.max(40, height - headerHeight);
 
   const fits = width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
@@ -533,7 +535,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           flexWrap: 'wrap',
           gap: 6,
           alignItems: 'center',
-          paddingBottom: 6,
+          paddingBottom: HEADER_PAD,
           flex: 'none',
           minWidth: 0,
         }}
