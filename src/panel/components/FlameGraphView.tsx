@@ -818,10 +818,20 @@ interface HeaderControlsProps {
 const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
   const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
   // the colour scheme's Combobox (an Input, floating-ui, downshift and a virtualised list: 4–8 ms
-  // of a first draw in a profile) is mounted in the first idle time after the graph has painted;
-  // until then a box of the same size shows the current scheme
+  // of a first draw in a profile) is mounted in the first idle time after the graph has painted
+  // (and after the top table's sum, queued at the same paint); until then a box of the same size
+  // shows the current scheme
   const [comboReady, setComboReady] = useState(false);
-  useEffect(() => inIdleSteps([() => setComboReady(true)]), []);
+  useEffect(() => {
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      cancelIdle = inIdleSteps([() => setComboReady(true)]);
+    });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
+  }, []);
   return (
     <>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
