@@ -219,7 +219,10 @@ test('profile of Emberscope first draw', async ({ page }) => {
           continue;
         }
         const w = windows.find(([a, b, tid]) => e.tid === tid && e.ts >= a && e.ts <= b);
-        if (w && ['Layout', 'UpdateLayoutTree', 'ParseAuthorStyleSheet', 'HitTest', 'Paint', 'PrePaint'].includes(e.name)) {
+        if (
+          w &&
+          ['Layout', 'UpdateLayoutTree', 'ParseAuthorStyleSheet', 'HitTest', 'Paint', 'PrePaint'].includes(e.name)
+        ) {
           add(browser, e.name, e.dur);
         }
       }
