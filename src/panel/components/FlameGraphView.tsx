@@ -817,7 +817,7 @@ interface HeaderControlsProps {
 /** The header's view, colour, alignment and collapse controls. */
 const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
   const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
-  // the colour scheme's Combobox (an Input, floating-ui, downshift and a virtualised list: 4–8 ms
+  // the colour scheme's Combobox (an Input, floating-ui, downshift and a virtualised list: 3–6 ms
   // of a first draw in a profile) is mounted in the first idle time after the graph has painted
   // (and after the top table's sum, queued at the same paint); until then a box of the same size
   // shows the current scheme
