@@ -13,8 +13,8 @@ const searchInputStyles = (theme: GrafanaTheme2) => getInputStyles({ theme, inva
  * input wrapper, input), with the styles made once per theme by `useStyles2`. `Input` asks
  * `getInputStyles` with a new argument object on every mount, which its memo cannot match, so
  * each mount serialised its dozen emotion rules again (profiles put this box and the Combobox's
- * Input together at 3–9 ms of a 1k-node first draw). It also drops `Input`'s two `useMeasure` hooks, which only size a prefix
- * or suffix this box does not have.
+ * Input together at 3–9 ms of a 1k-node first draw). It also drops `Input`'s two `useMeasure`
+ * hooks, which only size a prefix or suffix this box does not have.
  */
 export function SearchInput(props: React.InputHTMLAttributes<HTMLInputElement>) {
   const styles = useStyles2(searchInputStyles);
