@@ -10,7 +10,7 @@ import React from 'react';
 import { createRoot, Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { createTheme, DataFrame, dataFrameFromJSON } from '@grafana/data';
-import { ThemeContext } from '@grafana/ui';
+import { GlobalStyles, ThemeContext } from '@grafana/ui';
 import { FlameGraph } from '@grafana/flamegraph';
 import { readFlameData } from '../../src/shared/flameData';
 import { FlameGraphView } from '../../src/panel/components/FlameGraphView';
@@ -33,6 +33,15 @@ const H = 800;
 let frame: DataFrame | undefined;
 let root: Root | undefined;
 const host = document.getElementById('root')!;
+// Grafana's global styles (box-sizing, fonts, line heights), as every panel has them: without
+// them @grafana/ui's inputs are 2 px taller than in Grafana. Mounted once, outside the measured roots.
+const globalHost = document.createElement('div');
+document.body.appendChild(globalHost);
+createRoot(globalHost).render(
+  <ThemeContext.Provider value={theme}>
+    <GlobalStyles />
+  </ThemeContext.Provider>
+);
 host.style.width = `${W}px`;
 host.style.height = `${H}px`;
 
@@ -214,6 +223,17 @@ const api = {
     root?.unmount();
     root = undefined;
     host.innerHTML = '';
+  },
+  /**
+   * Only the first render of lib, with its commit and effects (no frame waited for): what
+   * tests/bench/profile.spec.ts profiles. Returns its ms.
+   */
+  render(lib: Lib): number {
+    api.unmount();
+    root = createRoot(host);
+    const t0 = performance.now();
+    flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, frame!)}</ThemeContext.Provider>));
+    return performance.now() - t0;
   },
   /**
    * Mounts lib (graph and top table) on the frame. Returns the ms of main-thread work of the

@@ -16,9 +16,10 @@ const config = (env: Record<string, string | boolean | undefined> = {}): Configu
     ...base,
     context: root,
     entry: { bench: './tests/bench/page.tsx' },
-    devtool: false,
+    // --env profile writes source maps next to the bundle (tests/bench/profile-first-draw.spec.ts maps samples back to sources)
+    devtool: env.profile ? 'source-map' : false,
     // --env reactdev bundles React's development build (full error messages) for debugging the page
-    // --env nominify keeps function names (for profile.spec.ts) with React's production build
+    // --env nominify keeps function names (for profile-sandwich.spec.ts) with React's production build
     optimization: env.reactdev
       ? { nodeEnv: 'development', minimize: false }
       : env.nominify

@@ -129,11 +129,16 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     }
   }, [layout, viewHeight]);
 
-  // a new zoom starts at the top (at the bottom when grown upward). The bars are drawn at
-  // scrollTop.current into the sticky canvas, which sits at the scroller's top wherever the
-  // scroller is, so the scroller itself is moved in the next frame: setting scrollTop now would
-  // lay the page out at once, in the middle of the commit (14 ms of a sandwich's switch at 500k)
+  // a new zoom starts at the top (at the bottom when grown upward). scrollTop.current follows the
+  // scroller (onScroll), so nothing is written when the scroller is there already. The bars are
+  // drawn at scrollTop.current into the sticky canvas, which sits at the scroller's top wherever the
+  // scroller is, so the scroller itself is moved in the next frame: writing scrollTop now would lay
+  // the page out at once, inside the commit (the whole page's layout on a first draw; 14 ms of a
+  // sandwich's switch at 500k)
   useLayoutEffect(() => {
+    if (scrollTop.current === startTop) {
+      return;
+    }
     scrollTop.current = startTop;
     const el = scrollRef.current;
     if (!el) {

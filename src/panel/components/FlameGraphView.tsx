@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Button, ContextMenu, Input, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { Button, ContextMenu, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { GrafanaTheme2 } from '@grafana/data';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
@@ -12,7 +13,8 @@ import { formatPercent } from '../model/format';
 import { FlameCanvas, ROW_HEIGHT } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
 import { TopTable } from './TopTable';
-import { useElementSize } from './useElementSize';
+import { useElementHeight } from './useElementSize';
+import { InputStandIn, SearchInput } from './SearchInput';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
@@ -62,6 +64,12 @@ const COLOR_OPTIONS: Array<{ value: ColorMode; label: string }> = [
 export const MIN_GRAPH_WIDTH = 320;
 export const MIN_TABLE_WIDTH = 260;
 export const HANDLE_WIDTH = 8;
+/** Space under the header's controls, in CSS px. */
+const HEADER_PAD = 6;
+
+/** The header's height when its controls fit in one row: @grafana/ui's control height and the padding under it. */
+export const oneRowHeaderHeight = (theme: GrafanaTheme2) =>
+  theme.spacing.gridSize * theme.components.height.md + HEADER_PAD;
 
 interface Menu {
   node: number;
@@ -238,13 +246,11 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   const sandwichModel = wholeSandwich && wholeSandwich.of === firstSandwich ? wholeSandwich.whole : firstSandwich;
 
   const headerRef = useRef<HTMLDivElement>(null);
-  const headerSize = useElementSize(headerRef);
-  const bodyHeight = Math.max(40, height - headerSize.height);
-  // the canvas is mounted once the header has been measured: drawn once, not before and again after
-  const [measured, setMeasured] = useState(false);
-  // one deliberate second render, in the same commit as the header's measurement (useElementSize)
-  // eslint-disable-next-line react-hooks/set-state-in-effect
-  useLayoutEffect(() => setMeasured(true), []);
+  // the canvas is sized in the first render from the header's one-row height (the panel gets its
+  // width and height from Grafana), without reading the layout; a header that wraps or grows
+  // (breadcrumbs, narrow panels) is measured after the browser's layout and redrawn before paint
+  const headerHeight = useElementHeight(headerRef, oneRowHeaderHeight(theme));
+  const bodyHeight = Math.max(40, height - headerHeight);
 
   const fits = width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
   const drawer =
@@ -527,13 +533,13 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           flexWrap: 'wrap',
           gap: 6,
           alignItems: 'center',
-          paddingBottom: 6,
+          paddingBottom: HEADER_PAD,
           flex: 'none',
           minWidth: 0,
         }}
       >
         <div style={{ flex: '1 1 180px', minWidth: 0, maxWidth: 420 }}>
-          <Input
+          <SearchInput
             data-testid="flamegraph-search"
             aria-label="Search functions"
             placeholder="Search: regex, or terms separated by commas"
@@ -610,7 +616,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
         )}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
-        {showGraph && measured && sandwichModel && (
+        {showGraph && sandwichModel && (
           <SandwichView
             key={sandwichModel.depthLimit === undefined ? 'whole' : 'cut'}
             sandwich={sandwichModel}
@@ -623,7 +629,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             onExit={closeSandwich}
           />
         )}
-        {showGraph && measured && !sandwichModel && (
+        {showGraph && !sandwichModel && (
           <FlameCanvas
             index={shown}
             colors={colors}
@@ -828,14 +834,32 @@ const ColourScheme = React.memo(function ColourScheme(props: {
   onAction: (a: HeaderAction) => void;
 }) {
   const { colorMode, onAction } = props;
+  // the colour scheme's Combobox (an Input, floating-ui, downshift and a virtualised list: 3–6 ms
+  // of a first draw in a profile) is mounted in the first idle time after the graph has painted
+  // (and after the top table's sum, queued at the same paint); until then a box of the same size
+  // shows the current scheme
+  const [comboReady, setComboReady] = useState(false);
+  useEffect(() => {
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      cancelIdle = inIdleSteps([() => setComboReady(true)]);
+    });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
+  }, []);
   return (
     <div style={{ width: 160 }}>
-      <Combobox
-        aria-label="Colour scheme"
-        options={COLOR_OPTIONS}
-        value={colorMode}
-        onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
-      />
+      {!comboReady && <InputStandIn text={COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? ''} />}
+      {comboReady && (
+        <Combobox
+          aria-label="Colour scheme"
+          options={COLOR_OPTIONS}
+          value={colorMode}
+          onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+        />
+      )}
     </div>
   );
 });

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /**
- * Profiles one input of the benchmark page (BENCH_SPEC=profile.spec.ts npm run bench:browser):
+ * Profiles one input of the benchmark page (BENCH_SPEC=profile-sandwich.spec.ts npm run bench:browser):
  * Chromium's timeline traced through the DevTools protocol around the top table's sandwich button
  * (PROFILE_INPUT=menu: the context menu's "Sandwich view"), and a summary printed: the main
  * thread's tasks from the input to the frame that shows it, the JS functions with the most self
