@@ -376,6 +376,36 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
+// requireSeriesShape fails unless every program of set has at least 24
+// stable profiles, perColumn changed ones in each change column (at least
+// one for perColumn 1) and one of another program: a fixture that lost
+// files fails instead of scoring fewer profiles.
+func requireSeriesShape(t *testing.T, set noveltydata.SeriesSet, series map[string][]seriesProfile, perColumn int) {
+	t.Helper()
+	for _, prog := range set.Programs {
+		stable := 0
+		for _, p := range series[prog] {
+			if p.Change == "" {
+				stable++
+			}
+		}
+		require.GreaterOrEqual(t, stable, 24, "stable profiles of %s", prog)
+		for _, c := range changeColumns {
+			got := 0
+			for _, p := range series[prog] {
+				if p.Change == c.change && math.Abs(p.Amount-c.amount) < 1e-9 {
+					got++
+				}
+			}
+			if perColumn == 1 || c.change == "program" {
+				require.GreaterOrEqual(t, got, 1, "%s: no %s change of %.2f", prog, c.change, c.amount)
+			} else {
+				require.Equal(t, perColumn, got, "%s: %s changes of %.2f", prog, c.change, c.amount)
+			}
+		}
+	}
+}
+
 // TestEvaluationOnSeries2k is the evaluation of BENCHMARKS.md on series2k:
 // profiles of about 2,000 samples (8 s of CPU at 250 Hz), new runs of the
 // four programs of series/ and two programs (sitegen, vault) that no
@@ -385,20 +415,7 @@ func cmpFloat(a, b float64) int {
 func TestEvaluationOnSeries2k(t *testing.T) {
 	set := noveltydata.Series2k
 	series := loadSeries(t, set, Params{})
-	for _, prog := range set.Programs {
-		n := 0
-		for _, p := range series[prog] {
-			if p.Change == "" {
-				n++
-			}
-		}
-		require.GreaterOrEqual(t, n, 24, "stable profiles of %s", prog)
-		for _, c := range changeColumns {
-			require.True(t, slices.ContainsFunc(series[prog], func(p seriesProfile) bool {
-				return p.Change == c.change && math.Abs(p.Amount-c.amount) < 1e-9
-			}), "%s: no %s change of %.2f", prog, c.change, c.amount)
-		}
-	}
+	requireSeriesShape(t, set, series, 1)
 	def := evalTables(t, set, series, []method{
 		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
 		{name: "σ, spread σ alone (before issue 22's predictive spread)", opts: Options{}, sigma: &beforeSigma},
@@ -426,28 +443,7 @@ func TestEvaluationOnSeries2k(t *testing.T) {
 func TestEvaluationOnSeries3(t *testing.T) {
 	set := noveltydata.Series3
 	series := loadSeries(t, set, Params{})
-	for _, prog := range set.Programs {
-		n := 0
-		for _, p := range series[prog] {
-			if p.Change == "" {
-				n++
-			}
-		}
-		require.GreaterOrEqual(t, n, 24, "stable profiles of %s", prog)
-		for _, c := range changeColumns {
-			want := 2
-			if c.change == "program" {
-				want = 1
-			}
-			got := 0
-			for _, p := range series[prog] {
-				if p.Change == c.change && math.Abs(p.Amount-c.amount) < 1e-9 {
-					got++
-				}
-			}
-			require.Equal(t, want, got, "%s: %s changes of %.2f", prog, c.change, c.amount)
-		}
-	}
+	requireSeriesShape(t, set, series, 2)
 	def := evalTables(t, set, series, []method{
 		{name: "σ, predictive spread (default)", opts: Options{}},
 		{name: "σ, spread σ alone (before)", opts: Options{}, sigma: &beforeSigma},
