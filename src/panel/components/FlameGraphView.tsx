@@ -335,7 +335,8 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     if (!searchResult) {
       return;
     }
-    const best = searchBest(allRows ?? topTable(index), searchResult.nameMatch);
+    // the one the idle prefetch merged (searchName), or worked out now while the table is unsummed
+    const best = allRows ? searchName : searchBest(topTable(index), searchResult.nameMatch);
     if (best >= 0) {
       openSandwich(best);
     }

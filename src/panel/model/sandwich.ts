@@ -647,18 +647,21 @@ export interface Deadline {
  * at once. The result is buildSandwich's, kept by sandwichOf once done; cancel() drops the work.
  */
 export class SandwichMerge {
-  /** Chunks merged so far (one per step of the generator). */
+  /** Chunks merged so far (MERGE_CHUNK rows each, the last one shorter). */
   chunks = 0;
   result?: Sandwich;
   cancelled = false;
-  private state: MergeState;
+  // made on the first step: a merge found done (sandwichMerge of a made sandwich) needs none
+  private state?: MergeState;
 
   constructor(
     readonly index: FlameIndex,
     readonly nameIdx: number,
     readonly depthLimit?: number
-  ) {
-    this.state = new MergeState(index, nameIdx, depthLimit);
+  ) {}
+
+  private get merge(): MergeState {
+    return (this.state ??= new MergeState(this.index, this.nameIdx, this.depthLimit));
   }
 
   get done(): boolean {
@@ -672,8 +675,8 @@ export class SandwichMerge {
     }
     while (!this.result) {
       this.chunks++;
-      if (this.state.run(MERGE_CHUNK)) {
-        this.settle(this.state.result!);
+      if (this.merge.run(MERGE_CHUNK)) {
+        this.settle(this.merge.result!);
         break;
       }
       if (deadline.timeRemaining() <= 0) {
@@ -685,18 +688,14 @@ export class SandwichMerge {
 
   /** The whole merge, the rest of it done now. */
   finish(): Sandwich {
-    while (!this.result) {
+    if (!this.result) {
       if (this.cancelled) {
         throw new Error('sandwich merge cancelled');
       }
-      this.settle(this.finishState());
+      this.merge.run(Infinity);
+      this.settle(this.merge.result!);
     }
-    return this.result;
-  }
-
-  private finishState(): Sandwich {
-    this.state.run(Infinity);
-    return this.state.result!;
+    return this.result!;
   }
 
   /** Drops the merge: nothing of it is kept, further steps do nothing. */
