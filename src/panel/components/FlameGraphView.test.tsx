@@ -163,6 +163,25 @@ describe('FlameGraphView header and views', () => {
     expect(rows()[1]).toBe('runtime.gcBgMarkWorker');
   });
 
+  it('switching between the top table and the call tree keeps each as it was left, hidden while the other shows', async () => {
+    renderView();
+    await rowsText();
+    const table = screen.getByRole('table', { name: 'Top table' });
+    fireEvent.click(screen.getByRole('radio', { name: 'Call tree' }));
+    expect(screen.getAllByTestId('call-tree-row')[0]).toBeVisible();
+    // the table is kept mounted but out of sight and of the accessibility tree
+    expect(screen.queryByRole('table', { name: 'Top table' })).toBeNull();
+    expect(table).not.toBeVisible();
+    fireEvent.click(screen.getAllByTestId('call-tree-row')[1]); // open main.main in the tree
+    fireEvent.click(screen.getByRole('radio', { name: 'Both' }));
+    // the same table element is back, not a new one, and the tree is hidden with its row still open
+    expect(screen.getByRole('table', { name: 'Top table' })).toBe(table);
+    expect(table).toBeVisible();
+    expect(screen.getAllByTestId('call-tree-row')[0]).not.toBeVisible();
+    fireEvent.click(screen.getByRole('radio', { name: 'Call tree' }));
+    expect(screen.getAllByTestId('call-tree-row').map((r) => r.getAttribute('title'))).toContain('main.work');
+  });
+
   it('the context menu opens the sandwich; Back returns to the zoomed graph', () => {
     renderView(1000, { ...defaultOptions, showTable: false });
     const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLCanvasElement;

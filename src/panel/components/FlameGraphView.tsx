@@ -269,6 +269,16 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   const showGraph = view !== 'table' || sandwich !== undefined;
   const showTable = (view === 'table' && sandwich === undefined) || (split && drawer === 'table');
   const showTree = split && drawer === 'tree';
+  // A drawer once shown stays mounted, hidden, while the other one is open: switching back between
+  // the top table and the call tree then only shows it again, with its rows, scroll and sort as left,
+  // instead of building its elements and their layout anew inside the switch's frame.
+  const [drawersSeen, setDrawersSeen] = useState({ table: false, tree: false });
+  if ((showTable && !drawersSeen.table) || (showTree && !drawersSeen.tree)) {
+    // once per drawer, before the commit (React's "state from the previous render" pattern)
+    setDrawersSeen({ table: drawersSeen.table || showTable, tree: drawersSeen.tree || showTree });
+  }
+  const keepTable = !showTable && split && drawer === 'tree' && drawersSeen.table;
+  const keepTree = !showTree && split && drawer === 'table' && drawersSeen.tree;
   const graphWidth = split ? width - tw - HANDLE_WIDTH : width;
 
   const tableWanted = showTable && !allRows;
@@ -669,33 +679,37 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             <div style={{ width: 2, height: '100%', background: theme.colors.border.medium }} />
           </div>
         )}
-        {showTable && (
-          <TopTable
-            rows={rows}
-            unit={data.unit}
-            rootTotal={data.value[0]}
-            rootRight={rootRight}
-            colorBlind={opt.colorBlindDiff}
-            width={split ? tw : width}
-            height={bodyHeight}
-            sortKey={sort.key}
-            descending={sort.desc}
-            onSort={onSort}
-            highlighted={highlight}
-            onSelect={onSelectRow}
-            onSandwich={openSandwich}
-          />
+        {(showTable || keepTable) && (
+          <Kept hidden={!showTable}>
+            <TopTable
+              rows={rows}
+              unit={data.unit}
+              rootTotal={data.value[0]}
+              rootRight={rootRight}
+              colorBlind={opt.colorBlindDiff}
+              width={split ? tw : width}
+              height={bodyHeight}
+              sortKey={sort.key}
+              descending={sort.desc}
+              onSort={onSort}
+              highlighted={highlight}
+              onSelect={onSelectRow}
+              onSandwich={openSandwich}
+            />
+          </Kept>
         )}
-        {showTree && (
-          <CallTree
-            index={shown}
-            frames={collapsed?.frames}
-            width={tw}
-            height={bodyHeight}
-            focus={focus}
-            onSelect={zoom}
-            colorBlind={opt.colorBlindDiff}
-          />
+        {(showTree || keepTree) && (
+          <Kept hidden={!showTree}>
+            <CallTree
+              index={shown}
+              frames={collapsed?.frames}
+              width={tw}
+              height={bodyHeight}
+              focus={focus}
+              onSelect={zoom}
+              colorBlind={opt.colorBlindDiff}
+            />
+          </Kept>
         )}
       </div>
       {hover.node >= 0 && !menu && showGraph && !sandwichModel && (
@@ -874,6 +888,22 @@ const TEXT_ALIGN_OPTIONS = [
   { value: 'left' as const, label: 'Left', icon: 'align-left' as const, ariaLabel: 'Align text left' },
   { value: 'right' as const, label: 'Right', icon: 'align-right' as const, ariaLabel: 'Align text right' },
 ];
+
+/**
+ * A drawer kept mounted while another is shown: out of the flow and invisible (so out of the
+ * accessibility tree and of pointer events), but with its layout and scroll position kept, which
+ * `display: none` would drop. Shown, it is a plain flex item of the body (`display: contents`).
+ */
+function Kept({ hidden, children }: { hidden: boolean; children: React.ReactNode }) {
+  return (
+    <div
+      aria-hidden={hidden || undefined}
+      style={hidden ? { position: 'absolute', visibility: 'hidden', left: 0, top: 0 } : { display: 'contents' }}
+    >
+      {children}
+    </div>
+  );
+}
 
 /** The header's view, colour, alignment and collapse controls. */
 const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
