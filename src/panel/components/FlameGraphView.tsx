@@ -149,6 +149,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   const [search, setSearch] = useState(opt.search ?? '');
   const [highlight, setHighlight] = useState(-1);
   const [sandwich, setSandwich] = useState<number | undefined>();
+  const [treeSeen, setTreeSeen] = useState(() => view === 'tree');
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: diff ? 'diff' : 'self', desc: true });
   const [tableWidth, setTableWidth] = useState<number | undefined>(() => loadNumber(TABLE_WIDTH_KEY));
   const focus = toShown(focusO);
@@ -272,13 +273,10 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // A drawer once shown stays mounted, hidden, while the other one is open: switching back between
   // the top table and the call tree then only shows it again, with its rows, scroll and sort as left,
   // instead of building its elements and their layout anew inside the switch's frame.
-  const [drawersSeen, setDrawersSeen] = useState({ table: false, tree: false });
-  if ((showTable && !drawersSeen.table) || (showTree && !drawersSeen.tree)) {
-    // once per drawer, before the commit (React's "state from the previous render" pattern)
-    setDrawersSeen({ table: drawersSeen.table || showTable, tree: drawersSeen.tree || showTree });
-  }
-  const keepTable = !showTable && split && drawer === 'tree' && drawersSeen.table;
-  const keepTree = !showTree && split && drawer === 'table' && drawersSeen.tree;
+  // (the table counts as seen once its rows are summed, which happens only while it shows; the
+  // tree once the header has switched to it or the panel opened on it)
+  const keepTable = !showTable && split && drawer === 'tree' && allRows !== undefined;
+  const keepTree = !showTree && split && drawer === 'table' && treeSeen;
   const graphWidth = split ? width - tw - HANDLE_WIDTH : width;
 
   const tableWanted = showTable && !allRows;
@@ -503,6 +501,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             return;
           }
           setSandwich(undefined);
+          if (a.view === 'tree') {
+            setTreeSeen(true);
+          }
           setOpt({ viewMode: a.view, showTable: a.view === 'both' || a.view === 'table' ? true : opt.showTable });
           return;
         case 'collapse':
@@ -898,7 +899,7 @@ function Kept({ hidden, children }: { hidden: boolean; children: React.ReactNode
   return (
     <div
       aria-hidden={hidden || undefined}
-      style={hidden ? { position: 'absolute', visibility: 'hidden', left: 0, top: 0 } : { display: 'contents' }}
+      style={hidden ? { position: 'absolute', visibility: 'hidden', contentVisibility: 'hidden', left: 0, top: 0 } : { display: 'contents' }}
     >
       {children}
     </div>
