@@ -1,16 +1,17 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { PanelProps } from '@grafana/data';
-import { FlameData, findFlameFrame, readFlameData } from '../shared/flameData';
+import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } from '../shared/flameData';
+import { afterPaint } from './afterPaint';
 import { FlameGraphView } from './components/FlameGraphView';
 import { defaultOptions, PanelOptions } from './options';
 
 type Parsed = { data: FlameData } | { error: string } | { empty: true };
 
 /** Reads the first flamegraph frame of the panel data; errors come back as text for the user. */
-export function parsePanelData(series: PanelProps['data']['series']): Parsed {
+export function parsePanelData(series: PanelProps['data']['series'], read: ReadOptions = {}): Parsed {
   const frame = findFlameFrame(series);
   if (!frame) {
     return series.length === 0 || series.every((s) => s.length === 0)
@@ -18,16 +19,38 @@ export function parsePanelData(series: PanelProps['data']['series']): Parsed {
       : { error: 'No flamegraph frame in the data: expected fields level, value, self and label' };
   }
   try {
-    const data = readFlameData(frame);
+    const data = readFlameData(frame, read);
     return data.count === 0 ? { empty: true } : { data };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }
 }
 
+/**
+ * The panel's flamegraph data: read for the first draw with the label enum's text taken as the
+ * names (no name hashed before the graph is on screen); after the paint, the names are checked to
+ * be distinct and, when the enum repeats one, the frame is read again with its names interned, so
+ * the top table, the sandwich and the highlight group every frame of a function together.
+ */
+export function usePanelData(series: PanelProps['data']['series']): Parsed {
+  const fast = useMemo(() => parsePanelData(series, { enumTextAsNames: true }), [series]);
+  const [interned, setInterned] = useState<{ of: Parsed; parsed: Parsed }>();
+  useEffect(() => {
+    if (!('data' in fast) || !fast.data.namesUnchecked) {
+      return;
+    }
+    return afterPaint(() => {
+      if (!namesDistinct(fast.data)) {
+        setInterned({ of: fast, parsed: parsePanelData(series) });
+      }
+    });
+  }, [fast, series]);
+  return interned?.of === fast ? interned.parsed : fast;
+}
+
 /** The Emberscope flamegraph panel. */
 export function FlamegraphPanel({ data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
-  const parsed = useMemo(() => parsePanelData(data.series), [data.series]);
+  const parsed = usePanelData(data.series);
   const opts = { ...defaultOptions, ...options };
   // the header's choices are saved as the panel's options (Grafana keeps them with the dashboard)
   const latest = useRef({ options, onOptionsChange });

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FieldType } from '@grafana/data';
-import { nestedSet, SMALL } from '../panel/testing/frames';
-import { baselineOf, FlameFrameError, findFlameFrame, readFlameData } from './flameData';
+import { nestedSet, repeatedEnumFrame, SMALL } from '../panel/testing/frames';
+import { baselineOf, FlameFrameError, findFlameFrame, namesDistinct, readFlameData } from './flameData';
 
 describe('readFlameData', () => {
   it('reads enum labels, values and the unit into typed arrays', () => {
@@ -15,6 +15,32 @@ describe('readFlameData', () => {
     expect(d.unit).toBe('bytes');
     expect(d.maxLevel).toBe(3);
     expect(d.virtual).toBeUndefined();
+  });
+
+  it('with enumTextAsNames takes the enum text as the names and says they are unchecked', () => {
+    const a = readFlameData(nestedSet(SMALL));
+    const b = readFlameData(nestedSet(SMALL), { enumTextAsNames: true });
+    expect(b.names).toEqual(SMALL.map((r) => r[1]));
+    expect(Array.from(b.nameIdx).map((k) => b.names[k])).toEqual(Array.from(a.nameIdx).map((k) => a.names[k]));
+    expect(a.namesUnchecked).toBeUndefined();
+    expect(b.namesUnchecked).toBe(true);
+    expect(namesDistinct(b)).toBe(true);
+  });
+
+  it('namesDistinct finds an enum whose text repeats a name; read without the option, its rows share one name', () => {
+    const frame = repeatedEnumFrame();
+    const fast = readFlameData(frame, { enumTextAsNames: true });
+    expect(namesDistinct(fast)).toBe(false);
+    const interned = readFlameData(frame);
+    expect(namesDistinct(interned)).toBe(true);
+    expect(interned.names).toEqual(['total', 'main.run', 'main.work']);
+    expect(interned.nameIdx[2]).toBe(interned.nameIdx[3]);
+  });
+
+  it('with enumTextAsNames still says which row holds an index outside the enum', () => {
+    const frame = nestedSet(SMALL);
+    (frame.fields[3].values as number[])[4] = 9;
+    expect(() => readFlameData(frame, { enumTextAsNames: true })).toThrow('field "label" row 4: enum index 9 outside 0..5');
   });
 
   it('reads plain string labels the same way as enum labels', () => {
@@ -90,3 +116,4 @@ describe('readFlameData', () => {
     expect(() => readFlameData(f)).toThrow('needs both "valueRight" and "selfRight"');
   });
 });
+

@@ -39,6 +39,24 @@ export interface FlameData {
   unit?: string;
   /** Deepest level. */
   maxLevel: number;
+  /**
+   * Set when `names` is an enum field's text taken as it is (readFlameData's `enumTextAsNames`),
+   * so not yet known to be distinct; namesDistinct says whether it is.
+   */
+  namesUnchecked?: boolean;
+}
+
+/** Options of readFlameData. */
+export interface ReadOptions {
+  /**
+   * Take the label field's enum text as the names as it is, without interning it: the text of
+   * an enum is a list of distinct values (what Grafana's Pyroscope datasource and Emberscope's
+   * backend send), and `@grafana/flamegraph` reads it so too. Saves hashing every name before the
+   * first draw (about 30 ms of 120k names); the result says `namesUnchecked`, and a reader that
+   * must be sure checks it with namesDistinct and reads the frame again without this option when
+   * a name repeats.
+   */
+  enumTextAsNames?: boolean;
 }
 
 /** Raised when a frame is not a valid nested-set flamegraph; the message says what and where. */
@@ -140,8 +158,32 @@ function readLevels(f: Field, n: number): { level: Int32Array; maxLevel: number 
   return { level, maxLevel };
 }
 
+/**
+ * An enum column's indices as they are, checked to be in 0..size-1; undefined when a row holds
+ * something else than an index (a plain string), which only the interning path reads.
+ */
+function enumIndices(f: Field, vals: ArrayLike<unknown>, n: number, size: number): Int32Array | undefined {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = vals[i];
+    if (typeof v !== 'number') {
+      return undefined;
+    }
+    if (!Number.isInteger(v) || v < 0 || v >= size) {
+      throw new FlameFrameError(`field "${f.name}" row ${i}: enum index ${v} outside 0..${size - 1}`);
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
+/** Whether data's names are distinct (always, unless read with `enumTextAsNames` from an enum that repeats a value). */
+export function namesDistinct(data: FlameData): boolean {
+  return !data.namesUnchecked || new Set(data.names).size === data.names.length;
+}
+
 /** Interns the label column (enum indices or plain strings) into names + per-row indices. */
-function readLabels(f: Field, n: number, names: string[], seen: Map<string, number>): Int32Array {
+function readLabels(f: Field, n: number, names: string[], seen: Map<string, number>, trustText = false): Int32Array {
   const out = new Int32Array(n);
   const vals = f.values as ArrayLike<unknown>;
   const enumText = f.config?.type?.enum?.text;
@@ -156,6 +198,15 @@ function readLabels(f: Field, n: number, names: string[], seen: Map<string, numb
   };
   if (f.type === FieldType.enum || enumText) {
     const text = enumText ?? [];
+    if (trustText && names.length === 0) {
+      const asIs = enumIndices(f, vals, n, text.length);
+      if (asIs) {
+        for (let k = 0; k < text.length; k++) {
+          names.push(typeof text[k] === 'string' ? text[k] : String(text[k]));
+        }
+        return asIs;
+      }
+    }
     const map = new Int32Array(text.length).fill(-1);
     for (let i = 0; i < n; i++) {
       const v = vals[i];
@@ -185,7 +236,7 @@ function readLabels(f: Field, n: number, names: string[], seen: Map<string, numb
  * level 0 in row 0, every later row at most one level deeper than the row before it, totals
  * not below self. Throws FlameFrameError naming the field and row of the first problem.
  */
-export function readFlameData(frame: DataFrame): FlameData {
+export function readFlameData(frame: DataFrame, options: ReadOptions = {}): FlameData {
   const n = frame.length ?? requiredField(frame, 'level').values.length;
   const levelF = requiredField(frame, 'level');
   const valueF = requiredField(frame, 'value');
@@ -201,9 +252,13 @@ export function readFlameData(frame: DataFrame): FlameData {
   }
   const names: string[] = [];
   const seen = new Map<string, number>();
-  const nameIdx = readLabels(labelF, n, names, seen);
+  const nameIdx = readLabels(labelF, n, names, seen, options.enumTextAsNames);
 
   const data: FlameData = { count: n, level, value, self, nameIdx, names, maxLevel, unit: valueF.config?.unit };
+  if (names.length > 0 && seen.size === 0) {
+    // the enum's text taken as it is (not interned)
+    data.namesUnchecked = true;
+  }
 
   const virtualF = optionalField(frame, 'virtual');
   if (virtualF) {
@@ -218,6 +273,10 @@ export function readFlameData(frame: DataFrame): FlameData {
       data.virtual = v;
       const vl = optionalField(frame, 'virtualLabel');
       const idx = new Int32Array(n).fill(-1);
+      if (vl && data.namesUnchecked && seen.size === 0) {
+        // the label names are interned after the node names taken as they are
+        names.forEach((name, k) => seen.set(name, k));
+      }
       if (vl) {
         const labels = readLabels(vl, n, names, seen);
         for (let i = 0; i < n; i++) {

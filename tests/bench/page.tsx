@@ -13,6 +13,7 @@ import { createTheme, DataFrame, dataFrameFromJSON } from '@grafana/data';
 import { GlobalStyles, ThemeContext } from '@grafana/ui';
 import { FlameGraph } from '@grafana/flamegraph';
 import { readFlameData } from '../../src/shared/flameData';
+import { usePanelData } from '../../src/panel/FlamegraphPanel';
 import { FlameGraphView } from '../../src/panel/components/FlameGraphView';
 import { defaultOptions } from '../../src/panel/options';
 import { buildIndex } from '../../src/panel/model/flameIndex';
@@ -55,10 +56,11 @@ const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: numbe
 
 function view(lib: Lib, f: DataFrame) {
   if (lib === 'emberscope') {
-    // the panel's path: read the frame, then draw
+    // the panel's path: read the frame (as the panel reads it), then draw
+    const series = [f];
     const Ours = () => {
-      const data = React.useMemo(() => readFlameData(f), []);
-      return <FlameGraphView data={data} width={W} height={H} options={defaultOptions} />;
+      const parsed = usePanelData(series);
+      return 'data' in parsed ? <FlameGraphView data={parsed.data} width={W} height={H} options={defaultOptions} /> : null;
     };
     return <Ours />;
   }
@@ -164,7 +166,7 @@ const api = {
       out[name] = now - t;
       t = now;
     };
-    const data = readFlameData(frame!);
+    const data = readFlameData(frame!, { enumTextAsNames: true });
     lap('readFrame');
     const index = buildIndex(data);
     lap('buildIndex');
@@ -365,6 +367,25 @@ const api = {
           ) as HTMLElement | undefined);
     if (!target) {
       throw new Error(`emberscope: no sandwich ${from === 'table' ? 'button in the top table' : 'item in the menu'}`);
+    }
+    performance.mark('sandwich-input');
+    const r = await framesOf(() => target.click());
+    performance.mark('sandwich-shown');
+    await settle();
+    return r;
+  },
+  /**
+   * One click on a view of the header ("Both", "Call tree", ...), main-thread ms and frames to the
+   * redraw, marked in the timeline as sandwichInput's is (for profile-sandwich.spec.ts's
+   * PROFILE_INPUT=both).
+   */
+  async viewInput(label: string): Promise<{ ms: number; frames: number }> {
+    if (frameMs === 1000 / 60) {
+      await measureFrameInterval();
+    }
+    const target = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === label);
+    if (!target) {
+      throw new Error(`emberscope: no "${label}" label`);
     }
     performance.mark('sandwich-input');
     const r = await framesOf(() => target.click());

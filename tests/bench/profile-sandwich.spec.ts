@@ -4,7 +4,8 @@
 /**
  * Profiles one input of the benchmark page (BENCH_SPEC=profile-sandwich.spec.ts npm run bench:browser):
  * Chromium's timeline traced through the DevTools protocol around the top table's sandwich button
- * (PROFILE_INPUT=menu: the context menu's "Sandwich view"), and a summary printed: the main
+ * (PROFILE_INPUT=menu: the context menu's "Sandwich view"; PROFILE_INPUT=both: the header's "Both"
+ * after a switch to the call tree, the graph and top table coming back), and a summary printed: the main
  * thread's tasks from the input to the frame that shows it, the JS functions with the most self
  * time, and the frames drawn. Measures, never asserts; the raw trace goes to test-results/.
  */
@@ -51,6 +52,10 @@ test('profile the sandwich switch', async ({ page }) => {
           await page.evaluate(() => (window as any).bench.openMenu());
           await page.waitForTimeout(600);
         }
+        if (input === 'both') {
+          await page.evaluate(() => (window as any).bench.viewInput('Call tree'));
+          await page.waitForTimeout(600);
+        }
         const events: TraceEvent[] = [];
         const collect = (e: { value: unknown[] }) => events.push(...(e.value as TraceEvent[]));
         cdp.on('Tracing.dataCollected', collect);
@@ -69,7 +74,10 @@ test('profile the sandwich switch', async ({ page }) => {
           } as any);
           await page.waitForTimeout(200);
         }
-        const r = await page.evaluate((i) => (window as any).bench.sandwichInput(i), input);
+        const r = await page.evaluate(
+          (i) => (i === 'both' ? (window as any).bench.viewInput('Both') : (window as any).bench.sandwichInput(i)),
+          input
+        );
         await page.waitForTimeout(300);
         if (run === 0) {
           cdp.off('Tracing.dataCollected', collect);

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { readFlameData } from '../../shared/flameData';
-import { nestedSet, SMALL } from '../testing/frames';
+import { nestedSet, repeatedEnumFrame, SMALL } from '../testing/frames';
 import { defaultOptions } from '../options';
 import { FlameGraphView } from './FlameGraphView';
 import { TABLE_WIDTH_KEY } from './storage';
@@ -212,5 +212,21 @@ describe('FlamegraphPanel', () => {
       />
     );
     expect(screen.getByRole('alert')).toHaveTextContent('field "level" row 1: level 3 follows level 0');
+  });
+
+  it('an enum that lists a function twice still gives it one top-table row with all its self', async () => {
+    render(
+      <FlamegraphPanel
+        {...({} as React.ComponentProps<typeof FlamegraphPanel>)}
+        data={{ series: [repeatedEnumFrame()] } as never}
+        width={1000}
+        height={400}
+        options={defaultOptions}
+      />
+    );
+    // the first draw takes the text as it is; after the paint the repeat is found and the frame read again
+    await waitFor(() => expect(screen.getAllByTestId('top-table-row')).toHaveLength(2));
+    const work = screen.getAllByTestId('top-table-row').find((r) => r.textContent?.includes('main.work'))!;
+    expect(within(work).getAllByRole('cell')[1]).toHaveTextContent('100');
   });
 });

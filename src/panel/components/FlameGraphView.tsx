@@ -23,6 +23,7 @@ import { hasSandwich, inIdleSteps, Sandwich, sandwichOf, sandwichSteps } from '.
 import { CallTree } from './CallTree';
 import { prepareSandwichView, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
+import { afterPaint } from '../afterPaint';
 
 /** Display options of the view (the panel's options). */
 export interface ViewOptions {
@@ -75,25 +76,6 @@ interface Menu {
   node: number;
   x: number;
   y: number;
-}
-
-/**
- * Runs fn after the browser has painted the current frame (a task queued from the next
- * animation frame, so the graph is on screen before fn's work starts); returns a cancel function.
- */
-function afterPaint(fn: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  if (typeof requestAnimationFrame !== 'function') {
-    timer = setTimeout(fn, 0);
-    return () => clearTimeout(timer);
-  }
-  const raf = requestAnimationFrame(() => {
-    timer = setTimeout(fn, 0);
-  });
-  return () => {
-    cancelAnimationFrame(raf);
-    clearTimeout(timer);
-  };
 }
 
 /**

@@ -51,3 +51,21 @@ export const SMALL: Row[] = [
   [2, 'main.work', 40, 5],
   [3, 'crypto/sha256.hash', 35, 35],
 ];
+
+/** total → main.run → main.work, and total → main.work, where the enum lists main.work twice (indices 1 and 3). */
+export function repeatedEnumFrame(): DataFrame {
+  return createDataFrame({
+    name: 'flamegraph',
+    fields: [
+      { name: 'level', type: FieldType.number, values: [0, 1, 2, 1] },
+      { name: 'value', type: FieldType.number, values: [100, 60, 60, 40], config: { unit: 'ns' } },
+      { name: 'self', type: FieldType.number, values: [0, 0, 60, 40], config: { unit: 'ns' } },
+      {
+        name: 'label',
+        type: FieldType.enum,
+        values: [0, 2, 1, 3],
+        config: { type: { enum: { text: ['total', 'main.work', 'main.run', 'main.work'] } } },
+      },
+    ],
+  });
+}
