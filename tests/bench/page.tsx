@@ -375,15 +375,18 @@ const api = {
     return r;
   },
   /**
-   * One click on a view of the header ("Both", "Call tree", ...), main-thread ms and frames to the
-   * redraw, marked in the timeline as sandwichInput's is (for profile-sandwich.spec.ts's
+   * One click on a view of the header ("Both", "Call tree", ...) or on its collapse switch
+   * ("Collapse"), main-thread ms and frames to the redraw, marked in the timeline as sandwichInput's is (for profile-sandwich.spec.ts's
    * PROFILE_INPUT=both).
    */
   async viewInput(label: string): Promise<{ ms: number; frames: number }> {
     if (frameMs === 1000 / 60) {
       await measureFrameInterval();
     }
-    const target = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === label);
+    const target =
+      label === 'Collapse'
+        ? (host.querySelector('input[aria-label="Collapse chains"]') as HTMLElement | null)
+        : Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === label);
     if (!target) {
       throw new Error(`emberscope: no "${label}" label`);
     }

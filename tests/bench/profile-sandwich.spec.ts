@@ -5,7 +5,8 @@
  * Profiles one input of the benchmark page (BENCH_SPEC=profile-sandwich.spec.ts npm run bench:browser):
  * Chromium's timeline traced through the DevTools protocol around the top table's sandwich button
  * (PROFILE_INPUT=menu: the context menu's "Sandwich view"; PROFILE_INPUT=both: the header's "Both"
- * after a switch to the call tree, the graph and top table coming back), and a summary printed: the main
+ * after a switch to the call tree, the graph and top table coming back; PROFILE_INPUT=collapse: the
+ * collapse switch turned off), and a summary printed: the main
  * thread's tasks from the input to the frame that shows it, the JS functions with the most self
  * time, and the frames drawn. Measures, never asserts; the raw trace goes to test-results/.
  */
@@ -27,6 +28,7 @@ interface TraceEvent {
 }
 
 const CASES: Array<[string, number, number]> = [
+  ['1k', 1_000, 0],
   ['16k', 16_000, 0],
   ['500k', 500_000, 0],
   ['levels', 20_000, 5_000],
@@ -75,7 +77,12 @@ test('profile the sandwich switch', async ({ page }) => {
           await page.waitForTimeout(200);
         }
         const r = await page.evaluate(
-          (i) => (i === 'both' ? (window as any).bench.viewInput('Both') : (window as any).bench.sandwichInput(i)),
+          (i) =>
+            i === 'both'
+              ? (window as any).bench.viewInput('Both')
+              : i === 'collapse'
+                ? (window as any).bench.viewInput('Collapse')
+                : (window as any).bench.sandwichInput(i),
           input
         );
         await page.waitForTimeout(300);

@@ -74,6 +74,12 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   const depth = useMemo(() => subtreeDepth(index, focus), [index, focus]);
   const contentHeight = (depth + 1) * ROW_HEIGHT;
   const viewHeight = Math.max(0, Math.min(height, contentHeight));
+  // the canvases' bitmaps are as tall as the box, whatever part of it the graph fills: a zoom, a
+  // collapse switch or a reset that makes the graph shorter or taller then draws into the same
+  // bitmap instead of allocating a new one (the first draw into a new bitmap and its upload cost
+  // 8–14 ms, two frames for a collapse switch on a shallow graph); the part below the graph is
+  // clipped by the sticky box, which is as tall as the graph
+  const bitmapHeight = Math.max(0, height);
   const inverted = props.inverted === true;
   const layout: LayoutParams = useMemo(
     () => ({ focus, width, rowHeight: ROW_HEIGHT, flipAt: inverted ? depth : undefined }),
@@ -88,7 +94,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     if (!canvas || p.width <= 0) {
       return;
     }
-    const ctx = prepareCanvas(canvas, p.width, viewHeight);
+    const ctx = prepareCanvas(canvas, p.width, bitmapHeight);
     if (!ctx) {
       return;
     }
@@ -106,7 +112,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
       charWidth: charWidth(ctx),
       frames: p.frames,
     });
-  }, [layout, viewHeight]);
+  }, [layout, viewHeight, bitmapHeight]);
 
   const drawTop = useCallback(() => {
     const p = propsRef.current;
@@ -115,10 +121,10 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
       return;
     }
     if (p.hovered < 0 && p.selected < 0) {
-      clearOverlay(canvas, p.width, viewHeight);
+      clearOverlay(canvas, p.width, bitmapHeight);
       return;
     }
-    const ctx = prepareCanvas(canvas, p.width, viewHeight);
+    const ctx = prepareCanvas(canvas, p.width, bitmapHeight);
     if (ctx) {
       drawOverlay(
         ctx,
@@ -127,7 +133,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
         p.selected
       );
     }
-  }, [layout, viewHeight]);
+  }, [layout, viewHeight, bitmapHeight]);
 
   // a new zoom starts at the top (at the bottom when grown upward). scrollTop.current follows the
   // scroller (onScroll), so nothing is written when the scroller is there already. The bars are
@@ -261,7 +267,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
           marginTop: inverted ? Math.max(0, height - contentHeight) : 0,
         }}
       >
-        <div style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width }}>
+        <div style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width, overflow: 'hidden' }}>
           <canvas
             ref={baseRef}
             data-testid={props.testId ?? 'flamegraph-canvas'}
