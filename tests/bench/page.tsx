@@ -294,7 +294,9 @@ const api = {
     const x = c.getBoundingClientRect().width * 0.3;
     const y = rowHeight(lib) * 1.5;
     if (lib === 'emberscope') {
+      performance.mark('sandwich-input');
       const r = await framesOf(() => mouse(c, 'click', x, y));
+      performance.mark('sandwich-shown');
       await settle();
       return r;
     }

@@ -6,7 +6,7 @@
  * Chromium's timeline traced through the DevTools protocol around the top table's sandwich button
  * (PROFILE_INPUT=menu: the context menu's "Sandwich view"; PROFILE_INPUT=both: the header's "Both"
  * after a switch to the call tree, the graph and top table coming back; PROFILE_INPUT=collapse: the
- * collapse switch turned off), and a summary printed: the main
+ * collapse switch turned off; PROFILE_INPUT=zoom: a click on a level-1 bar), and a summary printed: the main
  * thread's tasks from the input to the frame that shows it, the JS functions with the most self
  * time, and the frames drawn. Measures, never asserts; the raw trace goes to test-results/.
  */
@@ -82,7 +82,9 @@ test('profile the sandwich switch', async ({ page }) => {
               ? (window as any).bench.viewInput('Both')
               : i === 'collapse'
                 ? (window as any).bench.viewInput('Collapse')
-                : (window as any).bench.sandwichInput(i),
+                : i === 'zoom'
+                  ? (window as any).bench.zoom('emberscope')
+                  : (window as any).bench.sandwichInput(i),
           input
         );
         await page.waitForTimeout(300);

@@ -71,6 +71,10 @@ async function open(page: Page) {
 
 /** Where the canvas with test id `id` draws the widest node called name. */
 async function boxIn(page: Page, id: string, name: string): Promise<Box> {
+  if (id.startsWith('sandwich-')) {
+    // a deep graph's sandwich is drawn cut first and replaced once merged whole in idle time
+    await expect(page.getByTestId('sandwich-view')).toHaveAttribute('data-whole', 'true');
+  }
   const canvas = page.getByTestId(id);
   const cb = (await canvas.boundingBox())!;
   const r = await canvas.evaluate(

@@ -5,7 +5,7 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 
 import { FlameIndex } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';
 import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
-import { clearOverlay, drawFlame, drawOverlay, prepareCanvas } from '../render/draw';
+import { drawFlame, prepareCanvas } from '../render/draw';
 
 /** Height of one flamegraph row in CSS px. */
 export const ROW_HEIGHT = 20;
@@ -62,7 +62,6 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   const { index, focus, width, height, onHover, onClick, onContextMenu } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
-  const overlayRef = useRef<HTMLCanvasElement>(null);
   const scrollTop = useRef(0);
   const frame = useRef(0);
   const propsRef = useRef(props);
@@ -79,7 +78,11 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   // bitmap instead of allocating a new one (the first draw into a new bitmap and its upload cost
   // 8–14 ms, two frames for a collapse switch on a shallow graph); the part below the graph is
   // clipped by the sticky box, which is as tall as the graph
-  const bitmapHeight = Math.max(0, height);
+  // (and they only grow: the zoom path's row under the header takes a row from the box while
+  // zoomed, which would otherwise re-allocate them on every zoom and reset)
+  const tallest = useRef(0);
+  tallest.current = Math.max(tallest.current, height);
+  const bitmapHeight = tallest.current;
   const inverted = props.inverted === true;
   const layout: LayoutParams = useMemo(
     () => ({ focus, width, rowHeight: ROW_HEIGHT, flipAt: inverted ? depth : undefined }),
@@ -112,27 +115,6 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
       charWidth: charWidth(ctx),
       frames: p.frames,
     });
-  }, [layout, viewHeight, bitmapHeight]);
-
-  const drawTop = useCallback(() => {
-    const p = propsRef.current;
-    const canvas = overlayRef.current;
-    if (!canvas || p.width <= 0) {
-      return;
-    }
-    if (p.hovered < 0 && p.selected < 0) {
-      clearOverlay(canvas, p.width, bitmapHeight);
-      return;
-    }
-    const ctx = prepareCanvas(canvas, p.width, bitmapHeight);
-    if (ctx) {
-      drawOverlay(
-        ctx,
-        { ...layout, index: p.index, height: viewHeight, scrollTop: scrollTop.current, darkTheme: p.darkTheme },
-        p.hovered,
-        p.selected
-      );
-    }
   }, [layout, viewHeight, bitmapHeight]);
 
   // a new zoom starts at the top (at the bottom when grown upward). scrollTop.current follows the
@@ -170,21 +152,15 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     props.frames,
     index,
   ]);
-  useLayoutEffect(drawTop, [drawTop, props.hovered, props.selected, index]);
-
   // redraw when the device pixel ratio changes (browser zoom, moving to another screen)
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') {
       return;
     }
     const mq = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
-    const onChange = () => {
-      drawBase();
-      drawTop();
-    };
-    mq.addEventListener?.('change', onChange);
-    return () => mq.removeEventListener?.('change', onChange);
-  }, [drawBase, drawTop]);
+    mq.addEventListener?.('change', drawBase);
+    return () => mq.removeEventListener?.('change', drawBase);
+  }, [drawBase]);
 
   // keep the selected node in view when the keyboard moves the selection
   useEffect(() => {
@@ -211,7 +187,6 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
       frame.current = requestAnimationFrame(() => {
         frame.current = 0;
         drawBase();
-        drawTop();
       });
     }
   };
@@ -252,6 +227,35 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     };
   }, [index, focus, layout]);
 
+  // the hovered and the selected bar are outlined by a box over the graph, placed where the bar
+  // is in the scrolled content (so the scroller moves it with the bars): an outline costs no
+  // bitmap of its own (a second viewport-sized canvas allocated on the first hover or zoom was
+  // 10 ms of that input and a larger compositor commit at 500k nodes)
+  const outline = (i: number, lw: number, color: string) => {
+    if (i < 0 || i >= index.data.count) {
+      return null;
+    }
+    const { x, width: w } = nodeX(index, layout, i);
+    if (w <= 0) {
+      return null;
+    }
+    return (
+      <div
+        data-testid={lw === 2 ? 'flamegraph-selected' : 'flamegraph-hovered'}
+        style={{
+          position: 'absolute',
+          left: x,
+          top: rowY(layout, index.data.level[i]),
+          width: Math.max(lw, w - 1),
+          height: ROW_HEIGHT - 1,
+          border: `${lw}px solid ${color}`,
+          boxSizing: 'border-box',
+          pointerEvents: 'none',
+        }}
+      />
+    );
+  };
+
   return (
     <div
       ref={scrollRef}
@@ -275,13 +279,14 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
             aria-label="Flame graph"
             style={{ position: 'absolute', left: 0, top: 0, display: 'block' }}
           />
-          <canvas
-            ref={overlayRef}
+          <div
+            data-testid="flamegraph-hit"
             style={{
               position: 'absolute',
               left: 0,
               top: 0,
-              display: 'block',
+              width: props.width,
+              height: viewHeight,
               cursor: props.hovered >= 0 ? 'pointer' : 'default',
             }}
             onMouseMove={(e) => onHover(nodeAt(e), e.clientX, e.clientY)}
@@ -301,6 +306,9 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
             }}
           />
         </div>
+        {outline(props.selected, 2, props.darkTheme ? '#ffffff' : '#111111')}
+        {props.hovered !== props.selected &&
+          outline(props.hovered, 1, props.darkTheme ? 'rgba(255,255,255,0.8)' : 'rgba(0,0,0,0.7)')}
       </div>
     </div>
   );

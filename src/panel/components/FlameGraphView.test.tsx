@@ -69,15 +69,22 @@ describe('FlameGraphView', () => {
 
   it('hover shows a tooltip with total and self; click zooms, Esc resets', () => {
     renderView(1000, { ...defaultOptions, showTable: false });
-    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLCanvasElement;
+    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLElement;
     // main.work spans x 500..900 at level 2 (y 40..60) when 1000 px wide
     fireEvent.mouseMove(overlay, { clientX: 600, clientY: 45 });
     const tip = screen.getByTestId('flamegraph-tooltip');
     expect(within(tip).getByTestId('tooltip-name')).toHaveTextContent('main.work');
     expect(within(tip).getByTestId('tooltip-total')).toHaveTextContent('40 ns (40.0% of total)');
     expect(within(tip).getByTestId('tooltip-self')).toHaveTextContent('5 ns (5.00% of total)');
+    // the hovered bar is outlined where it is drawn
+    const hovered = screen.getByTestId('flamegraph-hovered');
+    expect([hovered.style.left, hovered.style.top, hovered.style.width]).toEqual(['500px', '40px', '399px']);
+    expect(screen.queryByTestId('flamegraph-selected')).toBeNull();
     fireEvent.click(overlay, { clientX: 600, clientY: 45 });
     expect(screen.getByTestId('flamegraph-breadcrumbs')).toHaveTextContent('main.work');
+    // the zoomed bar is selected and spans the whole width
+    const selected = screen.getByTestId('flamegraph-selected');
+    expect([selected.style.left, selected.style.width]).toEqual(['0px', '999px']);
     // zoomed: hash now spans 0..875 at level 3
     fireEvent.mouseMove(overlay, { clientX: 800, clientY: 65 });
     expect(screen.getByTestId('tooltip-total')).toHaveTextContent('35.0% of total, 87.5% of zoomed');
@@ -87,7 +94,7 @@ describe('FlameGraphView', () => {
 
   it('right-click opens the actions; "Highlight same name" highlights', () => {
     renderView();
-    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLCanvasElement;
+    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLElement;
     // with the table the graph is narrower; gc is the leftmost bar at level 1
     fireEvent.contextMenu(overlay, { clientX: 5, clientY: 25 });
     fireEvent.click(screen.getByText('Highlight same name'));
@@ -184,7 +191,7 @@ describe('FlameGraphView header and views', () => {
 
   it('the context menu opens the sandwich; Back returns to the zoomed graph', () => {
     renderView(1000, { ...defaultOptions, showTable: false });
-    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLCanvasElement;
+    const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLElement;
     fireEvent.click(overlay, { clientX: 600, clientY: 45 }); // zoom to main.work
     fireEvent.contextMenu(overlay, { clientX: 600, clientY: 65 }); // hash under it
     fireEvent.click(screen.getByText('Sandwich view'));

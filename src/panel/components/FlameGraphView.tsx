@@ -19,9 +19,10 @@ import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
 import { chainNames, Collapsed, collapseChains, shownMatch } from '../model/collapse';
-import { hasSandwich, inIdleSteps, Sandwich, sandwichOf, sandwichSteps } from '../model/sandwich';
+import { hasSandwich, Sandwich, sandwichOf, sandwichSteps } from '../model/sandwich';
+import { inIdleSteps } from '../model/idle';
 import { CallTree } from './CallTree';
-import { prepareSandwichView, SandwichView } from './SandwichView';
+import { prepareSandwichSteps, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
 import { afterPaint } from '../afterPaint';
 
@@ -71,6 +72,10 @@ const HEADER_PAD = 6;
 /** The header's height when its controls fit in one row: @grafana/ui's control height and the padding under it. */
 export const oneRowHeaderHeight = (theme: GrafanaTheme2) =>
   theme.spacing.gridSize * theme.components.height.md + HEADER_PAD;
+
+/** The zoom path's row under the header: a small @grafana/ui button's height and the padding under it. */
+export const crumbRowHeight = (theme: GrafanaTheme2) =>
+  theme.spacing.gridSize * theme.components.height.sm + HEADER_PAD;
 
 interface Menu {
   node: number;
@@ -201,7 +206,25 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     if (!firstSandwich || firstSandwich.depthLimit === undefined) {
       return;
     }
-    return afterPaint(() => setWholeSandwich({ of: firstSandwich, whole: sandwichOf(index, firstSandwich.nameIdx) }));
+    // merged in idle slices (a prefetch under way goes on from where it paused), so the page
+    // takes inputs while a large sandwich's lower levels are merged; then prepared and shown
+    const k = firstSandwich.nameIdx;
+    const look = { colorMode: opt.colorMode, colorBlindDiff: opt.colorBlindDiff };
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      cancelIdle = inIdleSteps(
+        sandwichSteps(index, k, undefined, (whole) => [
+          ...prepareSandwichSteps(whole, look),
+          () => setWholeSandwich({ of: firstSandwich, whole }),
+        ])
+      );
+    });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
+    // the look only warms the colour caches: a change of it needs no new merge
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstSandwich, index]);
   // the sandwiches a click may open next, merged in idle time in resumable steps (an input waits
   // for one chunk at most), so opening one only draws: the function of the open context menu,
@@ -224,7 +247,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     if (names.length === 0) {
       return;
     }
-    return inIdleSteps(names.flatMap((k) => sandwichSteps(index, k, sandwichCut, (s) => prepareSandwichView(s, look))));
+    return inIdleSteps(
+      names.flatMap((k) => sandwichSteps(index, k, sandwichCut, (s) => prepareSandwichSteps(s, look)))
+    );
   }, [index, sandwich, menuName, searchName, prefetchName, sandwichCut, colorMode, colorBlindDiff]);
   const sandwichModel = wholeSandwich && wholeSandwich.of === firstSandwich ? wholeSandwich.whole : firstSandwich;
 
@@ -234,6 +259,12 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // (breadcrumbs, narrow panels) is measured after the browser's layout and redrawn before paint
   const headerHeight = useElementHeight(headerRef, oneRowHeaderHeight(theme));
   const bodyHeight = Math.max(40, height - headerHeight);
+  // the zoom path is a row of a fixed height over the graph (the drawer beside it keeps its
+  // height): a zoom or a reset sizes the graph from it in the same render, with no measuring and
+  // no second render (in the measured header, the path's new row redrew the graph and the top
+  // table in a later frame: 2–3 frames for a zoom at 500k)
+  const crumbs = sandwich === undefined && focus > 0;
+  const crumbRow = crumbRowHeight(theme);
 
   const fits = width >= MIN_GRAPH_WIDTH + MIN_TABLE_WIDTH + HANDLE_WIDTH;
   const drawer =
@@ -605,9 +636,6 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           collapse={collapse}
           onAction={onHeaderAction}
         />
-        {sandwich === undefined && (
-          <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />
-        )}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
         {showGraph && sandwichModel && (
@@ -624,24 +652,41 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           />
         )}
         {showGraph && !sandwichModel && (
-          <FlameCanvas
-            index={shown}
-            colors={colors}
-            focus={focus}
-            selected={selected}
-            hovered={hover.node}
-            nodeMatch={nodeMatch}
-            width={graphWidth}
-            height={bodyHeight}
-            minBarWidth={opt.minBarWidth}
-            textAlign={opt.textAlign}
-            darkTheme={dark}
-            frames={collapsed?.frames}
-            probeNames={probeNames}
-            onHover={onHover}
-            onClick={zoom}
-            onContextMenu={onContextMenu}
-          />
+          <div style={{ display: 'flex', flexDirection: 'column', flex: 'none', width: graphWidth, minWidth: 0 }}>
+            {crumbs && (
+              <div
+                style={{
+                  display: 'flex',
+                  alignItems: 'center',
+                  height: crumbRow - HEADER_PAD,
+                  marginBottom: HEADER_PAD,
+                  flex: 'none',
+                  minWidth: 0,
+                  overflow: 'hidden',
+                }}
+              >
+                <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />
+              </div>
+            )}
+            <FlameCanvas
+              index={shown}
+              colors={colors}
+              focus={focus}
+              selected={selected}
+              hovered={hover.node}
+              nodeMatch={nodeMatch}
+              width={graphWidth}
+              height={bodyHeight - (crumbs ? crumbRow : 0)}
+              minBarWidth={opt.minBarWidth}
+              textAlign={opt.textAlign}
+              darkTheme={dark}
+              frames={collapsed?.frames}
+              probeNames={probeNames}
+              onHover={onHover}
+              onClick={zoom}
+              onContextMenu={onContextMenu}
+            />
+          </div>
         )}
         {split && (
           <div
@@ -881,7 +926,11 @@ function Kept({ hidden, children }: { hidden: boolean; children: React.ReactNode
   return (
     <div
       aria-hidden={hidden || undefined}
-      style={hidden ? { position: 'absolute', visibility: 'hidden', contentVisibility: 'hidden', left: 0, top: 0 } : { display: 'contents' }}
+      style={
+        hidden
+          ? { position: 'absolute', visibility: 'hidden', contentVisibility: 'hidden', left: 0, top: 0 }
+          : { display: 'contents' }
+      }
     >
       {children}
     </div>

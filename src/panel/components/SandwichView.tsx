@@ -7,6 +7,7 @@ import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex } from '../model/flameIndex';
 import { ColorMode, nodeColors, NodeColors } from '../model/colors';
 import { Sandwich } from '../model/sandwich';
+import { IdleStep } from '../model/idle';
 import { formatPercent, formatValue } from '../model/format';
 import { FlameCanvas } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
@@ -54,17 +55,40 @@ function halfColor(half: FlameData, mode: ColorMode, colorBlind: boolean): NodeC
   return c;
 }
 
-/** Makes the halves' indexes and colours of a sandwich ahead of its view (so opening it only draws). */
-export function prepareSandwichView(sandwich: Sandwich, options: Pick<ViewOptions, 'colorMode' | 'colorBlindDiff'>) {
+/** Fills asked for per idle check while a half's colours are worked out ahead. */
+const COLOR_CHUNK = 8192;
+
+/**
+ * The steps that make the halves' indexes and colours of a sandwich ahead of its view (so
+ * opening it only draws), for idle time: each half's index, then its colours in chunks.
+ */
+export function prepareSandwichSteps(
+  sandwich: Sandwich,
+  options: Pick<ViewOptions, 'colorMode' | 'colorBlindDiff'>
+): IdleStep[] {
+  const steps: IdleStep[] = [];
   for (const half of [sandwich.callers, sandwich.callees]) {
-    halfIndex(half);
-    // every fill asked for once: the colours work out per function and per hue on first use,
-    // which the first draw would otherwise do
-    const colors = halfColor(half, options.colorMode, !!options.colorBlindDiff);
-    for (let i = 0; i < half.count; i++) {
-      colors.get(i);
-    }
+    let i = 0;
+    steps.push(
+      () => void halfIndex(half),
+      (d) => {
+        // every fill asked for once: the colours work out per function and per hue on first use,
+        // which the first draw would otherwise do
+        const colors = halfColor(half, options.colorMode, !!options.colorBlindDiff);
+        while (i < half.count) {
+          const stop = Math.min(half.count, i + COLOR_CHUNK);
+          for (; i < stop; i++) {
+            colors.get(i);
+          }
+          if (d.timeRemaining() <= 0) {
+            break;
+          }
+        }
+        return i >= half.count;
+      }
+    );
   }
+  return steps;
 }
 
 /**
@@ -129,7 +153,13 @@ export function SandwichView({
     onContextMenu: () => undefined,
   };
   return (
-    <div data-testid="sandwich-view" style={{ width, height, display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+    <div
+      data-testid="sandwich-view"
+      // "false" while the first draw of a deep graph's sandwich is cut at the levels the view shows
+      // (the whole merge then replaces it), "true" once both halves are whole
+      data-whole={sandwich.depthLimit === undefined}
+      style={{ width, height, display: 'flex', flexDirection: 'column', minWidth: 0 }}
+    >
       <div style={{ height: BAR, display: 'flex', alignItems: 'center', gap: 8, minWidth: 0, flex: 'none' }}>
         <Button size="sm" variant="secondary" icon="arrow-left" onClick={onExit} aria-label="Exit sandwich view">
           Back

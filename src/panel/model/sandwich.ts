@@ -3,6 +3,7 @@
 
 import { FlameData } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
+import { Deadline, IdleStep } from './idle';
 
 /** The sandwich of one function: every caller path merged above it, every callee path merged below it. */
 export interface Sandwich {
@@ -208,45 +209,78 @@ class MergeTree {
       return c;
     }
   }
+}
 
-  /** The tree as a FlameData over names, depth-first (self = total minus the children's totals). */
-  toFlameData(like: FlameData): FlameData {
-    const n = this.n;
-    const level = new Int32Array(n);
-    const value = new Float64Array(n);
-    const self = new Float64Array(n);
-    const nameIdx = new Int32Array(n);
-    const diff = like.valueRight !== undefined;
-    const valueRight = diff ? new Float64Array(n) : undefined;
-    const selfRight = diff ? new Float64Array(n) : undefined;
-    const virtual = this.anyVirtual ? new Uint8Array(n) : undefined;
-    const virtualLabelIdx = this.anyVirtual ? new Int32Array(n) : undefined;
-    let maxLevel = 0;
-    const stack = new Int32Array(n);
-    let top = 0;
-    stack[top++] = 0;
-    for (let row = 0; top > 0; row++) {
-      const t = stack[--top];
-      const l = this.depth[t];
+/**
+ * A MergeTree made into a FlameData, depth-first, in bounded steps: step(budget) writes about
+ * `budget` rows and returns the budget left (0 when paused); `result` once every row is written.
+ * Large halves (half a million merged nodes) are then made in idle slices too.
+ */
+class FlameDataWalk {
+  result?: FlameData;
+  private readonly level: Int32Array;
+  private readonly value: Float64Array;
+  private readonly self: Float64Array;
+  private readonly nameIdx: Int32Array;
+  private readonly valueRight?: Float64Array;
+  private readonly selfRight?: Float64Array;
+  private readonly virtual?: Uint8Array;
+  private readonly virtualLabelIdx?: Int32Array;
+  private readonly stack: Int32Array;
+  private top = 1;
+  private row = 0;
+  private maxLevel = 0;
+
+  constructor(
+    private readonly tree: MergeTree,
+    private readonly like: FlameData
+  ) {
+    const n = tree.n;
+    this.level = new Int32Array(n);
+    this.value = new Float64Array(n);
+    this.self = new Float64Array(n);
+    this.nameIdx = new Int32Array(n);
+    if (like.valueRight !== undefined) {
+      this.valueRight = new Float64Array(n);
+      this.selfRight = new Float64Array(n);
+    }
+    if (tree.anyVirtual) {
+      this.virtual = new Uint8Array(n);
+      this.virtualLabelIdx = new Int32Array(n);
+    }
+    this.stack = new Int32Array(n);
+    this.stack[0] = 0;
+  }
+
+  step(budget: number): number {
+    const t = this.tree;
+    const { level, value, self, nameIdx, valueRight, selfRight, virtual, virtualLabelIdx, stack } = this;
+    let top = this.top;
+    let row = this.row;
+    let maxLevel = this.maxLevel;
+    while (top > 0 && budget > 0) {
+      budget--;
+      const node = stack[--top];
+      const l = t.depth[node];
       level[row] = l;
-      value[row] = this.value[t];
-      nameIdx[row] = this.name[t];
+      value[row] = t.value[node];
+      nameIdx[row] = t.name[node];
       let childSum = 0;
       let childSumRight = 0;
       let kids = 0;
-      for (let c = this.firstChild[t]; c >= 0; c = this.next[c]) {
-        childSum += this.value[c];
-        childSumRight += this.valueRight[c];
+      for (let c = t.firstChild[node]; c >= 0; c = t.next[c]) {
+        childSum += t.value[c];
+        childSumRight += t.valueRight[c];
         kids++;
       }
-      self[row] = Math.max(0, this.value[t] - childSum);
+      self[row] = Math.max(0, t.value[node] - childSum);
       if (valueRight && selfRight) {
-        valueRight[row] = this.valueRight[t];
-        selfRight[row] = Math.max(0, this.valueRight[t] - childSumRight);
+        valueRight[row] = t.valueRight[node];
+        selfRight[row] = Math.max(0, t.valueRight[node] - childSumRight);
       }
       if (virtual && virtualLabelIdx) {
-        virtual[row] = this.virt[t];
-        virtualLabelIdx[row] = this.vlabel[t];
+        virtual[row] = t.virt[node];
+        virtualLabelIdx[row] = t.vlabel[node];
       }
       if (l > maxLevel) {
         maxLevel = l;
@@ -254,20 +288,28 @@ class MergeTree {
       // children pushed last-first so the first child is drawn first
       top += kids;
       let at = top - 1;
-      for (let c = this.firstChild[t]; c >= 0; c = this.next[c]) {
+      for (let c = t.firstChild[node]; c >= 0; c = t.next[c]) {
         stack[at--] = c;
       }
+      row++;
     }
-    const out: FlameData = { count: n, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
-    if (valueRight && selfRight) {
-      out.valueRight = valueRight;
-      out.selfRight = selfRight;
+    this.top = top;
+    this.row = row;
+    this.maxLevel = maxLevel;
+    if (top === 0 && !this.result) {
+      const like = this.like;
+      const out: FlameData = { count: t.n, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
+      if (valueRight && selfRight) {
+        out.valueRight = valueRight;
+        out.selfRight = selfRight;
+      }
+      if (virtual && virtualLabelIdx) {
+        out.virtual = virtual;
+        out.virtualLabelIdx = virtualLabelIdx;
+      }
+      this.result = out;
     }
-    if (virtual && virtualLabelIdx) {
-      out.virtual = virtual;
-      out.virtualLabelIdx = virtualLabelIdx;
-    }
-    return out;
+    return top === 0 ? budget : 0;
   }
 }
 
@@ -313,6 +355,9 @@ class MergeState {
   private self = 0;
   private total = 0;
   private callerData?: FlameData;
+  private calleeData?: FlameData;
+  // the half being made into a FlameData (CALLER_DATA, CALLEE_DATA)
+  private walk?: FlameDataWalk;
   // callees: per level below the outermost site on the current path, the merged nodes its node
   // is counted in (one per site above it), as a stack of ranges in one buffer
   private buf = new Int32Array(256);
@@ -357,13 +402,22 @@ class MergeState {
           budget = this.callersPhase(budget);
           break;
         case CALLER_DATA:
-          this.callerData = this.callers.toFlameData(this.index.data);
-          budget -= this.callers.n;
-          this.phase = CALLEE_DATA;
+          this.walk ??= new FlameDataWalk(this.callers, this.index.data);
+          budget = this.walk.step(budget);
+          if (this.walk.result) {
+            this.callerData = this.walk.result;
+            this.walk = undefined;
+            this.phase = CALLEE_DATA;
+          }
           break;
         case CALLEE_DATA:
-          budget -= this.callees.n;
-          this.finish();
+          this.walk ??= new FlameDataWalk(this.callees, this.index.data);
+          budget = this.walk.step(budget);
+          if (this.walk.result) {
+            this.calleeData = this.walk.result;
+            this.walk = undefined;
+            this.finish();
+          }
           break;
       }
     }
@@ -594,7 +648,7 @@ class MergeState {
     const out: Sandwich = {
       nameIdx: this.k,
       callers: this.callerData!,
-      callees: this.callees.toFlameData(this.index.data),
+      callees: this.calleeData!,
       self: this.self,
       total: this.total,
       sites: start[this.k + 1] - start[this.k],
@@ -634,11 +688,6 @@ function madeOf(index: FlameIndex): Map<string, Sandwich> {
     madeCache.set(index, made);
   }
   return made;
-}
-
-/** What an idle callback is given: the time left in the idle period (requestIdleCallback's deadline). */
-export interface Deadline {
-  timeRemaining(): number;
 }
 
 /**
@@ -763,52 +812,6 @@ export function hasSandwich(index: FlameIndex, k: number, depthLimit?: number): 
   return madeCache.get(index)?.has(keyOf(k, depthLimit)) ?? false;
 }
 
-type IdleFn = (cb: (deadline: Deadline) => void) => () => void;
-const onIdle: IdleFn = (cb) => {
-  const w = typeof window !== 'undefined' ? (window as Window & typeof globalThis) : undefined;
-  if (w && typeof w.requestIdleCallback === 'function') {
-    const id = w.requestIdleCallback((d) => cb(d), { timeout: 2000 });
-    return () => w.cancelIdleCallback(id);
-  }
-  const id = setTimeout(() => {
-    const until = Date.now() + 8;
-    cb({ timeRemaining: () => until - Date.now() });
-  }, 50);
-  return () => clearTimeout(id);
-};
-
-/**
- * A step of idle work: given the idle period's deadline, it does bounded work and returns false
- * when it wants another period to go on (a resumable merge), anything else when it is done.
- */
-export type IdleStep = (deadline: Deadline) => boolean | void;
-
-/**
- * Runs each step in its own idle period, one after the other, a resumable step over as many
- * periods as it needs (never more than one step's chunk past the deadline, so an input waits at
- * most for one chunk); returns a cancel.
- */
-export function inIdleSteps(steps: IdleStep[], idle: IdleFn = onIdle): () => void {
-  let cancel: (() => void) | undefined;
-  let at = 0;
-  const run = (deadline: Deadline) => {
-    cancel = undefined;
-    if (at < steps.length) {
-      if (steps[at](deadline) !== false) {
-        at++;
-      }
-      if (at < steps.length) {
-        cancel = idle(run);
-      }
-    }
-  };
-  cancel = idle(run);
-  return () => {
-    at = steps.length;
-    cancel?.();
-  };
-}
-
 /** Lists every name's call sites for the index (the first part of any sandwich's merge), once. */
 export function prepareSites(index: FlameIndex): void {
   sitesOf(index);
@@ -817,20 +820,44 @@ export function prepareSites(index: FlameIndex): void {
 /**
  * The idle steps that merge name k's sandwich ahead of a click: cut at depthLimit first when
  * given (the first frame of a deep graph), then whole; after each merge, `then` (the view's
- * preparation of that sandwich).
+ * preparation of that sandwich), which may give steps of its own: they run in idle slices too.
  */
 export function sandwichSteps(
   index: FlameIndex,
   k: number,
   depthLimit: number | undefined,
-  then: (s: Sandwich) => void
+  then: (s: Sandwich) => IdleStep[] | void
 ): IdleStep[] {
   const steps: IdleStep[] = [];
   for (const limit of depthLimit !== undefined ? [depthLimit, undefined] : [undefined]) {
+    let after: IdleStep[] | undefined;
+    let at = 0;
     steps.push(
       (d) => sandwichMerge(index, k, limit).step(d),
-      () => then(sandwichOf(index, k, limit))
+      (d) => {
+        after ??= then(sandwichOf(index, k, limit)) ?? [];
+        return runSteps(after, at, d, (next) => (at = next));
+      }
     );
   }
   return steps;
+}
+
+/**
+ * Runs steps[from..] while the deadline has time left (each at least once started); reports
+ * where it got to with `at`; false while some are left (the caller's step is resumed later).
+ */
+function runSteps(steps: IdleStep[], from: number, d: Deadline, at: (next: number) => void): boolean {
+  let k = from;
+  while (k < steps.length) {
+    if (steps[k](d) === false) {
+      break;
+    }
+    k++;
+    if (d.timeRemaining() <= 0) {
+      break;
+    }
+  }
+  at(k);
+  return k >= steps.length;
 }

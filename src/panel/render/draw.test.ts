@@ -5,7 +5,7 @@ import { readFlameData } from '../../shared/flameData';
 import { nestedSet, Row } from '../testing/frames';
 import { buildIndex } from '../model/flameIndex';
 import { nodeColors } from '../model/colors';
-import { clearOverlay, drawFlame, prepareCanvas } from './draw';
+import { drawFlame, prepareCanvas } from './draw';
 
 // a 5,000-level chain: total → f1 → f2 → ... → f4999
 const rows: Row[] = Array.from({ length: 5000 }, (_, l) => [l, l ? `pkg.f${l}` : 'total', 100, l === 4999 ? 100 : 0]);
@@ -88,13 +88,5 @@ describe('drawFlame', () => {
       .filter((e) => e.type === 'fillText')
       .map((e) => e.props.text);
     expect(texts).toEqual(['total (100%, 100 ns)', '(*Service).handleCar', '…baz']);
-  });
-
-  it('an empty overlay keeps its CSS size over a 1×1 bitmap', () => {
-    const canvas = document.createElement('canvas');
-    prepareCanvas(canvas, 400, 300);
-    clearOverlay(canvas, 400, 300);
-    expect([canvas.width, canvas.height]).toEqual([1, 1]);
-    expect([canvas.style.width, canvas.style.height]).toEqual(['400px', '300px']);
   });
 });

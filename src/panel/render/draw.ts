@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameIndex } from '../model/flameIndex';
-import { forEachVisible, LayoutParams, levelAt, nodeX, rowY } from '../model/layout';
+import { forEachVisible, LayoutParams, levelAt, rowY } from '../model/layout';
 import { barLabel } from '../model/format';
 import { nameFormsCache } from '../model/shortName';
 import { DIMMED_FILL, DIMMED_FILL_DARK, NodeColors } from '../model/colors';
@@ -46,20 +46,6 @@ export function prepareCanvas(canvas: HTMLCanvasElement, w: number, h: number): 
   }
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   return ctx;
-}
-
-/**
- * Empties an overlay canvas that has nothing to outline without a viewport-sized bitmap: the
- * element keeps its CSS size w×h (it still takes the mouse) over a 1×1 transparent bitmap, so a
- * first draw does not pay for allocating and clearing a second full-size canvas.
- */
-export function clearOverlay(canvas: HTMLCanvasElement, w: number, h: number): void {
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  if (canvas.width !== 1 || canvas.height !== 1) {
-    canvas.width = 1;
-    canvas.height = 1;
-  }
 }
 
 let hatch: CanvasPattern | null | undefined;
@@ -165,32 +151,4 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
     ctx.fillText(text, tx, ty);
   }
   return drawn;
-}
-
-/** Draws outlines for the hovered and selected nodes on the overlay layer. */
-export function drawOverlay(
-  ctx: CanvasRenderingContext2D,
-  p: LayoutParams & { index: FlameIndex; height: number; scrollTop: number; darkTheme: boolean },
-  hovered: number,
-  selected: number
-): void {
-  ctx.clearRect(0, 0, p.width, p.height);
-  const outline = (i: number, color: string, lw: number) => {
-    if (i < 0) {
-      return;
-    }
-    const level = p.index.data.level[i];
-    const { x, width } = nodeX(p.index, p, i);
-    const y = rowY(p, level) - p.scrollTop;
-    if (y + p.rowHeight < 0 || y > p.height) {
-      return;
-    }
-    ctx.strokeStyle = color;
-    ctx.lineWidth = lw;
-    ctx.strokeRect(x + lw / 2, y + lw / 2, Math.max(1, width - lw - 1), p.rowHeight - lw - 1);
-  };
-  outline(selected, p.darkTheme ? '#ffffff' : '#111111', 2);
-  if (hovered !== selected) {
-    outline(hovered, p.darkTheme ? 'rgba(255,255,255,0.8)' : 'rgba(0,0,0,0.7)', 1);
-  }
 }
