@@ -5,8 +5,7 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 
 import { FlameIndex } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';
 import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
-import { drawFlame } from '../render/draw';
-import { giveCanvas, prepareCanvas, takeCanvas } from '../render/canvasPool';
+import { drawFlame, prepareCanvas } from '../render/draw';
 
 /** Height of one flamegraph row in CSS px. */
 export const ROW_HEIGHT = 20;
@@ -62,8 +61,7 @@ function charWidth(ctx: CanvasRenderingContext2D): number {
 export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasProps) {
   const { index, focus, width, height, onHover, onClick, onContextMenu } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const stickyRef = useRef<HTMLDivElement>(null);
-  const baseRef = useRef<HTMLCanvasElement | null>(null);
+  const baseRef = useRef<HTMLCanvasElement>(null);
   const scrollTop = useRef(0);
   const frame = useRef(0);
   const propsRef = useRef(props);
@@ -75,12 +73,16 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   const depth = useMemo(() => subtreeDepth(index, focus), [index, focus]);
   const contentHeight = (depth + 1) * ROW_HEIGHT;
   const viewHeight = Math.max(0, Math.min(height, contentHeight));
-  // the bitmap is as tall as the box, whatever part of it the graph fills: a zoom, a collapse
-  // switch or a reset that makes the graph shorter or taller then draws into the same bitmap
-  // instead of allocating a new one (the first draw into a new bitmap and its upload cost 8–14
-  // ms, two frames for a collapse switch on a shallow graph); prepareCanvas never shrinks it, and
-  // the sticky box, as tall and wide as the graph, clips the rest
-  const bitmapHeight = Math.max(0, height);
+  // the canvases' bitmaps are as tall as the box, whatever part of it the graph fills: a zoom, a
+  // collapse switch or a reset that makes the graph shorter or taller then draws into the same
+  // bitmap instead of allocating a new one (the first draw into a new bitmap and its upload cost
+  // 8–14 ms, two frames for a collapse switch on a shallow graph); the part below the graph is
+  // clipped by the sticky box, which is as tall as the graph
+  // (and they only grow: the zoom path's row under the header takes a row from the box while
+  // zoomed, which would otherwise re-allocate them on every zoom and reset)
+  const tallest = useRef(0);
+  tallest.current = Math.max(tallest.current, height);
+  const bitmapHeight = tallest.current;
   const inverted = props.inverted === true;
   const layout: LayoutParams = useMemo(
     () => ({ focus, width, rowHeight: ROW_HEIGHT, flipAt: inverted ? depth : undefined }),
@@ -140,29 +142,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     return () => cancelAnimationFrame(raf);
   }, [focus, index, startTop]);
 
-  // the drawing canvas comes from the pool (a graph unmounted just before, as the main graph when
-  // a sandwich opens, or one made ahead in idle time) and goes back to it on unmount
-  const testId = props.testId ?? 'flamegraph-canvas';
-  useLayoutEffect(() => {
-    const box = stickyRef.current;
-    if (!box) {
-      return;
-    }
-    const canvas = takeCanvas();
-    canvas.setAttribute('data-testid', testId);
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', 'Flame graph');
-    Object.assign(canvas.style, { position: 'absolute', left: '0px', top: '0px', display: 'block' });
-    box.insertBefore(canvas, box.firstChild);
-    baseRef.current = canvas;
-    return () => {
-      baseRef.current = null;
-      giveCanvas(canvas);
-    };
-  }, [testId]);
-
   useLayoutEffect(drawBase, [
-    testId,
     drawBase,
     props.colors,
     props.nodeMatch,
@@ -245,7 +225,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
         return { x, y: rowY(layout, index.data.level[best]) - scrollTop.current, width: w, height: ROW_HEIGHT };
       },
     };
-  }, [index, focus, layout, testId]);
+  }, [index, focus, layout]);
 
   // the hovered and the selected bar are outlined by a box over the graph, placed where the bar
   // is in the scrolled content (so the scroller moves it with the bars): an outline costs no
@@ -291,10 +271,14 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
           marginTop: inverted ? Math.max(0, height - contentHeight) : 0,
         }}
       >
-        <div
-          ref={stickyRef}
-          style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width, overflow: 'hidden' }}
-        >
+        <div style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width, overflow: 'hidden' }}>
+          <canvas
+            ref={baseRef}
+            data-testid={props.testId ?? 'flamegraph-canvas'}
+            role="img"
+            aria-label="Flame graph"
+            style={{ position: 'absolute', left: 0, top: 0, display: 'block' }}
+          />
           <div
             data-testid="flamegraph-hit"
             style={{
