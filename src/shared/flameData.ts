@@ -312,6 +312,27 @@ export function readFlameData(frame: DataFrame, options: ReadOptions = {}): Flam
   return data;
 }
 
+/** The columns of a flamegraph made from another one (a merge, a collapse); the diff and virtual ones in pairs. */
+export type FlameColumns = Omit<FlameData, 'names' | 'unit' | 'namesUnchecked'>;
+
+/**
+ * A FlameData of cols over like's names and unit: the diff columns kept when both are given,
+ * and the virtual ones likewise.
+ */
+export function flameDataLike(like: Pick<FlameData, 'names' | 'unit'>, cols: FlameColumns): FlameData {
+  const { count, level, value, self, nameIdx, maxLevel, valueRight, selfRight, virtual, virtualLabelIdx } = cols;
+  const out: FlameData = { count, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
+  if (valueRight && selfRight) {
+    out.valueRight = valueRight;
+    out.selfRight = selfRight;
+  }
+  if (virtual && virtualLabelIdx) {
+    out.virtual = virtual;
+    out.virtualLabelIdx = virtualLabelIdx;
+  }
+  return out;
+}
+
 /** Node i's baseline (left) total in a diff flamegraph: the frame's own `value`. */
 export function baselineOf(data: FlameData, i: number): number {
   return data.valueRight ? data.value[i] - data.valueRight[i] : data.value[i];

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { FlameData } from '../../shared/flameData';
+import { FlameData, flameDataLike } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
 
 /**
@@ -105,15 +105,18 @@ export function collapseChains(index: FlameIndex, expanded: ReadonlySet<number> 
       selfRight[s] += d.selfRight![i];
     }
   }
-  const data: FlameData = { count: m, level, value, self, nameIdx, names: d.names, maxLevel, unit: d.unit };
-  if (valueRight && selfRight) {
-    data.valueRight = valueRight;
-    data.selfRight = selfRight;
-  }
-  if (virtual && virtualLabelIdx) {
-    data.virtual = virtual;
-    data.virtualLabelIdx = virtualLabelIdx;
-  }
+  const data = flameDataLike(d, {
+    count: m,
+    level,
+    value,
+    self,
+    nameIdx,
+    maxLevel,
+    valueRight,
+    selfRight,
+    virtual,
+    virtualLabelIdx,
+  });
   return { data, head, frames, shownOf };
 }
 

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { FlameData } from '../../shared/flameData';
+import { FlameData, flameDataLike } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
 import { Deadline, IdleStep } from './idle';
 
@@ -297,17 +297,18 @@ class FlameDataWalk {
     this.row = row;
     this.maxLevel = maxLevel;
     if (top === 0 && !this.result) {
-      const like = this.like;
-      const out: FlameData = { count: t.n, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
-      if (valueRight && selfRight) {
-        out.valueRight = valueRight;
-        out.selfRight = selfRight;
-      }
-      if (virtual && virtualLabelIdx) {
-        out.virtual = virtual;
-        out.virtualLabelIdx = virtualLabelIdx;
-      }
-      this.result = out;
+      this.result = flameDataLike(this.like, {
+        count: t.n,
+        level,
+        value,
+        self,
+        nameIdx,
+        maxLevel,
+        valueRight,
+        selfRight,
+        virtual,
+        virtualLabelIdx,
+      });
     }
     return top === 0 ? budget : 0;
   }
@@ -835,29 +836,17 @@ export function sandwichSteps(
     steps.push(
       (d) => sandwichMerge(index, k, limit).step(d),
       (d) => {
+        // then's steps, each started while the slice has time, a resumable one resumed here
         after ??= then(sandwichOf(index, k, limit)) ?? [];
-        return runSteps(after, at, d, (next) => (at = next));
+        while (at < after.length && after[at](d) !== false) {
+          at++;
+          if (d.timeRemaining() <= 0) {
+            break;
+          }
+        }
+        return at >= after.length;
       }
     );
   }
   return steps;
-}
-
-/**
- * Runs steps[from..] while the deadline has time left (each at least once started); reports
- * where it got to with `at`; false while some are left (the caller's step is resumed later).
- */
-function runSteps(steps: IdleStep[], from: number, d: Deadline, at: (next: number) => void): boolean {
-  let k = from;
-  while (k < steps.length) {
-    if (steps[k](d) === false) {
-      break;
-    }
-    k++;
-    if (d.timeRemaining() <= 0) {
-      break;
-    }
-  }
-  at(k);
-  return k >= steps.length;
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { FlameData } from '../../shared/flameData';
+import { FlameData, flameDataLike } from '../../shared/flameData';
 
 /**
  * A prefix tree of name paths, summed, that becomes a FlameData (nested set, depth-first,
@@ -89,15 +89,17 @@ export class PathTree {
         stack.push([kids[k], l + 1]);
       }
     }
-    const out: FlameData = { count: n, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
-    if (valueRight && selfRight) {
-      out.valueRight = valueRight;
-      out.selfRight = selfRight;
-    }
-    if (virtual && virtualLabelIdx) {
-      out.virtual = virtual;
-      out.virtualLabelIdx = virtualLabelIdx;
-    }
-    return out;
+    return flameDataLike(like, {
+      count: n,
+      level,
+      value,
+      self,
+      nameIdx,
+      maxLevel,
+      valueRight,
+      selfRight,
+      virtual,
+      virtualLabelIdx,
+    });
   }
 }
