@@ -22,7 +22,8 @@ import { buildSandwich } from '../../src/panel/model/sandwich';
 import { sortRows, topTable } from '../../src/panel/model/topTable';
 import { compileSearch, matchNames, searchNodes } from '../../src/panel/model/search';
 import { hitTest } from '../../src/panel/model/layout';
-import { drawFlame, prepareCanvas } from '../../src/panel/render/draw';
+import { drawFlame } from '../../src/panel/render/draw';
+import { prepareCanvas } from '../../src/panel/render/canvasPool';
 import { FONT, ROW_HEIGHT } from '../../src/panel/components/FlameCanvas';
 import { flameFrameJSON, syntheticTree } from '../support/synthetic.mjs';
 
@@ -60,7 +61,9 @@ function view(lib: Lib, f: DataFrame) {
     const series = [f];
     const Ours = () => {
       const parsed = usePanelData(series);
-      return 'data' in parsed ? <FlameGraphView data={parsed.data} width={W} height={H} options={defaultOptions} /> : null;
+      return 'data' in parsed ? (
+        <FlameGraphView data={parsed.data} width={W} height={H} options={defaultOptions} />
+      ) : null;
     };
     return <Ours />;
   }

@@ -5,7 +5,8 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 
 import { FlameIndex } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';
 import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
-import { drawFlame, prepareCanvas } from '../render/draw';
+import { drawFlame } from '../render/draw';
+import { giveCanvas, prepareCanvas, takeCanvas } from '../render/canvasPool';
 
 /** Height of one flamegraph row in CSS px. */
 export const ROW_HEIGHT = 20;
@@ -61,7 +62,8 @@ function charWidth(ctx: CanvasRenderingContext2D): number {
 export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasProps) {
   const { index, focus, width, height, onHover, onClick, onContextMenu } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const baseRef = useRef<HTMLCanvasElement>(null);
+  const stickyRef = useRef<HTMLDivElement>(null);
+  const baseRef = useRef<HTMLCanvasElement | null>(null);
   const scrollTop = useRef(0);
   const frame = useRef(0);
   const propsRef = useRef(props);
@@ -73,16 +75,12 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   const depth = useMemo(() => subtreeDepth(index, focus), [index, focus]);
   const contentHeight = (depth + 1) * ROW_HEIGHT;
   const viewHeight = Math.max(0, Math.min(height, contentHeight));
-  // the canvases' bitmaps are as tall as the box, whatever part of it the graph fills: a zoom, a
-  // collapse switch or a reset that makes the graph shorter or taller then draws into the same
-  // bitmap instead of allocating a new one (the first draw into a new bitmap and its upload cost
-  // 8–14 ms, two frames for a collapse switch on a shallow graph); the part below the graph is
-  // clipped by the sticky box, which is as tall as the graph
-  // (and they only grow: the zoom path's row under the header takes a row from the box while
-  // zoomed, which would otherwise re-allocate them on every zoom and reset)
-  const tallest = useRef(0);
-  tallest.current = Math.max(tallest.current, height);
-  const bitmapHeight = tallest.current;
+  // the bitmap is as tall as the box, whatever part of it the graph fills: a zoom, a collapse
+  // switch or a reset that makes the graph shorter or taller then draws into the same bitmap
+  // instead of allocating a new one (the first draw into a new bitmap and its upload cost 8–14
+  // ms, two frames for a collapse switch on a shallow graph); prepareCanvas never shrinks it, and
+  // the sticky box, as tall and wide as the graph, clips the rest
+  const bitmapHeight = Math.max(0, height);
   const inverted = props.inverted === true;
   const layout: LayoutParams = useMemo(
     () => ({ focus, width, rowHeight: ROW_HEIGHT, flipAt: inverted ? depth : undefined }),
@@ -142,7 +140,29 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     return () => cancelAnimationFrame(raf);
   }, [focus, index, startTop]);
 
+  // the drawing canvas comes from the pool (a graph unmounted just before, as the main graph when
+  // a sandwich opens, or one made ahead in idle time) and goes back to it on unmount
+  const testId = props.testId ?? 'flamegraph-canvas';
+  useLayoutEffect(() => {
+    const box = stickyRef.current;
+    if (!box) {
+      return;
+    }
+    const canvas = takeCanvas();
+    canvas.setAttribute('data-testid', testId);
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', 'Flame graph');
+    Object.assign(canvas.style, { position: 'absolute', left: '0px', top: '0px', display: 'block' });
+    box.insertBefore(canvas, box.firstChild);
+    baseRef.current = canvas;
+    return () => {
+      baseRef.current = null;
+      giveCanvas(canvas);
+    };
+  }, [testId]);
+
   useLayoutEffect(drawBase, [
+    testId,
     drawBase,
     props.colors,
     props.nodeMatch,
@@ -225,7 +245,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
         return { x, y: rowY(layout, index.data.level[best]) - scrollTop.current, width: w, height: ROW_HEIGHT };
       },
     };
-  }, [index, focus, layout]);
+  }, [index, focus, layout, testId]);
 
   // the hovered and the selected bar are outlined by a box over the graph, placed where the bar
   // is in the scrolled content (so the scroller moves it with the bars): an outline costs no
@@ -271,14 +291,10 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
           marginTop: inverted ? Math.max(0, height - contentHeight) : 0,
         }}
       >
-        <div style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width, overflow: 'hidden' }}>
-          <canvas
-            ref={baseRef}
-            data-testid={props.testId ?? 'flamegraph-canvas'}
-            role="img"
-            aria-label="Flame graph"
-            style={{ position: 'absolute', left: 0, top: 0, display: 'block' }}
-          />
+        <div
+          ref={stickyRef}
+          style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width, overflow: 'hidden' }}
+        >
           <div
             data-testid="flamegraph-hit"
             style={{

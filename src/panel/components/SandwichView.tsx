@@ -10,6 +10,7 @@ import { Sandwich } from '../model/sandwich';
 import { IdleStep } from '../model/idle';
 import { formatPercent, formatValue } from '../model/format';
 import { FlameCanvas } from './FlameCanvas';
+import { warmCanvases } from '../render/canvasPool';
 import { Tooltip } from './Tooltip';
 import { ViewOptions } from './FlameGraphView';
 
@@ -88,6 +89,9 @@ export function prepareSandwichSteps(
       }
     );
   }
+  // the two halves' canvases, with their bitmaps allocated (the main graph gives its own back
+  // when the sandwich opens, so the pool then holds three)
+  steps.push(() => warmCanvases(2));
   return steps;
 }
 

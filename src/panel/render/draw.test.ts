@@ -5,7 +5,8 @@ import { readFlameData } from '../../shared/flameData';
 import { nestedSet, Row } from '../testing/frames';
 import { buildIndex } from '../model/flameIndex';
 import { nodeColors } from '../model/colors';
-import { drawFlame, prepareCanvas } from './draw';
+import { drawFlame } from './draw';
+import { prepareCanvas } from './canvasPool';
 
 // a 5,000-level chain: total → f1 → f2 → ... → f4999
 const rows: Row[] = Array.from({ length: 5000 }, (_, l) => [l, l ? `pkg.f${l}` : 'total', 100, l === 4999 ? 100 : 0]);

@@ -29,25 +29,6 @@ export interface DrawParams extends LayoutParams {
 /** Horizontal padding of bar text in CSS px. */
 export const TEXT_PADDING = 4;
 
-/** Sizes a canvas for CSS size w×h at the device pixel ratio, returning its 2D context scaled to CSS px. */
-export function prepareCanvas(canvas: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D | null {
-  const dpr = window.devicePixelRatio || 1;
-  const pw = Math.max(1, Math.round(w * dpr));
-  const ph = Math.max(1, Math.round(h * dpr));
-  if (canvas.width !== pw || canvas.height !== ph) {
-    canvas.width = pw;
-    canvas.height = ph;
-  }
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) {
-    return null;
-  }
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return ctx;
-}
-
 let hatch: CanvasPattern | null | undefined;
 function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
   if (hatch === undefined) {
