@@ -296,7 +296,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
           style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width, overflow: 'hidden' }}
         >
           <div
-            data-testid="flamegraph-hit"
+            data-testid={testId.replace(/-canvas$/, '-hit')}
             style={{
               position: 'absolute',
               left: 0,
