@@ -6,7 +6,7 @@ import { nestedSet, repeatedEnumFrame, SMALL } from '../panel/testing/frames';
 import { baselineOf, FlameFrameError, findFlameFrame, namesDistinct, readFlameData } from './flameData';
 
 describe('readFlameData', () => {
-  it('reads enum labels, values and the unit into typed arrays', () => {
+  it('reads enum labels, values and the unit', () => {
     const d = readFlameData(nestedSet(SMALL, { unit: 'bytes' }));
     expect(d.count).toBe(6);
     expect(Array.from(d.level)).toEqual([0, 1, 1, 2, 2, 3]);
@@ -82,6 +82,31 @@ describe('readFlameData', () => {
     expect(Array.from(d.value)).toEqual([150, 40, 110, 30, 60, 55]);
     expect(Array.from(d.self)).toEqual([0, 40, 15, 30, 5, 55]);
     expect(baselineOf(d, 2)).toBe(70);
+  });
+
+  it('leaves the frame as it was: a diff read twice gives the same bars', () => {
+    const frame = nestedSet(SMALL, {
+      extra: [
+        { name: 'valueRight', type: FieldType.number, values: [50, 10, 40, 10, 20, 20], config: {} },
+        { name: 'selfRight', type: FieldType.number, values: [0, 10, 5, 10, 0, 20], config: {} },
+      ],
+    });
+    const before = frame.fields.map((f) => [...f.values]);
+    readFlameData(frame);
+    const again = readFlameData(frame);
+    expect(frame.fields.map((f) => [...f.values])).toEqual(before);
+    expect(Array.from(again.value)).toEqual([150, 40, 110, 30, 60, 55]);
+  });
+
+  it('reads numeric strings and bigints in the number columns', () => {
+    const f = nestedSet(SMALL);
+    const value = f.fields.find((x) => x.name === 'value')!;
+    const level = f.fields.find((x) => x.name === 'level')!;
+    value.values = value.values.map((v: number, i: number) => (i % 2 ? String(v) : BigInt(v)));
+    level.values = level.values.map((v: number) => String(v));
+    const d = readFlameData(f);
+    expect(Array.from(d.value)).toEqual([100, 30, 70, 20, 40, 35]);
+    expect(Array.from(d.level)).toEqual([0, 1, 1, 2, 2, 3]);
   });
 
   it('says which row breaks the nested set', () => {

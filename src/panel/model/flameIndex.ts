@@ -14,26 +14,61 @@ import { FlameData } from '../../shared/flameData';
  *   without walking the subtree.
  */
 export interface FlameIndex {
-  data: FlameData;
-  parent: Int32Array;
-  end: Int32Array;
+  readonly data: FlameData;
+  readonly parent: Int32Array;
+  readonly end: Int32Array;
+  readonly start: Float64Array;
+  readonly deepest: Int32Array;
+  readonly levelStart: Int32Array;
+  readonly levelNodes: Int32Array;
+}
+
+/** The parts of an index that place nodes on the graph, made on first use. */
+interface Geometry {
   start: Float64Array;
   deepest: Int32Array;
   levelStart: Int32Array;
   levelNodes: Int32Array;
 }
 
-/** Builds the FlameIndex of data in O(n). */
+/**
+ * A FlameIndex whose tree (parent, end) is made at once and whose geometry (start, deepest,
+ * per-level lists) on first use: the uncollapsed graph's index is walked by the collapse, the
+ * top table and search, but drawn only when collapsing is off, so with collapsing on (the
+ * default) the first draw does not make 8 MB of geometry at 500k nodes it never reads.
+ */
+class LazyIndex implements FlameIndex {
+  private geo?: Geometry;
+  constructor(
+    readonly data: FlameData,
+    readonly parent: Int32Array,
+    readonly end: Int32Array
+  ) {}
+  get start() {
+    return this.geometry().start;
+  }
+  get deepest() {
+    return this.geometry().deepest;
+  }
+  get levelStart() {
+    return this.geometry().levelStart;
+  }
+  get levelNodes() {
+    return this.geometry().levelNodes;
+  }
+  private geometry(): Geometry {
+    this.geo ??= buildGeometry(this.data, this.parent);
+    return this.geo;
+  }
+}
+
+/** Builds the FlameIndex of data in O(n) (its geometry in O(n) again when first read). */
 export function buildIndex(data: FlameData): FlameIndex {
   const n = data.count;
-  const { level, value } = data;
+  const level = data.level;
   const parent = new Int32Array(n);
   const end = new Int32Array(n);
-  const start = new Float64Array(n);
-  // next free x offset under each open ancestor, indexed by level
-  const cursor = new Float64Array(data.maxLevel + 2);
   const stack = new Int32Array(data.maxLevel + 2);
-  const perLevel = new Int32Array(data.maxLevel + 2);
   let depth = -1;
   for (let i = 0; i < n; i++) {
     const l = level[i];
@@ -42,23 +77,31 @@ export function buildIndex(data: FlameData): FlameIndex {
       end[stack[depth]] = i;
       depth--;
     }
-    if (l === 0) {
-      parent[i] = -1;
-      start[i] = 0;
-    } else {
-      const p = stack[l - 1];
-      parent[i] = p;
-      start[i] = cursor[l];
-    }
-    cursor[l] = start[i] + value[i];
-    cursor[l + 1] = start[i];
+    parent[i] = l === 0 ? -1 : stack[l - 1];
     stack[l] = i;
     depth = l;
-    perLevel[l]++;
   }
   while (depth >= 0) {
     end[stack[depth]] = n;
     depth--;
+  }
+  return new LazyIndex(data, parent, end);
+}
+
+function buildGeometry(data: FlameData, parent: Int32Array): Geometry {
+  const n = data.count;
+  const { level, value } = data;
+  const start = new Float64Array(n);
+  // next free x offset under each open ancestor, indexed by level
+  const cursor = new Float64Array(data.maxLevel + 2);
+  const perLevel = new Int32Array(data.maxLevel + 2);
+  for (let i = 0; i < n; i++) {
+    const l = level[i];
+    const x = l === 0 ? 0 : cursor[l];
+    start[i] = x;
+    cursor[l] = x + value[i];
+    cursor[l + 1] = x;
+    perLevel[l]++;
   }
   // children come after their parent, so one backward pass carries each subtree's depth up
   const deepest = Int32Array.from(level);
@@ -77,7 +120,7 @@ export function buildIndex(data: FlameData): FlameIndex {
   for (let i = 0; i < n; i++) {
     levelNodes[fill[level[i]]++] = i;
   }
-  return { data, parent, end, start, deepest, levelStart, levelNodes };
+  return { start, deepest, levelStart, levelNodes };
 }
 
 /** Index in levelNodes of the first node of level l whose row is >= row (binary search). */

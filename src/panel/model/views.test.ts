@@ -324,7 +324,7 @@ describe('resumable sandwich merge', () => {
     // every level-1 frame is main.main, so its callees are the whole graph merged
     const names = [...big.names, 'main.main'];
     const main = names.length - 1;
-    const nameIdx = big.nameIdx.map((v, i) => (big.level[i] === 1 ? main : v));
+    const nameIdx = Int32Array.from(big.nameIdx, (v, i) => (big.level[i] === 1 ? main : v));
     const wide = buildIndex({ ...big, names, nameIdx });
     const m = sandwichMerge(wide, main);
     while (!m.step(NONE)) {
