@@ -5,10 +5,10 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSta
 import { Button, ContextMenu, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { GrafanaTheme2 } from '@grafana/data';
 import { FlameData } from '../../shared/flameData';
-import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow } from '../model/flameIndex';
+import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow, warmGeometry } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
-import { compileSearch, matchNames, nameText, searchNodes } from '../model/search';
-import { SortKey, sortRows, topTable, TopRow } from '../model/topTable';
+import { compileSearch, matchNames, nameTextSteps, searchNodes } from '../model/search';
+import { SortKey, sortRows, topTable, TopRow, TopTableBuild } from '../model/topTable';
 import { formatPercent } from '../model/format';
 import { FlameCanvas, ROW_HEIGHT } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
@@ -91,7 +91,8 @@ interface Menu {
 export function FlameGraphView({ data, width, height, options, onOptionsChange }: FlameGraphViewProps) {
   const theme = useTheme2();
   const dark = theme.isDark;
-  const index = useMemo(() => buildIndex(data), [data]);
+  // the uncollapsed graph's geometry is made after the first paint (it is drawn only with collapsing off)
+  const index = useMemo(() => buildIndex(data, { geometry: 'later' }), [data]);
   const diff = data.valueRight !== undefined;
 
   // header choices: panel options when the host saves them, else local state seeded from them
@@ -297,10 +298,29 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     if (!tableWanted) {
       return;
     }
-    return afterPaint(() => setTable({ index, rows: topTable(index) }));
+    // summed in idle slices after the first paint: the graph takes inputs meanwhile
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      const build = new TopTableBuild(index);
+      cancelIdle = inIdleSteps([(d) => build.step(d), () => setTable({ index, rows: build.rows! })]);
+    });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
   }, [tableWanted, index]);
-  // the names as one text for plain-text search, made after the first paint (and after the table)
-  useEffect(() => afterPaint(() => void nameText(data)), [data]);
+  // the names as one text for plain-text search, made in idle slices after the first paint
+  useEffect(() => {
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      const build = nameTextSteps(data);
+      cancelIdle = inIdleSteps([(d) => build(d), warmGeometry(index)]);
+    });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
+  }, [data, index]);
 
   const zoom = useCallback(
     (node: number) => {

@@ -23,7 +23,7 @@ export interface FlameIndex {
   readonly levelNodes: Int32Array;
 }
 
-/** The parts of an index that place nodes on the graph, made on first use. */
+/** The parts of an index that place nodes on the graph. */
 interface Geometry {
   start: Float64Array;
   deepest: Int32Array;
@@ -31,14 +31,108 @@ interface Geometry {
   levelNodes: Int32Array;
 }
 
+/** Rows per chunk of a geometry made in steps (about 1 ms of work). */
+const CHUNK = 32768;
+
+/**
+ * The geometry of an index made in chunks: three passes (left edges and per-level counts
+ * forward, subtree depths backward, per-level lists forward), each resumable at any row.
+ */
+class GeometryBuild {
+  private pass = 0;
+  private at = 0;
+  private readonly start: Float64Array;
+  private readonly deepest: Int32Array;
+  private readonly cursor: Float64Array;
+  private readonly perLevel: Int32Array;
+  private levelStart?: Int32Array;
+  private fill?: Int32Array;
+  private levelNodes?: Int32Array;
+  geometry?: Geometry;
+
+  constructor(
+    private readonly data: FlameData,
+    private readonly parent: Int32Array
+  ) {
+    const n = data.count;
+    this.start = new Float64Array(n);
+    this.deepest = new Int32Array(n);
+    // next free x offset under each open ancestor, indexed by level
+    this.cursor = new Float64Array(data.maxLevel + 2);
+    this.perLevel = new Int32Array(data.maxLevel + 2);
+  }
+
+  /** Goes on until the geometry is made (true) or the deadline has no time left (false). */
+  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+    const n = this.data.count;
+    const { level, value, maxLevel } = this.data;
+    const { start, deepest, cursor, perLevel, parent } = this;
+    while (!this.geometry) {
+      if (this.pass === 0) {
+        const to = Math.min(n, this.at + CHUNK);
+        for (let i = this.at; i < to; i++) {
+          const l = level[i];
+          const x = l === 0 ? 0 : cursor[l];
+          start[i] = x;
+          cursor[l] = x + value[i];
+          cursor[l + 1] = x;
+          perLevel[l]++;
+          deepest[i] = l;
+        }
+        this.at = to;
+        if (to === n) {
+          this.pass = 1;
+          this.at = n - 1;
+        }
+      } else if (this.pass === 1) {
+        // children come after their parent, so one backward pass carries each subtree's depth up
+        const to = Math.max(0, this.at - CHUNK);
+        for (let i = this.at; i > to; i--) {
+          const p = parent[i];
+          if (deepest[i] > deepest[p]) {
+            deepest[p] = deepest[i];
+          }
+        }
+        this.at = to;
+        if (to === 0) {
+          const levelStart = new Int32Array(maxLevel + 2);
+          for (let l = 0; l <= maxLevel; l++) {
+            levelStart[l + 1] = levelStart[l] + perLevel[l];
+          }
+          this.levelStart = levelStart;
+          this.fill = levelStart.slice(0, maxLevel + 1);
+          this.levelNodes = new Int32Array(n);
+          this.pass = 2;
+        }
+      } else {
+        const to = Math.min(n, this.at + CHUNK);
+        const fill = this.fill!;
+        const levelNodes = this.levelNodes!;
+        for (let i = this.at; i < to; i++) {
+          levelNodes[fill[level[i]]++] = i;
+        }
+        this.at = to;
+        if (to === n) {
+          this.geometry = { start, deepest, levelStart: this.levelStart!, levelNodes };
+        }
+      }
+      if (!this.geometry && deadline.timeRemaining() <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
 /**
  * A FlameIndex whose tree (parent, end) is made at once and whose geometry (start, deepest,
- * per-level lists) on first use: the uncollapsed graph's index is walked by the collapse, the
- * top table and search, but drawn only when collapsing is off, so with collapsing on (the
- * default) the first draw does not make 8 MB of geometry at 500k nodes it never reads.
+ * per-level lists) later: in idle time (warmGeometry) or at its first read. The uncollapsed
+ * graph's index is walked by the collapse, but drawn only when collapsing is off, so with
+ * collapsing on (the default) the first draw does not make 8 MB of geometry (500k nodes) it
+ * does not read.
  */
 class LazyIndex implements FlameIndex {
-  private geo?: Geometry;
+  build?: GeometryBuild;
   constructor(
     readonly data: FlameData,
     readonly parent: Int32Array,
@@ -56,14 +150,22 @@ class LazyIndex implements FlameIndex {
   get levelNodes() {
     return this.geometry().levelNodes;
   }
+  private geo?: Geometry;
   private geometry(): Geometry {
-    this.geo ??= buildGeometry(this.data, this.parent);
+    if (!this.geo) {
+      this.build ??= new GeometryBuild(this.data, this.parent);
+      this.build.step();
+      this.geo = this.build.geometry!;
+    }
     return this.geo;
   }
 }
 
-/** Builds the FlameIndex of data in O(n) (its geometry in O(n) again when first read). */
-export function buildIndex(data: FlameData): FlameIndex {
+/**
+ * Builds the FlameIndex of data in O(n). With `geometry: 'later'` only its tree is made now, its
+ * geometry by warmGeometry's steps or when first read.
+ */
+export function buildIndex(data: FlameData, opts: { geometry?: 'now' | 'later' } = {}): FlameIndex {
   const n = data.count;
   const level = data.level;
   const parent = new Int32Array(n);
@@ -85,42 +187,25 @@ export function buildIndex(data: FlameData): FlameIndex {
     end[stack[depth]] = n;
     depth--;
   }
-  return new LazyIndex(data, parent, end);
+  const index = new LazyIndex(data, parent, end);
+  if (opts.geometry !== 'later') {
+    void index.start;
+  }
+  return index;
 }
 
-function buildGeometry(data: FlameData, parent: Int32Array): Geometry {
-  const n = data.count;
-  const { level, value } = data;
-  const start = new Float64Array(n);
-  // next free x offset under each open ancestor, indexed by level
-  const cursor = new Float64Array(data.maxLevel + 2);
-  const perLevel = new Int32Array(data.maxLevel + 2);
-  for (let i = 0; i < n; i++) {
-    const l = level[i];
-    const x = l === 0 ? 0 : cursor[l];
-    start[i] = x;
-    cursor[l] = x + value[i];
-    cursor[l + 1] = x;
-    perLevel[l]++;
-  }
-  // children come after their parent, so one backward pass carries each subtree's depth up
-  const deepest = Int32Array.from(level);
-  for (let i = n - 1; i > 0; i--) {
-    const p = parent[i];
-    if (deepest[i] > deepest[p]) {
-      deepest[p] = deepest[i];
+/**
+ * A step that makes index's geometry in chunks while the deadline has time left, true once it
+ * is made (at once for an index built with it).
+ */
+export function warmGeometry(index: FlameIndex): (deadline: { timeRemaining(): number }) => boolean {
+  return (deadline) => {
+    if (!(index instanceof LazyIndex)) {
+      return true;
     }
-  }
-  const levelStart = new Int32Array(data.maxLevel + 2);
-  for (let l = 0; l <= data.maxLevel; l++) {
-    levelStart[l + 1] = levelStart[l] + perLevel[l];
-  }
-  const fill = levelStart.slice(0, data.maxLevel + 1);
-  const levelNodes = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    levelNodes[fill[level[i]]++] = i;
-  }
-  return { start, deepest, levelStart, levelNodes };
+    index.build ??= new GeometryBuild(index.data, index.parent);
+    return index.build.step(deadline);
+  };
 }
 
 /** Index in levelNodes of the first node of level l whose row is >= row (binary search). */

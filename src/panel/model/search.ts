@@ -82,22 +82,43 @@ interface NameText {
 
 const nameTexts = new WeakMap<string[], NameText>();
 
+/** Names lower-cased per chunk of nameTextSteps. */
+const NAME_CHUNK = 8192;
+
 /**
- * The names of data as one lower-cased text, made once per frame (the view makes it right after
- * the first paint, so the first search does not pay for it).
+ * Makes nameText(data) in steps: each call lower-cases chunks of names while the deadline has
+ * time left and says true once the text is made (the view runs it in idle slices after the first
+ * paint, so neither the paint nor the first search pays for it).
  */
-export function nameText(data: FlameData): NameText {
-  let t = nameTexts.get(data.names);
-  if (!t) {
-    const lower = data.names.map((n) => n.toLowerCase());
-    const starts = new Int32Array(lower.length + 1);
-    for (let k = 0; k < lower.length; k++) {
-      starts[k + 1] = starts[k] + lower[k].length + 1;
+export function nameTextSteps(data: FlameData): (deadline: { timeRemaining(): number }) => boolean {
+  const names = data.names;
+  const lower: string[] = [];
+  return (deadline) => {
+    while (!nameTexts.has(names)) {
+      const to = Math.min(names.length, lower.length + NAME_CHUNK);
+      for (let k = lower.length; k < to; k++) {
+        lower.push(names[k].toLowerCase());
+      }
+      if (lower.length === names.length) {
+        const starts = new Int32Array(lower.length + 1);
+        for (let k = 0; k < lower.length; k++) {
+          starts[k + 1] = starts[k] + lower[k].length + 1;
+        }
+        nameTexts.set(names, { text: lower.join('\n'), starts });
+      } else if (deadline.timeRemaining() <= 0) {
+        return false;
+      }
     }
-    t = { text: lower.join('\n'), starts };
-    nameTexts.set(data.names, t);
+    return true;
+  };
+}
+
+/** The names of data as one lower-cased text, made once per frame (see nameTextSteps). */
+export function nameText(data: FlameData): NameText {
+  if (!nameTexts.has(data.names)) {
+    nameTextSteps(data)({ timeRemaining: () => Infinity });
   }
-  return t;
+  return nameTexts.get(data.names)!;
 }
 
 /** Index of the name whose line holds position pos of the name text. */

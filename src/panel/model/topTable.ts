@@ -15,60 +15,127 @@ export interface TopRow {
   totalRight?: number;
 }
 
+/** Rows summed per chunk of a resumable top table: about 1–2 ms of work. */
+const CHUNK = 16384;
+
 /**
- * Sums self and total per name over every node. Total counts recursion once: a node adds its
- * total only when none of its ancestors has the same name. The root and virtual frames
- * (label values, not code) are left out.
+ * The top table of an index made in steps: `step(deadline)` sums chunks of rows while the
+ * deadline has time left and says true when the rows are ready (`rows`). The panel makes it in
+ * idle slices after the first paint, so the graph takes an input while 500k rows are summed
+ * (one task of 30–90 ms before); topTable makes it at once.
  */
-export function topTable(index: FlameIndex): TopRow[] {
-  const data = index.data;
-  const n = data.count;
-  const self = new Float64Array(data.names.length);
-  const total = new Float64Array(data.names.length);
-  const right = data.valueRight;
-  const selfRightSrc = data.selfRight;
-  const selfRight = right ? new Float64Array(data.names.length) : undefined;
-  const totalRight = right ? new Float64Array(data.names.length) : undefined;
-  const seen = new Uint8Array(data.names.length);
-  const open = new Int32Array(data.names.length); // how many ancestors-or-self on the current path carry the name
-  const stack = new Int32Array(data.maxLevel + 2);
-  let depth = -1;
-  for (let i = 0; i < n; i++) {
-    const l = data.level[i];
-    while (depth >= l) {
-      open[data.nameIdx[stack[depth]]]--;
-      depth--;
+export class TopTableBuild {
+  rows?: TopRow[];
+  private at = 0;
+  private depth = -1;
+  private k = 0;
+  private readonly self: Float64Array;
+  private readonly total: Float64Array;
+  private readonly selfRight?: Float64Array;
+  private readonly totalRight?: Float64Array;
+  private readonly seen: Uint8Array;
+  /** How many ancestors-or-self on the current path carry each name. */
+  private readonly open: Int32Array;
+  private readonly stack: Int32Array;
+  private readonly out: TopRow[] = [];
+
+  constructor(readonly index: FlameIndex) {
+    const data = index.data;
+    const names = data.names.length;
+    this.self = new Float64Array(names);
+    this.total = new Float64Array(names);
+    if (data.valueRight && data.selfRight) {
+      this.selfRight = new Float64Array(names);
+      this.totalRight = new Float64Array(names);
     }
-    const k = data.nameIdx[i];
-    if (i > 0 && !(data.virtual && data.virtual[i])) {
-      seen[k] = 1;
-      self[k] += data.self[i];
-      if (selfRight && selfRightSrc) {
-        selfRight[k] += selfRightSrc[i];
+    this.seen = new Uint8Array(names);
+    this.open = new Int32Array(names);
+    this.stack = new Int32Array(data.maxLevel + 2);
+  }
+
+  /** Goes on until the rows are ready (true) or the deadline has no time left (false). */
+  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+    while (!this.rows) {
+      if (this.at < this.index.data.count) {
+        this.sum(Math.min(this.index.data.count, this.at + CHUNK));
+      } else {
+        this.collect(Math.min(this.index.data.names.length, this.k + CHUNK));
       }
-      if (open[k] === 0) {
-        total[k] += data.value[i];
-        if (totalRight && right) {
-          totalRight[k] += right[i];
+      if (!this.rows && deadline.timeRemaining() <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Sums rows at..to-1 into their names. Total counts recursion once: a node adds its total only
+   * when none of its ancestors has the same name. The root and virtual frames (label values, not
+   * code) are left out.
+   */
+  private sum(to: number) {
+    const { level, nameIdx, virtual, value, valueRight } = this.index.data;
+    const dSelf = this.index.data.self;
+    const dSelfRight = this.index.data.selfRight;
+    const { self, total, selfRight, totalRight, seen, open, stack } = this;
+    let depth = this.depth;
+    for (let i = this.at; i < to; i++) {
+      const l = level[i];
+      while (depth >= l) {
+        open[nameIdx[stack[depth]]]--;
+        depth--;
+      }
+      const k = nameIdx[i];
+      if (i > 0 && !(virtual && virtual[i])) {
+        seen[k] = 1;
+        self[k] += dSelf[i];
+        if (selfRight && dSelfRight) {
+          selfRight[k] += dSelfRight[i];
+        }
+        if (open[k] === 0) {
+          total[k] += value[i];
+          if (totalRight && valueRight) {
+            totalRight[k] += valueRight[i];
+          }
         }
       }
+      open[k]++;
+      stack[l] = i;
+      depth = l;
     }
-    open[k]++;
-    stack[l] = i;
-    depth = l;
+    this.depth = depth;
+    this.at = to;
   }
-  const rows: TopRow[] = [];
-  for (let k = 0; k < data.names.length; k++) {
-    if (seen[k]) {
-      const row: TopRow = { nameIdx: k, name: data.names[k], self: self[k], total: total[k] };
-      if (selfRight && totalRight) {
-        row.selfRight = selfRight[k];
-        row.totalRight = totalRight[k];
+
+  /** Makes the rows of names k..to-1 that occur; the rows are ready after the last name. */
+  private collect(to: number) {
+    const names = this.index.data.names;
+    const { self, total, selfRight, totalRight, seen, out } = this;
+    for (let k = this.k; k < to; k++) {
+      if (seen[k]) {
+        const row: TopRow = { nameIdx: k, name: names[k], self: self[k], total: total[k] };
+        if (selfRight && totalRight) {
+          row.selfRight = selfRight[k];
+          row.totalRight = totalRight[k];
+        }
+        out.push(row);
       }
-      rows.push(row);
+    }
+    this.k = to;
+    if (to === names.length) {
+      this.rows = out;
     }
   }
-  return rows;
+}
+
+/**
+ * Sums self and total per name over every node, at once (see TopTableBuild): one row per name
+ * that occurs, in the order the names are listed.
+ */
+export function topTable(index: FlameIndex): TopRow[] {
+  const b = new TopTableBuild(index);
+  b.step();
+  return b.rows!;
 }
 
 export type SortKey = 'name' | 'self' | 'total' | 'baseline' | 'comparison' | 'diff';

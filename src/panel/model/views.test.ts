@@ -12,7 +12,8 @@ import fs from 'fs';
 import path from 'path';
 import { DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
 import { FlameData, readFlameData } from '../../shared/flameData';
-import { buildIndex, FlameIndex } from './flameIndex';
+import { buildIndex, FlameIndex, warmGeometry } from './flameIndex';
+import { topTable, TopTableBuild } from './topTable';
 import { Deadline, inIdleSteps } from './idle';
 import {
   buildSandwich,
@@ -26,7 +27,7 @@ import {
 } from './sandwich';
 import { collapseChains, shownMatch } from './collapse';
 import { childrenOf, treeRows } from './callTree';
-import { searchNodes } from './search';
+import { nameText, nameTextSteps, searchNodes } from './search';
 import { parsePeek, parseTraces, traceTree } from '../testing/pprofText';
 
 const REPO = path.join(__dirname, '../../..');
@@ -536,5 +537,49 @@ describe('call tree rows', () => {
     for (let k = 1; k < kids.length; k++) {
       expect(data.self[kids[k - 1]]).toBeGreaterThanOrEqual(data.self[kids[k]]);
     }
+  });
+});
+
+describe('made in idle slices after the first paint', () => {
+  const big = bigGraph(100_000, 11);
+
+  it('the top table summed over many periods is the one-shot table', () => {
+    const build = new TopTableBuild(buildIndex(big));
+    let periods = 0;
+    while (!build.step(NONE)) {
+      periods++;
+    }
+    expect(periods).toBeGreaterThan(5);
+    expect(build.rows).toEqual(topTable(buildIndex(big)));
+  });
+
+  it('the geometry made later, over many periods, is the geometry made at once', () => {
+    const later = buildIndex(big, { geometry: 'later' });
+    const warm = warmGeometry(later);
+    let periods = 0;
+    while (!warm(NONE)) {
+      periods++;
+    }
+    expect(periods).toBeGreaterThan(5);
+    const now = buildIndex(big);
+    for (const col of ['start', 'deepest', 'levelStart', 'levelNodes'] as const) {
+      expect(Array.from(later[col])).toEqual(Array.from(now[col]));
+    }
+    // and read before it is warmed, the geometry is made at once
+    expect(Array.from(buildIndex(big, { geometry: 'later' }).start)).toEqual(Array.from(now.start));
+  });
+
+  it('the names text made in steps finds what one made at once finds', () => {
+    const names = Array.from({ length: 20_000 }, (_, i) => `Pkg${i % 7}.Func${i}`);
+    const data: FlameData = { ...big, names };
+    const steps = nameTextSteps(data);
+    let periods = 0;
+    while (!steps(NONE)) {
+      periods++;
+    }
+    expect(periods).toBeGreaterThan(1);
+    const t = nameText(data);
+    expect(t.text.split('\n')).toEqual(names.map((n) => n.toLowerCase()));
+    expect(t.starts[names.length]).toBe(t.text.length + 1);
   });
 });
