@@ -18,6 +18,8 @@ import { FlameGraphView } from '../../src/panel/components/FlameGraphView';
 import { defaultOptions } from '../../src/panel/options';
 import { buildIndex } from '../../src/panel/model/flameIndex';
 import { nodeColors } from '../../src/panel/model/colors';
+import { chainsOf } from '../../src/panel/model/chains';
+import { collapseChains } from '../../src/panel/model/collapse';
 import { buildSandwich } from '../../src/panel/model/sandwich';
 import { sortRows, topTable } from '../../src/panel/model/topTable';
 import { compileSearch, matchNames, searchNodes } from '../../src/panel/model/search';
@@ -171,18 +173,46 @@ const api = {
     };
     const data = readFlameData(frame!, { enumTextAsNames: true });
     lap('readFrame');
-    const index = buildIndex(data);
-    lap('buildIndex');
-    // colours are worked out per drawn node while drawing; this is their set-up
-    nodeColors(data, 'self');
+    // the first draw: the chains found from the columns, each function's self (colour by self),
+    // and the bars drawn straight from the columns, with no index
+    const chains = chainsOf(data);
+    lap('chains');
+    const colors = nodeColors(data, 'self');
+    colors.get(0);
     lap('colors');
-    // summed after the graph's first paint, while the drawer is shown
+    const canvas = document.createElement('canvas');
+    const ctx = prepareCanvas(canvas, W, H)!;
+    const params = {
+      width: W,
+      rowHeight: ROW_HEIGHT,
+      height: H,
+      scrollTop: 0,
+      minBarWidth: 1,
+      textAlign: 'left' as const,
+      darkTheme: false,
+      font: FONT,
+      charWidth: 7.2,
+    };
+    lap('canvasSetup');
+    drawFlame(ctx, {
+      ...params,
+      focus: 0,
+      index: buildIndex(data, { later: true }),
+      colors,
+      columns: { data, chains },
+    });
+    lap('drawFromColumns');
+    // after the paint, in idle slices: the collapse, the drawn graph's index, the top table
+    const collapsed = collapseChains(buildIndex(data, { later: true }));
+    lap('collapse');
+    const index = buildIndex(collapsed.data);
+    lap('buildIndex');
     const top = sortRows(topTable(index), 'self', true);
     lap('topTable');
     // the sandwich of the top table's first row, as its button opens it: the merge (the call
     // sites listed once per index, then the merge of that name), then the two halves' index and colours
     if (top.length > 0) {
-      const sw = buildSandwich(index, top[0].nameIdx);
+      const sw = buildSandwich(buildIndex(data), top[0].nameIdx);
       lap('sandwichMerge');
       buildIndex(sw.callers);
       buildIndex(sw.callees);
@@ -191,26 +221,9 @@ const api = {
       lap('sandwichIndex');
     }
     // what a zoom, a reset and a search draw (the canvas work alone, at the page's size)
-    const colors = nodeColors(data, 'self');
-    const canvas = document.createElement('canvas');
-    const ctx = prepareCanvas(canvas, W, H)!;
+    const shownColors = { get: (s: number) => colors.get(collapsed.head[s]) };
     const draw = (focus: number, nodeMatch?: Uint8Array) =>
-      drawFlame(ctx, {
-        focus,
-        width: W,
-        rowHeight: ROW_HEIGHT,
-        index,
-        colors,
-        height: H,
-        scrollTop: 0,
-        minBarWidth: 1,
-        textAlign: 'left',
-        nodeMatch,
-        darkTheme: false,
-        font: FONT,
-        charWidth: 7.2,
-      });
-    lap('canvasSetup');
+      drawFlame(ctx, { ...params, focus, index, colors: shownColors, nodeMatch, frames: collapsed.frames });
     draw(0);
     lap('drawRoot');
     const zoomed = hitTest(index, { focus: 0, width: W, rowHeight: ROW_HEIGHT }, W * 0.3, ROW_HEIGHT * 1.5);

@@ -27,7 +27,7 @@ const config = (env: Record<string, string | boolean | undefined> = {}): Configu
         : base.optimization,
     cache: {
       type: 'filesystem',
-      name: 'bench',
+      name: env.profile ? 'bench-profile' : 'bench',
       buildDependencies: { config: [__filename, path.join(root, 'webpack.playground.config.ts')] },
     },
     module: {

@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { FlameIndex } from '../model/flameIndex';
+import { FlameIndex, indexReady } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';
+import { chainsOf } from '../model/chains';
+import { FlameData } from '../../shared/flameData';
 import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
 import { drawFlame } from '../render/draw';
 import { giveCanvas, prepareCanvas, takeCanvas } from '../render/canvasPool';
@@ -26,8 +28,15 @@ export interface FlameCanvasProps {
   minBarWidth: number;
   textAlign: 'left' | 'right';
   darkTheme: boolean;
-  /** Collapsed chains: frames per bar. */
-  frames?: Int32Array;
+  /** Collapsed chains: frames per bar (read when drawn from the index). */
+  chains?: { readonly frames: Int32Array };
+  /**
+   * The graph's own columns, drawn straight (focus on the root, nothing searched) while the
+   * index is not made yet: the first draw reads no index, so it is on screen before one is made
+   * (in idle time after the paint, or at the first input that needs it). `collapsed` says the
+   * index is the columns' graph with its chains collapsed; `colors` are by the columns' rows.
+   */
+  columns?: DrawnColumns;
   /** Collapsed chains: the names a bar holds, so the probe finds a frame merged into a bar. */
   probeNames?: (node: number) => string[];
   /** Grown upward: level 0 in the bottom row, each row above it one level further (a sandwich's callers). */
@@ -37,6 +46,20 @@ export interface FlameCanvasProps {
   onHover: (node: number, clientX: number, clientY: number) => void;
   onClick: (node: number) => void;
   onContextMenu: (node: number, clientX: number, clientY: number) => void;
+}
+
+/** See FlameCanvasProps.columns. */
+export interface DrawnColumns {
+  data: FlameData;
+  collapsed: boolean;
+  colors: NodeColors;
+}
+
+/** Whether the graph is drawn from its columns now (see FlameCanvasProps.columns). */
+function fromColumns(p: FlameCanvasProps): DrawnColumns | undefined {
+  return p.columns && p.focus === 0 && !p.inverted && p.nodeMatch === undefined && !indexReady(p.index)
+    ? p.columns
+    : undefined;
 }
 
 /** Test/automation hook set on the canvas element: where a node is drawn, in CSS px relative to the canvas. */
@@ -72,7 +95,16 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     propsRef.current = props;
   });
 
-  const depth = useMemo(() => subtreeDepth(index, focus), [index, focus]);
+  const columns = fromColumns(props);
+  const depth = useMemo(
+    () =>
+      columns
+        ? columns.collapsed
+          ? chainsOf(columns.data).collapsedDepth
+          : columns.data.maxLevel
+        : subtreeDepth(index, focus),
+    [index, focus, columns]
+  );
   const contentHeight = (depth + 1) * ROW_HEIGHT;
   const viewHeight = Math.max(0, Math.min(height, contentHeight));
   // the bitmap is as tall as the box, whatever part of it the graph fills: a zoom, a collapse
@@ -99,10 +131,12 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     if (!ctx) {
       return;
     }
+    const cols = fromColumns(p);
     drawFlame(ctx, {
       ...layout,
       index: p.index,
-      colors: p.colors,
+      columns: cols && { data: cols.data, chains: cols.collapsed ? chainsOf(cols.data) : undefined },
+      colors: cols ? cols.colors : p.colors,
       height: viewHeight,
       scrollTop: scrollTop.current,
       minBarWidth: p.minBarWidth,
@@ -111,7 +145,7 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
       darkTheme: p.darkTheme,
       font: FONT,
       charWidth: charWidth(ctx),
-      frames: p.frames,
+      frames: cols ? undefined : p.chains?.frames,
     });
   }, [layout, viewHeight, bitmapHeight]);
 
@@ -169,7 +203,8 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     props.minBarWidth,
     props.textAlign,
     props.darkTheme,
-    props.frames,
+    props.chains,
+    props.columns,
     index,
   ]);
   // redraw when the device pixel ratio changes (browser zoom, moving to another screen)

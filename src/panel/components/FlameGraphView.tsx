@@ -5,12 +5,12 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSta
 import { Button, ContextMenu, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
 import { GrafanaTheme2 } from '@grafana/data';
 import { FlameData } from '../../shared/flameData';
-import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow, warmGeometry } from '../model/flameIndex';
+import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow, warmIndex } from '../model/flameIndex';
 import { ColorMode, nodeColors } from '../model/colors';
 import { compileSearch, matchNames, nameTextSteps, searchNodes } from '../model/search';
 import { SortKey, sortRows, topTable, TopRow, TopTableBuild } from '../model/topTable';
 import { formatPercent } from '../model/format';
-import { FlameCanvas, ROW_HEIGHT } from './FlameCanvas';
+import { DrawnColumns, FlameCanvas, ROW_HEIGHT } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
 import { TopTable } from './TopTable';
 import { useElementHeight } from './useElementSize';
@@ -18,7 +18,7 @@ import { InputStandIn, SearchInput } from './SearchInput';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
-import { chainNames, Collapsed, collapseChains, shownMatch } from '../model/collapse';
+import { chainNames, Collapsed, collapseChains, LazyCollapsed, shownMatch } from '../model/collapse';
 import { hasSandwich, Sandwich, sandwichOf, sandwichSteps } from '../model/sandwich';
 import { inIdleSteps } from '../model/idle';
 import { CallTree } from './CallTree';
@@ -91,8 +91,10 @@ interface Menu {
 export function FlameGraphView({ data, width, height, options, onOptionsChange }: FlameGraphViewProps) {
   const theme = useTheme2();
   const dark = theme.isDark;
-  // the uncollapsed graph's geometry is made after the first paint (it is drawn only with collapsing off)
-  const index = useMemo(() => buildIndex(data, { geometry: 'later' }), [data]);
+  // the first draw reads no index (the graph is drawn from the frame's columns): the graph's index,
+  // its collapse and the collapsed graph's index are made in idle time after the first paint, or
+  // what is left of them at the first input that reads them
+  const index = useMemo(() => buildIndex(data, { later: true }), [data]);
   const diff = data.valueRight !== undefined;
 
   // header choices: panel options when the host saves them, else local state seeded from them
@@ -113,9 +115,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   const [expanded, setExpanded] = useState<{ data: FlameData; heads: Set<number> }>({ data, heads: new Set() });
   const heads = expanded.data === data ? expanded.heads : EMPTY_SET;
   const collapsed = useMemo(() => (collapse ? collapsedOf(index, heads) : undefined), [collapse, index, heads]);
-  const shownData = collapsed ? collapsed.data : data;
   const shown = useMemo(() => (collapsed ? shownIndexOf(collapsed, index) : index), [collapsed, index]);
-  const toShown = useCallback((o: number) => (o < 0 ? -1 : collapsed ? collapsed.shownOf[o] : o), [collapsed]);
+  // the root is the first bar whatever is collapsed (so an unzoomed graph reads no collapse)
+  const toShown = useCallback((o: number) => (o <= 0 ? o : collapsed ? collapsed.shownOf[o] : o), [collapsed]);
   const toOrig = useCallback((s: number) => (s < 0 ? -1 : collapsed ? collapsed.head[s] : s), [collapsed]);
 
   const baseColors = useMemo(
@@ -178,6 +180,24 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     () => (origMatch && collapsed ? shownMatch(collapsed, origMatch) : origMatch),
     [origMatch, collapsed]
   );
+  // the whole graph as the frame's columns, drawn from them until the index is made (not with a
+  // chain expanded, nor with a search, whose marks are by the index's nodes)
+  const columns = useMemo<DrawnColumns | undefined>(
+    () => (heads.size === 0 && !origMatch ? { data, collapsed: collapse, colors: baseColors } : undefined),
+    [heads, origMatch, data, collapse, baseColors]
+  );
+  // the drawn graph's collapse and index, made in idle slices after the first paint (an input
+  // that reads them before makes what is left at once)
+  useEffect(() => {
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      cancelIdle = inIdleSteps([(d) => !(collapsed instanceof LazyCollapsed) || collapsed.step(d), warmIndex(shown)]);
+    });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
+  }, [collapsed, shown]);
 
   // sorted once per sort order; a search only filters the sorted rows (filtering keeps the order)
   const rootRight = data.valueRight ? data.valueRight[0] : undefined;
@@ -232,7 +252,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // the top table's first row's (its button, and the header's pick with nothing selected; merged
   // once the rows are there, so usually done already), and the search's sandwich (the matching
   // function with the largest total)
-  const menuName = menu && menu.node >= 0 && menu.node < shownData.count ? shownData.nameIdx[menu.node] : -1;
+  const menuName = menu && menu.node >= 0 && menu.node < shown.data.count ? shown.data.nameIdx[menu.node] : -1;
   const searchName = useMemo(
     () => (searchResult && allRows ? searchBest(allRows, searchResult.nameMatch) : -1),
     [searchResult, allRows]
@@ -314,7 +334,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     let cancelIdle: (() => void) | undefined;
     const cancelPaint = afterPaint(() => {
       const build = nameTextSteps(data);
-      cancelIdle = inIdleSteps([(d) => build(d), warmGeometry(index)]);
+      cancelIdle = inIdleSteps([(d) => build(d), warmIndex(index)]);
     });
     return () => {
       cancelPaint();
@@ -407,7 +427,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       }
       return;
     }
-    const { level, value } = shownData;
+    const { level, value } = shown.data;
     const cur = selected >= 0 ? selected : focus;
     const sameLevel = (dir: 1 | -1) => {
       const l = level[cur];
@@ -456,7 +476,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   };
 
   const copyName = (node: number) => {
-    const name = shownData.names[shownData.nameIdx[node]];
+    const name = shown.data.names[shown.data.nameIdx[node]];
     if (navigator.clipboard?.writeText) {
       navigator.clipboard.writeText(name).catch(() => undefined);
     }
@@ -700,7 +720,8 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
               minBarWidth={opt.minBarWidth}
               textAlign={opt.textAlign}
               darkTheme={dark}
-              frames={collapsed?.frames}
+              chains={collapsed}
+              columns={columns}
               probeNames={probeNames}
               onHover={onHover}
               onClick={zoom}
@@ -784,14 +805,14 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
                 label="Highlight same name"
                 icon="eye"
                 onClick={() => {
-                  setHighlight(shownData.nameIdx[menu.node]);
+                  setHighlight(shown.data.nameIdx[menu.node]);
                   setMenu(undefined);
                 }}
               />
               <MenuItem
                 label="Sandwich view"
                 icon="gf-show-context"
-                onClick={() => openSandwich(shownData.nameIdx[menu.node])}
+                onClick={() => openSandwich(shown.data.nameIdx[menu.node])}
               />
               {collapsed && collapsed.frames[menu.node] > 1 && (
                 <MenuItem
@@ -812,7 +833,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
                   label="Show in table"
                   icon="table"
                   onClick={() => {
-                    setHighlight(shownData.nameIdx[menu.node]);
+                    setHighlight(shown.data.nameIdx[menu.node]);
                     setSearch('');
                     if (!fits) {
                       setOpt({ viewMode: 'table' });
@@ -855,19 +876,18 @@ function collapsedOf(index: FlameIndex, heads: Set<number>): Collapsed {
   }
   let c = collapsedCache.get(index);
   if (!c) {
-    c = collapseChains(index);
+    // made in idle time or when first read
+    c = new LazyCollapsed(index.data);
     collapsedCache.set(index, c);
   }
   return c;
 }
 
 function shownIndexOf(c: Collapsed, index: FlameIndex): FlameIndex {
-  if (c.data === index.data) {
-    return index;
-  }
   let ix = shownIndexCache.get(c);
   if (!ix) {
-    ix = buildIndex(c.data);
+    // the uncollapsed index itself when the collapse merged nothing
+    ix = buildIndex(() => c.data, { later: true, sameAs: index });
     shownIndexCache.set(c, ix);
   }
   return ix;

@@ -3,6 +3,7 @@
 
 import { FlameData, flameDataLike } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
+import { Chains, chainsOf } from './chains';
 
 /**
  * A flamegraph with its chains collapsed, as Grafana's flame graph collapses them: a node whose
@@ -20,115 +21,238 @@ export interface Collapsed {
   shownOf: Int32Array;
 }
 
+/** Rows per chunk of a collapse made in steps (about 1 ms of work). */
+const CHUNK = 32768;
+
+/**
+ * A collapse made in chunks: a forward pass that numbers the bars (each node's bar: its own, or
+ * its chain's), then one that fills their columns; both resumable at any row. Where chains are
+ * comes from chainsOf (one backward pass over the columns), so no index of the graph is needed.
+ */
+export class CollapseBuild {
+  result?: Collapsed;
+  private pass = 0;
+  private at = 0;
+  private m = 0;
+  private chainHead = 0;
+  private readonly shownOf: Int32Array;
+  private readonly chains: Chains;
+  private cols?: Omit<Collapsed, 'data' | 'shownOf'> & {
+    level: Int32Array;
+    value: Float64Array;
+    self: Float64Array;
+    nameIdx: Int32Array;
+    valueRight?: Float64Array;
+    selfRight?: Float64Array;
+    virtual?: Uint8Array;
+    virtualLabelIdx?: Int32Array;
+  };
+  private maxLevel = 0;
+  private readonly drawnLevel: Int32Array;
+
+  constructor(
+    private readonly d: FlameData,
+    private readonly expanded: ReadonlySet<number> = new Set()
+  ) {
+    this.chains = chainsOf(d);
+    this.shownOf = new Int32Array(d.count);
+    this.drawnLevel = new Int32Array(d.maxLevel + 2);
+  }
+
+  /** Goes on until the collapse is made (true) or the deadline has no time left (false). */
+  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+    const n = this.d.count;
+    while (!this.result) {
+      const to = Math.min(n, this.at + CHUNK);
+      if (this.pass === 0) {
+        this.number(to);
+        this.at = to;
+        if (to === n) {
+          if (this.m === n) {
+            const ident = new Int32Array(n);
+            for (let i = 0; i < n; i++) {
+              ident[i] = i;
+            }
+            this.result = { data: this.d, head: ident, frames: new Int32Array(n).fill(1), shownOf: ident };
+            break;
+          }
+          this.start();
+          this.pass = 1;
+          this.at = 0;
+        }
+      } else {
+        this.fill(to);
+        this.at = to;
+        if (to === n) {
+          this.finish();
+          break;
+        }
+      }
+      if (deadline.timeRemaining() <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Numbers the bars of rows at..to-1: a merged node is on its parent's (the row before) bar. */
+  private number(to: number) {
+    const { shownOf, expanded } = this;
+    const merges = this.chains.merges;
+    const anyExpanded = expanded.size > 0;
+    let m = this.m;
+    let ch = this.chainHead;
+    for (let i = this.at; i < to; i++) {
+      if ((merges[i >>> 5] & (1 << (i & 31))) !== 0) {
+        // a chain the user expanded (by its first node) keeps its frames apart
+        if (!anyExpanded || !expanded.has(ch)) {
+          shownOf[i] = shownOf[i - 1];
+          continue;
+        }
+      } else {
+        ch = i;
+      }
+      shownOf[i] = m++;
+    }
+    this.m = m;
+    this.chainHead = ch;
+  }
+
+  private start() {
+    const d = this.d;
+    const m = this.m;
+    this.cols = {
+      level: new Int32Array(m),
+      value: new Float64Array(m),
+      self: new Float64Array(m),
+      nameIdx: new Int32Array(m),
+      head: new Int32Array(m),
+      frames: new Int32Array(m),
+      valueRight: d.valueRight ? new Float64Array(m) : undefined,
+      selfRight: d.selfRight ? new Float64Array(m) : undefined,
+      virtual: d.virtual ? new Uint8Array(m) : undefined,
+      virtualLabelIdx: d.virtualLabelIdx ? new Int32Array(m) : undefined,
+    };
+  }
+
+  /** Fills the bars' columns from rows at..to-1: a chain's first node gives its bar, every frame adds its self. */
+  private fill(to: number) {
+    const d = this.d;
+    const { level, value, self, nameIdx, head, frames, valueRight, selfRight, virtual, virtualLabelIdx } = this.cols!;
+    // the columns in locals: property loads in these loops over 500k rows made them 5 times slower
+    const { shownOf, drawnLevel } = this;
+    const dLevel = d.level;
+    const dValue = d.value;
+    const dSelf = d.self;
+    const dName = d.nameIdx;
+    const dValueRight = d.valueRight;
+    const dSelfRight = d.selfRight;
+    const dVirtual = d.virtual;
+    const dVirtualLabel = d.virtualLabelIdx;
+    let maxLevel = this.maxLevel;
+    for (let i = this.at; i < to; i++) {
+      const s = shownOf[i];
+      const l = dLevel[i];
+      if (i === 0 || s !== shownOf[i - 1]) {
+        const sl = l === 0 ? 0 : drawnLevel[l - 1] + 1;
+        drawnLevel[l] = sl;
+        level[s] = sl;
+        if (sl > maxLevel) {
+          maxLevel = sl;
+        }
+        value[s] = dValue[i];
+        nameIdx[s] = dName[i];
+        head[s] = i;
+        if (valueRight && dValueRight) {
+          valueRight[s] = dValueRight[i];
+        }
+        if (virtual && dVirtual) {
+          virtual[s] = dVirtual[i];
+        }
+        if (virtualLabelIdx && dVirtualLabel) {
+          virtualLabelIdx[s] = dVirtualLabel[i];
+        }
+      } else {
+        // merged into its parent's bar: drawn at its level
+        drawnLevel[l] = drawnLevel[l - 1];
+      }
+      frames[s]++;
+      self[s] += dSelf[i];
+      if (selfRight && dSelfRight) {
+        selfRight[s] += dSelfRight[i];
+      }
+    }
+    this.maxLevel = maxLevel;
+  }
+
+  private finish() {
+    const c = this.cols!;
+    const data = flameDataLike(this.d, {
+      count: this.m,
+      level: c.level,
+      value: c.value,
+      self: c.self,
+      nameIdx: c.nameIdx,
+      maxLevel: this.maxLevel,
+      valueRight: c.valueRight,
+      selfRight: c.selfRight,
+      virtual: c.virtual,
+      virtualLabelIdx: c.virtualLabelIdx,
+    });
+    this.result = { data, head: c.head, frames: c.frames, shownOf: this.shownOf };
+  }
+}
+
 /**
  * Collapses every chain of index except those whose head (original node) is in `expanded`.
  * O(n); the identity (nothing merged) when no chain can be collapsed.
  */
 export function collapseChains(index: FlameIndex, expanded: ReadonlySet<number> = new Set()): Collapsed {
-  const d = index.data;
-  const n = d.count;
-  const shownOf = new Int32Array(n);
-  // count shown nodes first, so the arrays are made once at their size
-  const merged = new Uint8Array(n);
-  const anyExpanded = expanded.size > 0;
-  // the original node heading the chain each node is in, kept only to find the expanded chains
-  const chainHead = anyExpanded ? new Int32Array(n) : undefined;
-  // the columns in locals: property loads in these loops over 500k rows made them 5 times slower
-  const { parent, end } = index;
-  const dValue = d.value;
-  const dValueRight = d.valueRight;
-  const dVirtual = d.virtual;
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    if (chainHead) {
-      chainHead[i] = i;
-    }
-    const p = parent[i];
-    // i merges into its parent when it is p's only child (the next row, ending where p ends) with
-    // p's total; the root stays its own bar, and virtual (label) frames are never merged
-    if (
-      p > 0 &&
-      i === p + 1 &&
-      end[i] === end[p] &&
-      dValue[i] === dValue[p] &&
-      (dValueRight === undefined || dValueRight[i] === dValueRight[p]) &&
-      (dVirtual === undefined || (dVirtual[i] === 0 && dVirtual[p] === 0))
-    ) {
-      // a chain the user expanded keeps its frames apart
-      if (chainHead) {
-        chainHead[i] = chainHead[p];
-      }
-      if (!chainHead || !expanded.has(chainHead[i])) {
-        merged[i] = 1;
-        shownOf[i] = shownOf[p];
-        continue;
-      }
-    }
-    shownOf[i] = m++;
+  const b = new CollapseBuild(index.data, expanded);
+  b.step();
+  return b.result!;
+}
+
+/**
+ * A Collapsed made when it is first read, or ahead in idle time by its steps (the panel's first
+ * draw reads none of it: it walks the frame's columns).
+ */
+export class LazyCollapsed implements Collapsed {
+  private build?: CollapseBuild;
+  private made?: Collapsed;
+  constructor(private readonly source: FlameData) {}
+  get data() {
+    return this.now().data;
   }
-  if (m === n) {
-    const ident = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      ident[i] = i;
-    }
-    return { data: d, head: ident, frames: new Int32Array(n).fill(1), shownOf: ident };
+  get head() {
+    return this.now().head;
   }
-  const level = new Int32Array(m);
-  const value = new Float64Array(m);
-  const self = new Float64Array(m);
-  const nameIdx = new Int32Array(m);
-  const head = new Int32Array(m);
-  const frames = new Int32Array(m);
-  const valueRight = d.valueRight ? new Float64Array(m) : undefined;
-  const selfRight = d.selfRight ? new Float64Array(m) : undefined;
-  const virtual = d.virtual ? new Uint8Array(m) : undefined;
-  const virtualLabelIdx = d.virtualLabelIdx ? new Int32Array(m) : undefined;
-  let maxLevel = 0;
-  const dSelf = d.self;
-  const dName = d.nameIdx;
-  const dSelfRight = d.selfRight;
-  const dVirtualLabel = d.virtualLabelIdx;
-  for (let i = 0; i < n; i++) {
-    const s = shownOf[i];
-    if (merged[i] === 0) {
-      const p = parent[i];
-      const l = p < 0 ? 0 : level[shownOf[p]] + 1;
-      level[s] = l;
-      if (l > maxLevel) {
-        maxLevel = l;
-      }
-      value[s] = dValue[i];
-      nameIdx[s] = dName[i];
-      head[s] = i;
-      if (valueRight && dValueRight) {
-        valueRight[s] = dValueRight[i];
-      }
-      if (virtual && dVirtual) {
-        virtual[s] = dVirtual[i];
-      }
-      if (virtualLabelIdx && dVirtualLabel) {
-        virtualLabelIdx[s] = dVirtualLabel[i];
-      }
-    }
-    frames[s]++;
-    self[s] += dSelf[i];
-    if (selfRight && dSelfRight) {
-      selfRight[s] += dSelfRight[i];
-    }
+  get frames() {
+    return this.now().frames;
   }
-  const data = flameDataLike(d, {
-    count: m,
-    level,
-    value,
-    self,
-    nameIdx,
-    maxLevel,
-    valueRight,
-    selfRight,
-    virtual,
-    virtualLabelIdx,
-  });
-  return { data, head, frames, shownOf };
+  get shownOf() {
+    return this.now().shownOf;
+  }
+  /** Whether the collapse is made. */
+  get ready(): boolean {
+    return this.made !== undefined;
+  }
+  /** Goes on with the collapse while the deadline has time left; true once it is made. */
+  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+    if (!this.made) {
+      this.build ??= new CollapseBuild(this.source);
+      if (!this.build.step(deadline)) {
+        return false;
+      }
+      this.made = this.build.result!;
+      this.build = undefined;
+    }
+    return true;
+  }
+  private now(): Collapsed {
+    this.step();
+    return this.made!;
+  }
 }
 
 /** How many chains of index can be collapsed (their heads), for the header's count. */

@@ -125,87 +125,198 @@ class GeometryBuild {
 }
 
 /**
- * A FlameIndex whose tree (parent, end) is made at once and whose geometry (start, deepest,
- * per-level lists) later: in idle time (warmGeometry) or at its first read. The uncollapsed
- * graph's index is walked by the collapse, but drawn only when collapsing is off, so with
- * collapsing on (the default) the first draw does not make 8 MB of geometry (500k nodes) it
- * does not read.
+ * The tree of an index (each node's parent and the end of its subtree) made in chunks: one
+ * forward pass with a stack of the open nodes, resumable at any row.
+ */
+class TreeBuild {
+  private at = 0;
+  private depth = -1;
+  private readonly parent: Int32Array;
+  private readonly end: Int32Array;
+  private readonly stack: Int32Array;
+  tree?: { parent: Int32Array; end: Int32Array };
+
+  constructor(private readonly data: FlameData) {
+    const n = data.count;
+    this.parent = new Int32Array(n);
+    this.end = new Int32Array(n);
+    this.stack = new Int32Array(data.maxLevel + 2);
+  }
+
+  /** Goes on until the tree is made (true) or the deadline has no time left (false). */
+  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+    const n = this.data.count;
+    const level = this.data.level;
+    const { parent, end, stack } = this;
+    while (!this.tree) {
+      const to = Math.min(n, this.at + CHUNK);
+      let depth = this.depth;
+      for (let i = this.at; i < to; i++) {
+        const l = level[i];
+        // close the nodes at levels >= l
+        while (depth >= l) {
+          end[stack[depth]] = i;
+          depth--;
+        }
+        parent[i] = l === 0 ? -1 : stack[l - 1];
+        stack[l] = i;
+        depth = l;
+      }
+      this.depth = depth;
+      this.at = to;
+      if (to === n) {
+        while (this.depth >= 0) {
+          end[stack[this.depth]] = n;
+          this.depth--;
+        }
+        this.tree = { parent, end };
+      } else if (deadline.timeRemaining() <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+/**
+ * A FlameIndex made when it is first read, or ahead in idle time by warmIndex's steps: its tree
+ * (parent, end), then its geometry (start, deepest, per-level lists). Its data may itself be made
+ * on first read (a collapsed graph): `source` is then a function giving it. The panel's first
+ * draw reads none of it (it walks the frame's columns, see model/outline.ts), so a 500k-node
+ * profile is on screen before 20 MB of index are made.
  */
 class LazyIndex implements FlameIndex {
-  build?: GeometryBuild;
+  private treeBuild?: TreeBuild;
+  private geoBuild?: GeometryBuild;
+  private tree?: { parent: Int32Array; end: Int32Array };
+  private geo?: Geometry;
+  private resolved?: FlameData;
+  /** The index read instead of this one, once the data turns out to be its data. */
+  private target?: FlameIndex;
+
   constructor(
-    readonly data: FlameData,
-    readonly parent: Int32Array,
-    readonly end: Int32Array
+    private readonly source: FlameData | (() => FlameData),
+    private readonly sameAs?: FlameIndex
   ) {}
+
+  get data(): FlameData {
+    if (!this.resolved) {
+      this.resolved = typeof this.source === 'function' ? this.source() : this.source;
+      if (this.sameAs && this.sameAs.data === this.resolved) {
+        this.target = this.sameAs;
+      }
+    }
+    return this.resolved;
+  }
+  get parent() {
+    return this.treeNow().parent;
+  }
+  get end() {
+    return this.treeNow().end;
+  }
   get start() {
-    return this.geometry().start;
+    return this.geometryNow().start;
   }
   get deepest() {
-    return this.geometry().deepest;
+    return this.geometryNow().deepest;
   }
   get levelStart() {
-    return this.geometry().levelStart;
+    return this.geometryNow().levelStart;
   }
   get levelNodes() {
-    return this.geometry().levelNodes;
+    return this.geometryNow().levelNodes;
   }
-  private geo?: Geometry;
-  private geometry(): Geometry {
+
+  /** Whether both the tree and the geometry are made. */
+  get ready(): boolean {
+    return this.target ? indexReady(this.target) : this.geo !== undefined;
+  }
+
+  /** Makes what is left of the tree, then of the geometry, while the deadline has time (true once all is made). */
+  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+    void this.data;
+    if (this.target) {
+      return warmIndex(this.target)(deadline);
+    }
+    if (!this.tree) {
+      this.treeBuild ??= new TreeBuild(this.data);
+      if (!this.treeBuild.step(deadline)) {
+        return false;
+      }
+      this.tree = this.treeBuild.tree!;
+      this.treeBuild = undefined;
+      if (deadline.timeRemaining() <= 0) {
+        return false;
+      }
+    }
     if (!this.geo) {
-      this.build ??= new GeometryBuild(this.data, this.parent);
-      this.build.step();
-      this.geo = this.build.geometry!;
+      this.geoBuild ??= new GeometryBuild(this.data, this.tree.parent);
+      if (!this.geoBuild.step(deadline)) {
+        return false;
+      }
+      this.geo = this.geoBuild.geometry!;
+      this.geoBuild = undefined;
+    }
+    return true;
+  }
+
+  private treeNow(): { parent: Int32Array; end: Int32Array } {
+    void this.data;
+    if (this.target) {
+      return this.target;
+    }
+    if (!this.tree) {
+      this.treeBuild ??= new TreeBuild(this.data);
+      this.treeBuild.step();
+      this.tree = this.treeBuild.tree!;
+      this.treeBuild = undefined;
+    }
+    return this.tree;
+  }
+
+  private geometryNow(): Geometry {
+    void this.data;
+    if (this.target) {
+      return this.target;
+    }
+    if (!this.geo) {
+      this.geoBuild ??= new GeometryBuild(this.data, this.treeNow().parent);
+      this.geoBuild.step();
+      this.geo = this.geoBuild.geometry!;
+      this.geoBuild = undefined;
     }
     return this.geo;
   }
 }
 
 /**
- * Builds the FlameIndex of data in O(n). With `geometry: 'later'` only its tree is made now, its
- * geometry by warmGeometry's steps or when first read.
+ * Builds the FlameIndex of data in O(n). With `later`, nothing is made now: the index is made
+ * by warmIndex's steps or, what is left of it, when first read. `data` may be a function giving
+ * the data, called on the first read; when it gives `sameAs`'s data, the index is `sameAs`'s (a
+ * collapse that merged nothing).
  */
-export function buildIndex(data: FlameData, opts: { geometry?: 'now' | 'later' } = {}): FlameIndex {
-  const n = data.count;
-  const level = data.level;
-  const parent = new Int32Array(n);
-  const end = new Int32Array(n);
-  const stack = new Int32Array(data.maxLevel + 2);
-  let depth = -1;
-  for (let i = 0; i < n; i++) {
-    const l = level[i];
-    // close the nodes at levels >= l
-    while (depth >= l) {
-      end[stack[depth]] = i;
-      depth--;
-    }
-    parent[i] = l === 0 ? -1 : stack[l - 1];
-    stack[l] = i;
-    depth = l;
-  }
-  while (depth >= 0) {
-    end[stack[depth]] = n;
-    depth--;
-  }
-  const index = new LazyIndex(data, parent, end);
-  if (opts.geometry !== 'later') {
-    void index.start;
+export function buildIndex(
+  data: FlameData | (() => FlameData),
+  opts: { later?: boolean; sameAs?: FlameIndex } = {}
+): FlameIndex {
+  const index = new LazyIndex(data, opts.sameAs);
+  if (!opts.later) {
+    index.step();
   }
   return index;
 }
 
 /**
- * A step that makes index's geometry in chunks while the deadline has time left, true once it
- * is made (at once for an index built with it).
+ * A step that makes index's tree and geometry in chunks while the deadline has time left, true
+ * once they are made (at once for an index made already).
  */
-export function warmGeometry(index: FlameIndex): (deadline: { timeRemaining(): number }) => boolean {
-  return (deadline) => {
-    if (!(index instanceof LazyIndex)) {
-      return true;
-    }
-    index.build ??= new GeometryBuild(index.data, index.parent);
-    return index.build.step(deadline);
-  };
+export function warmIndex(index: FlameIndex): (deadline: { timeRemaining(): number }) => boolean {
+  return (deadline) => !(index instanceof LazyIndex) || index.step(deadline);
+}
+
+/** Whether reading index's tree and geometry costs nothing more (made already). */
+export function indexReady(index: FlameIndex): boolean {
+  return !(index instanceof LazyIndex) || index.ready;
 }
 
 /** Index in levelNodes of the first node of level l whose row is >= row (binary search). */

@@ -12,7 +12,7 @@ import fs from 'fs';
 import path from 'path';
 import { DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
 import { FlameData, readFlameData } from '../../shared/flameData';
-import { buildIndex, FlameIndex, warmGeometry } from './flameIndex';
+import { buildIndex, FlameIndex, indexReady, warmIndex } from './flameIndex';
 import { topTable, TopTableBuild } from './topTable';
 import { Deadline, inIdleSteps } from './idle';
 import {
@@ -553,20 +553,27 @@ describe('made in idle slices after the first paint', () => {
     expect(build.rows).toEqual(topTable(buildIndex(big)));
   });
 
-  it('the geometry made later, over many periods, is the geometry made at once', () => {
-    const later = buildIndex(big, { geometry: 'later' });
-    const warm = warmGeometry(later);
+  it('the index made later, over many periods, is the index made at once', () => {
+    const later = buildIndex(big, { later: true });
+    expect(indexReady(later)).toBe(false);
+    const warm = warmIndex(later);
     let periods = 0;
     while (!warm(NONE)) {
       periods++;
     }
     expect(periods).toBeGreaterThan(5);
+    expect(indexReady(later)).toBe(true);
     const now = buildIndex(big);
-    for (const col of ['start', 'deepest', 'levelStart', 'levelNodes'] as const) {
+    for (const col of ['parent', 'end', 'start', 'deepest', 'levelStart', 'levelNodes'] as const) {
       expect(Array.from(later[col])).toEqual(Array.from(now[col]));
     }
-    // and read before it is warmed, the geometry is made at once
-    expect(Array.from(buildIndex(big, { geometry: 'later' }).start)).toEqual(Array.from(now.start));
+    // and read before it is warmed (or half way), what is left is made at once
+    expect(Array.from(buildIndex(big, { later: true }).start)).toEqual(Array.from(now.start));
+    const half = buildIndex(big, { later: true });
+    warmIndex(half)(NONE);
+    expect(indexReady(half)).toBe(false);
+    expect(Array.from(half.end)).toEqual(Array.from(now.end));
+    expect(Array.from(half.levelNodes)).toEqual(Array.from(now.levelNodes));
   });
 
   it('the names text made in steps finds what one made at once finds', () => {

@@ -1,6 +1,8 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import { FlameData } from '../../shared/flameData';
+import { Chains, forEachVisibleInColumns } from '../model/chains';
 import { FlameIndex } from '../model/flameIndex';
 import { forEachVisible, LayoutParams, levelAt, rowY } from '../model/layout';
 import { barLabel } from '../model/format';
@@ -24,6 +26,12 @@ export interface DrawParams extends LayoutParams {
   charWidth: number;
   /** Collapsed chains: how many frames each bar holds; a bar holding more says so (`name (+2)`). */
   frames?: Int32Array;
+  /**
+   * Draw the whole graph (focus on the root) straight from these columns instead of from the
+   * index (which is then not read): the first draw, before any index is made. With `chains`, the
+   * chains are collapsed; nodes (for colors and nodeMatch) are the columns' rows.
+   */
+  columns?: { data: FlameData; chains?: Chains };
 }
 
 /** Horizontal padding of bar text in CSS px. */
@@ -58,8 +66,8 @@ function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
  * and only the focus's subtree (plus its ancestors). Returns how many bars were drawn.
  */
 export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number {
-  const { index, rowHeight, height, scrollTop } = p;
-  const data = index.data;
+  const { index, rowHeight, height, scrollTop, columns } = p;
+  const data = columns ? columns.data : index.data;
   ctx.clearRect(0, 0, p.width, height);
   const a = levelAt(p, scrollTop);
   const b = levelAt(p, scrollTop + height);
@@ -77,7 +85,7 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
   // a fillStyle change and a fillRect per bar (thousands in a zoomed redraw)
   const byFill = new Map<string, number[]>();
   const virtualBars: number[] = [];
-  forEachVisible(index, p, fromLevel, toLevel, p.minBarWidth, (i, x, w, level) => {
+  const bar = (i: number, x: number, w: number, level: number, held: number) => {
     const y = rowY(p, level) - scrollTop;
     const bw = w > 2 ? w - 1 : w;
     const matched = !p.nodeMatch || p.nodeMatch[i] === 1;
@@ -92,7 +100,6 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
       virtualBars.push(x, y, bw);
     }
     drawn++;
-    const held = p.frames ? p.frames[i] : 1;
     const mark = held > 1 ? ` (+${held - 1})` : '';
     const maxChars = Math.floor((bw - 2 * TEXT_PADDING) / p.charWidth) - mark.length;
     if (maxChars >= 3) {
@@ -107,7 +114,15 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
         texts.push([text, Math.max(x + TEXT_PADDING, tx), y + rowHeight / 2, matched]);
       }
     }
-  });
+  };
+  if (columns) {
+    forEachVisibleInColumns(data, columns.chains, p, fromLevel, toLevel, p.minBarWidth, bar);
+  } else {
+    const frames = p.frames;
+    forEachVisible(index, p, fromLevel, toLevel, p.minBarWidth, (i, x, w, level) =>
+      bar(i, x, w, level, frames ? frames[i] : 1)
+    );
+  }
   const barHeight = rowHeight - 1;
   for (const [fill, rects] of byFill) {
     ctx.fillStyle = fill;
