@@ -40,7 +40,9 @@ describe('readFlameData', () => {
   it('with enumTextAsNames still says which row holds an index outside the enum', () => {
     const frame = nestedSet(SMALL);
     (frame.fields[3].values as number[])[4] = 9;
-    expect(() => readFlameData(frame, { enumTextAsNames: true })).toThrow('field "label" row 4: enum index 9 outside 0..5');
+    expect(() => readFlameData(frame, { enumTextAsNames: true })).toThrow(
+      'field "label" row 4: enum index 9 outside 0..5'
+    );
   });
 
   it('reads plain string labels the same way as enum labels', () => {
@@ -127,6 +129,72 @@ describe('readFlameData', () => {
     expect(() => readFlameData(nestedSet([[0, 'total', 10, 20]]))).toThrow('row 0: self 20 is larger than');
   });
 
+  it.each([
+    [
+      'a level jump',
+      [
+        [0, 'total', 10, 0],
+        [1, 'a', 10, 0],
+        [3, 'b', 10, 10],
+      ],
+      'field "level" row 2: level 3 follows level 1',
+    ],
+    [
+      'a negative level',
+      [
+        [0, 'total', 10, 0],
+        [-1, 'a', 10, 10],
+      ],
+      'field "level" row 1: -1 is not a non-negative integer',
+    ],
+    [
+      'a fractional level',
+      [
+        [0, 'total', 10, 0],
+        [0.5, 'a', 10, 10],
+      ],
+      'field "level" row 1: 0.5 is not a non-negative integer',
+    ],
+    [
+      'a second root',
+      [
+        [0, 'total', 10, 0],
+        [0, 'again', 10, 10],
+      ],
+      'row 1: a second root',
+    ],
+    [
+      'self above total',
+      [
+        [0, 'total', 10, 0],
+        [1, 'a', 5, 6],
+      ],
+      "row 1: self 6 is larger than the node's total 5",
+    ],
+    [
+      'an infinite total',
+      [
+        [0, 'total', 10, 0],
+        [1, 'a', Infinity, 1],
+      ],
+      'field "value" row 1: Infinity is not a finite number',
+    ],
+    [
+      'a NaN self',
+      [
+        [0, 'total', 10, 0],
+        [1, 'a', 5, NaN],
+      ],
+      'field "self" row 1: NaN is not a finite number',
+    ],
+  ] as Array<[string, Array<[number, string, number, number]>, string]>)(
+    'read in one pass for the first draw, %s is reported as the column-by-column reading reports it',
+    (_, rows, message) => {
+      expect(() => readFlameData(nestedSet(rows))).toThrow(message);
+      expect(() => readFlameData(nestedSet(rows), { enumTextAsNames: true })).toThrow(message);
+    }
+  );
+
   it('names the missing field and the fields it has', () => {
     const f = nestedSet(SMALL);
     f.fields = f.fields.filter((x) => x.name !== 'self');
@@ -141,4 +209,3 @@ describe('readFlameData', () => {
     expect(() => readFlameData(f)).toThrow('needs both "valueRight" and "selfRight"');
   });
 });
-

@@ -112,7 +112,9 @@ function isSmallIndex(v: unknown): v is number {
 }
 
 function notFinite(f: Field, i: number, v: unknown): FlameFrameError {
-  return new FlameFrameError(`field "${f.name}" row ${i}: ${JSON.stringify(v)} is not a finite number`);
+  // a number as it prints (JSON would print NaN and Infinity as null)
+  const shown = typeof v === 'number' ? String(v) : JSON.stringify(v);
+  return new FlameFrameError(`field "${f.name}" row ${i}: ${shown} is not a finite number`);
 }
 
 /** The frame's own array when it is an array of exactly n plain numbers, for reading without a copy. */
@@ -272,6 +274,63 @@ function readLabels(f: Field, n: number, names: string[], seen: Map<string, numb
 }
 
 /**
+ * The four columns as they are, checked in one pass, when each is the frame's array of plain
+ * numbers and the label an enum's indices (what Grafana's Pyroscope datasource and Emberscope's
+ * backend send): the nested-set shape, finite totals and selfs with self <= total, indices inside
+ * the enum. Undefined when any of that does not hold; the column-by-column reading then says
+ * what and where. One pass instead of five reads each row's four values once (500k rows: about
+ * 15 ms in five passes in a profile).
+ */
+function readPlainColumns(
+  levelF: Field,
+  valueF: Field,
+  selfF: Field,
+  labelF: Field,
+  n: number
+): { level: number[]; maxLevel: number; value: number[]; self: number[]; nameIdx: number[] } | undefined {
+  const text = labelF.config?.type?.enum?.text;
+  const level = plainArray(levelF.values, n);
+  const value = plainArray(valueF.values, n);
+  const self = plainArray(selfF.values, n);
+  const nameIdx = plainArray(labelF.values, n);
+  if (!text || !level || !value || !self || !nameIdx || n === 0 || level[0] !== 0) {
+    return undefined;
+  }
+  const size = text.length;
+  let prev = -1;
+  let maxLevel = 0;
+  for (let i = 0; i < n; i++) {
+    const l = level[i];
+    const v = value[i];
+    const s = self[i];
+    const k = nameIdx[i];
+    if (
+      typeof l !== 'number' ||
+      (l | 0) !== l ||
+      l < 0 ||
+      l > prev + 1 ||
+      (l === 0) !== (i === 0) ||
+      typeof v !== 'number' ||
+      v - v !== 0 ||
+      typeof s !== 'number' ||
+      !(s <= v) ||
+      s - s !== 0 ||
+      typeof k !== 'number' ||
+      (k | 0) !== k ||
+      k < 0 ||
+      k >= size
+    ) {
+      return undefined;
+    }
+    prev = l;
+    if (l > maxLevel) {
+      maxLevel = l;
+    }
+  }
+  return { level, maxLevel, value, self, nameIdx };
+}
+
+/**
  * Reads a nested-set flamegraph frame into typed arrays and checks its shape: one root at
  * level 0 in row 0, every later row at most one level deeper than the row before it, totals
  * not below self. Throws FlameFrameError naming the field and row of the first problem.
@@ -282,17 +341,26 @@ export function readFlameData(frame: DataFrame, options: ReadOptions = {}): Flam
   const valueF = requiredField(frame, 'value');
   const selfF = requiredField(frame, 'self');
   const labelF = requiredField(frame, 'label');
-  const { level, maxLevel } = readLevels(levelF, n);
-  const value = numbers(valueF, n);
-  const self = numbers(selfF, n);
-  for (let i = 0; i < n; i++) {
-    if (self[i] > value[i]) {
-      throw new FlameFrameError(`row ${i}: self ${self[i]} is larger than the node's total ${value[i]}`);
-    }
-  }
   const names: string[] = [];
   const seen = new Map<string, number>();
-  const nameIdx = readLabels(labelF, n, names, seen, options.enumTextAsNames);
+  const plain = options.enumTextAsNames ? readPlainColumns(levelF, valueF, selfF, labelF, n) : undefined;
+  let level: Column, maxLevel: number, value: Column, self: Column, nameIdx: Column;
+  if (plain) {
+    ({ level, maxLevel, value, self, nameIdx } = plain);
+    for (const t of labelF.config!.type!.enum!.text!) {
+      names.push(typeof t === 'string' ? t : String(t));
+    }
+  } else {
+    ({ level, maxLevel } = readLevels(levelF, n));
+    value = numbers(valueF, n);
+    self = numbers(selfF, n);
+    for (let i = 0; i < n; i++) {
+      if (self[i] > value[i]) {
+        throw new FlameFrameError(`row ${i}: self ${self[i]} is larger than the node's total ${value[i]}`);
+      }
+    }
+    nameIdx = readLabels(labelF, n, names, seen, options.enumTextAsNames);
+  }
 
   const data: FlameData = { count: n, level, value, self, nameIdx, names, maxLevel, unit: valueF.config?.unit };
   if (names.length > 0 && seen.size === 0) {
