@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { Page, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
@@ -120,6 +121,30 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
   };
 }
 
+/**
+ * BENCH_LOAD=ci runs the benchmark on a machine as busy as CI's: the Go tests with the race
+ * detector (the longest step of the test command, both cores busy) run over and over beside it,
+ * started before the first case and stopped after the last. The load average is recorded per case.
+ */
+function startLoad(): ChildProcess | undefined {
+  if (process.env.BENCH_LOAD !== 'ci') {
+    return undefined;
+  }
+  const loop = 'while true; do go test -race -count=1 ./pkg/... > /dev/null 2>&1; done';
+  return spawn('bash', ['-c', loop], { cwd: REPO, detached: true, stdio: 'ignore' });
+}
+
+function stopLoad(load: ChildProcess | undefined) {
+  if (load?.pid) {
+    try {
+      // the loop and the go commands it started are one process group
+      process.kill(-load.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
 const fmt = (x?: number, d = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
 const ratio = (g?: number, o?: number) =>
   g === undefined || o === undefined || !(o > 0) ? '–' : `${(g / o).toFixed(1)}×`;
@@ -137,7 +162,13 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     emberscope: Measure;
     grafana: Measure;
     emberscopeStagesMs: Record<string, number>;
+    loadAverage: number[];
   }> = [];
+  const load = startLoad();
+  if (load) {
+    // let the load get going (the first build of the race-enabled test binaries)
+    await new Promise((r) => setTimeout(r, 60_000));
+  }
   try {
     await page.goto(server.url);
     await page.waitForFunction(() => document.title === 'bench ready');
@@ -151,10 +182,12 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
       const grafana: Measure = (process.env.BENCH_LIBS ?? 'emberscope,grafana').includes('grafana')
         ? await measure(page, 'grafana')
         : { error: 'not measured (BENCH_LIBS)' };
-      results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana, emberscopeStagesMs });
+      const loadAverage = os.loadavg().map((x) => Number(x.toFixed(2)));
+      results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana, emberscopeStagesMs, loadAverage });
       console.log(c.name, JSON.stringify({ emberscope, grafana }));
     }
   } finally {
+    stopLoad(load);
     await server.close();
   }
   const out = path.join(REPO, 'test-results');
@@ -164,13 +197,15 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     chromium: browser.version(),
     viewport: '1200×800 CSS px, DPR 1',
     runs: RUNS,
+    load: process.env.BENCH_LOAD === 'ci' ? 'Go race tests running beside it (BENCH_LOAD=ci)' : 'none added',
+    cpus: os.cpus().length,
     note: 'medians; graph and top table for both; graph first paint = render until two animation frames later; first draw main-thread work = the render with its commit and effects (the canvas drawn), no frame waited for; graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
   };
   fs.writeFileSync(path.join(out, 'bench-browser.json'), JSON.stringify({ meta, results }, null, 2));
   const lines = [
     '# Flamegraph browser benchmark',
     '',
-    `${meta.date}, Chromium ${meta.chromium}, ${meta.viewport}, median of ${RUNS} runs in the same page. ${meta.note}.`,
+    `${meta.date}, Chromium ${meta.chromium}, ${meta.viewport}, ${meta.cpus} cores, load added: ${meta.load}; load average (1, 5, 15 min) after each case: ${results.map((r) => `${r.case.split(' ')[0]} ${r.loadAverage.join('/')}`).join(', ')}. Median of ${RUNS} runs in the same page. ${meta.note}.`,
     '',
     '| case | nodes | metric | Emberscope | @grafana/flamegraph 13.0.1 | ratio |',
     '|---|---|---|---|---|---|',

@@ -169,7 +169,8 @@ export function nodeColors(data: FlameData, mode: ColorMode, colorBlind = false)
   // per function: worked out on the first fill asked for
   let fn: { self: Float64Array; max: number } | undefined;
   const total = value[0] || 1;
-  const hues = new Int16Array(names.length).fill(-1);
+  // each name's hue + 1 (0: not worked out yet, so the array needs no filling)
+  const hues = new Int16Array(names.length);
   // intensities are bucketed (11 steps) so that at most 360 × 11 distinct strings are made
   const fills = new Array<string | undefined>(360 * 11);
   return {
@@ -187,10 +188,10 @@ export function nodeColors(data: FlameData, mode: ColorMode, colorBlind = false)
         t = Math.sqrt(value[i] / total);
       }
       const k = nameIdx[i];
-      let h = hues[k];
+      let h = hues[k] - 1;
       if (h < 0) {
         h = hueOf(packageOf(names[k]));
-        hues[k] = h;
+        hues[k] = h + 1;
       }
       const bucket = Math.round(t * 10);
       const key = h * 11 + bucket;

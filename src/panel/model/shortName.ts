@@ -152,18 +152,18 @@ export function fitName(
  * frame); entries are made on first use.
  */
 export class NameFormsCache {
-  private readonly forms: Array<string[] | undefined>;
+  // a map, not an array as long as the names: a draw asks for the few hundred names it writes
+  // (an array of 118k slots, made for each new profile, cost more than those lookups)
+  private readonly forms = new Map<number, string[]>();
 
-  constructor(private readonly names: string[]) {
-    this.forms = new Array(names.length);
-  }
+  constructor(private readonly names: string[]) {}
 
   /** nameForms of names[k]. */
   get(k: number): string[] {
-    let f = this.forms[k];
+    let f = this.forms.get(k);
     if (!f) {
       f = nameForms(this.names[k]);
-      this.forms[k] = f;
+      this.forms.set(k, f);
     }
     return f;
   }
