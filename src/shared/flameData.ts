@@ -341,15 +341,15 @@ export function readFlameData(frame: DataFrame, options: ReadOptions = {}): Flam
   const valueF = requiredField(frame, 'value');
   const selfF = requiredField(frame, 'self');
   const labelF = requiredField(frame, 'label');
-  const names: string[] = [];
+  let names: string[] = [];
   const seen = new Map<string, number>();
   const plain = options.enumTextAsNames ? readPlainColumns(levelF, valueF, selfF, labelF, n) : undefined;
   let level: Column, maxLevel: number, value: Column, self: Column, nameIdx: Column;
   if (plain) {
     ({ level, maxLevel, value, self, nameIdx } = plain);
-    for (const t of labelF.config!.type!.enum!.text!) {
-      names.push(typeof t === 'string' ? t : String(t));
-    }
+    const text: unknown[] = labelF.config!.type!.enum!.text!;
+    // copied at once when every name is a string already (names may be added to: virtual labels)
+    names = text.every((t) => typeof t === 'string') ? (text.slice() as string[]) : text.map((t) => String(t));
   } else {
     ({ level, maxLevel } = readLevels(levelF, n));
     value = numbers(valueF, n);
