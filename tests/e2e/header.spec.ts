@@ -160,6 +160,10 @@ async function release(page: Page) {
   await expect(page.getByTestId('header-controls')).toBeVisible();
   await expect(page.getByTestId('header-standin')).toHaveCount(0);
   await expect(page.getByTestId('header-controls').locator('[data-testid="icon-align-left"]')).toBeAttached();
+  // the colour scheme's Combobox comes one idle time after the other controls
+  if ((await page.getByTestId('colour-scheme').count()) > 0) {
+    await expect(page.getByTestId('colour-scheme').locator('input[role="combobox"]')).toBeAttached();
+  }
 }
 
 const settled = (page: Page) =>

@@ -110,6 +110,12 @@ describe('Header', () => {
     expect(screen.getByRole('radio', { name: 'Call tree' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'Align text right' })).toBeChecked();
     expect(screen.getByRole('switch', { name: 'Collapse chains' })).toBeChecked();
+    // the colour scheme's Combobox follows one idle time later, in the same box
+    expect(screen.queryByRole('combobox')).toBeNull();
+    expect(screen.getByTestId('colour-scheme').querySelector('input')).toHaveValue('By package');
+    paint();
+    idle();
+    expect(screen.getByRole('combobox')).toHaveValue('By package');
     fireEvent.click(screen.getByRole('radio', { name: 'Flame graph' }));
     fireEvent.click(screen.getByRole('button', { name: 'Expand all' }));
     expect(actions).toEqual([

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useEffect, useState } from 'react';
+import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Combobox, InlineSwitch, RadioButtonGroup } from '@grafana/ui';
 import { ColorMode } from '../model/colors';
 import { inIdleSteps } from '../model/idle';
@@ -15,7 +15,7 @@ import {
   TEXT_ALIGN_OPTIONS,
   VIEW_OPTIONS,
 } from './headerOptions';
-import { CONTROLS_ROW_STYLE, HeaderStandIn } from './HeaderStandIn';
+import { ColourStandIn, CONTROLS_ROW_STYLE, HeaderStandIn } from './HeaderStandIn';
 
 /**
  * Test hook: while `window.__emberscopeHoldHeader` is true the header keeps its stand-in (a
@@ -77,21 +77,43 @@ const ColourScheme = React.memo(function ColourScheme(props: {
   onAction: (a: HeaderAction) => void;
 }) {
   const { colorMode, open, onAction } = props;
-  const ref = React.useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
+  // the Combobox (an Input, floating-ui, downshift and a virtualised list: 3–6 ms in a profile)
+  // is mounted one idle time after the other controls, so that neither swap is one long task;
+  // until then the stand-in's box shows the current scheme. A click on the stand-in's box, which
+  // only the Combobox can answer, mounts it at once and opens it.
+  const [comboReady, setComboReady] = useState(open);
+  useEffect(() => {
+    if (comboReady) {
+      return;
+    }
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      cancelIdle = inIdleSteps([() => setComboReady(true)]);
+    });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
+  }, [comboReady]);
   useEffect(() => {
     if (open) {
       // the stand-in was clicked: the combobox opens as a click on it would
       ref.current?.querySelector('input')?.click();
     }
   }, [open]);
+  const label = COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? '';
   return (
     <div ref={ref} style={{ width: COLOUR_SCHEME_WIDTH }} data-testid="colour-scheme">
-      <Combobox
-        aria-label="Colour scheme"
-        options={COLOR_OPTIONS}
-        value={colorMode}
-        onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
-      />
+      {!comboReady && <ColourStandIn label={label} />}
+      {comboReady && (
+        <Combobox
+          aria-label="Colour scheme"
+          options={COLOR_OPTIONS}
+          value={colorMode}
+          onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+        />
+      )}
     </div>
   );
 });

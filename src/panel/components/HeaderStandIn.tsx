@@ -109,7 +109,8 @@ function makeClasses(theme: GrafanaTheme2) {
       lineHeight: 0,
       fill: 'currentColor',
     }),
-    colour: css({ position: 'relative', width: COLOUR_SCHEME_WIDTH, cursor: 'pointer' }),
+    colour: css({ width: COLOUR_SCHEME_WIDTH, cursor: 'pointer' }),
+    colourBox: css({ position: 'relative' }),
     // the combobox's open-menu chevron (its suffix icon: 16 px, the input's padding from the right)
     chevron: css({
       position: 'absolute',
@@ -224,6 +225,22 @@ function Radios<T>(props: {
   );
 }
 
+/**
+ * The colour scheme's box until its Combobox is mounted: the same input box showing the current
+ * scheme, with the combobox's chevron.
+ */
+export function ColourStandIn({ label }: { label: string }) {
+  const c = classesOf(useTheme2());
+  return (
+    <div className={c.colourBox}>
+      <InputStandIn text={label} />
+      <svg className={c.chevron} viewBox="0 0 16 16" aria-hidden="true">
+        <path d="M4 6.5 8 10.5 12 6.5" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" />
+      </svg>
+    </div>
+  );
+}
+
 export interface HeaderStandInProps extends HeaderControlsProps {
   /** Asks for the real controls now (a click on the colour scheme, which only they can open). */
   onWake: () => void;
@@ -250,10 +267,7 @@ export const HeaderStandIn = React.memo(function HeaderStandIn(props: HeaderStan
       />
       {!diff && (
         <div className={c.colour} data-box="colour" onClick={onWake}>
-          <InputStandIn text={COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? ''} />
-          <svg className={c.chevron} viewBox="0 0 16 16">
-            <path d="M4 6.5 8 10.5 12 6.5" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" />
-          </svg>
+          <ColourStandIn label={COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? ''} />
         </div>
       )}
       {diff && (
