@@ -131,6 +131,19 @@ describe('Header', () => {
     expect(screen.getByRole('combobox')).toHaveAttribute('aria-expanded', 'true');
   });
 
+  it('opens the colour scheme for that click only, not when its box comes back', () => {
+    const { rerender } = renderHeader();
+    fireEvent.click(box('colour'));
+    fireEvent.keyDown(screen.getByRole('combobox'), { key: 'Escape' });
+    expect(screen.getByRole('combobox')).toHaveAttribute('aria-expanded', 'false');
+    rerender({ diff: true });
+    expect(screen.queryByRole('combobox')).toBeNull();
+    rerender({ diff: false });
+    paint();
+    idle();
+    expect(screen.getByRole('combobox')).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('keeps the stand-in while a test holds it', () => {
     (window as Window & { __emberscopeHoldHeader?: boolean }).__emberscopeHoldHeader = true;
     renderHeader();

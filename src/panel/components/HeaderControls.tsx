@@ -61,6 +61,13 @@ export const Header = React.memo(function Header(props: HeaderControlsProps) {
     setReady(true);
     setOpenColour(true);
   }, []);
+  useEffect(() => {
+    // once: the colour scheme has opened (its effect ran before this one); a colour box mounted
+    // later (a diff profile and back) must not open by itself
+    if (openColour) {
+      setOpenColour(false);
+    }
+  }, [openColour]);
   if (!ready) {
     return <HeaderStandIn {...props} onWake={wake} />;
   }
