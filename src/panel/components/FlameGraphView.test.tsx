@@ -128,18 +128,19 @@ describe('FlameGraphView', () => {
     expect(parseFloat(graph.style.width) + before + 100 + 8).toBe(1000);
   });
 
-  it('below the width where both fit, a toggle switches between graph and table', () => {
+  it('below the width where both fit, a toggle switches between graph and table', async () => {
     renderView(400);
     expect(screen.getByTestId('flamegraph-canvas')).toBeInTheDocument();
     expect(screen.queryByTestId('top-table')).toBeNull();
-    fireEvent.click(screen.getByLabelText('Top table'));
+    // the header's controls replace their stand-in after the first paint
+    fireEvent.click(await screen.findByLabelText('Top table'));
     expect(screen.getByTestId('top-table')).toBeInTheDocument();
     expect(screen.queryByTestId('flamegraph-canvas')).toBeNull();
   });
 });
 
 describe('FlameGraphView header and views', () => {
-  it('saves the header choices as panel options', () => {
+  it('saves the header choices as panel options', async () => {
     const changed: object[] = [];
     render(
       <FlameGraphView
@@ -150,7 +151,7 @@ describe('FlameGraphView header and views', () => {
         onOptionsChange={(c) => changed.push(c)}
       />
     );
-    fireEvent.click(screen.getByLabelText('Call tree'));
+    fireEvent.click(await screen.findByLabelText('Call tree'));
     fireEvent.click(screen.getByLabelText('Right'));
     const search = screen.getByLabelText('Search functions');
     fireEvent.change(search, { target: { value: 'main, hash' } });
@@ -175,7 +176,7 @@ describe('FlameGraphView header and views', () => {
     renderView();
     await rowsText();
     const table = screen.getByRole('table', { name: 'Top table' });
-    fireEvent.click(screen.getByRole('radio', { name: 'Call tree' }));
+    fireEvent.click(await screen.findByRole('radio', { name: 'Call tree' }));
     expect(screen.getAllByTestId('call-tree-row')[0]).toBeVisible();
     // the table is kept mounted but out of sight and of the accessibility tree
     expect(screen.queryByRole('table', { name: 'Top table' })).toBeNull();

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Button, ContextMenu, Combobox, InlineSwitch, MenuItem, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { Button, ContextMenu, MenuItem, useTheme2 } from '@grafana/ui';
 import { GrafanaTheme2 } from '@grafana/data';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow, warmIndex } from '../model/flameIndex';
@@ -14,7 +14,7 @@ import { DrawnColumns, FlameCanvas, ROW_HEIGHT } from './FlameCanvas';
 import { Tooltip } from './Tooltip';
 import { TopTable } from './TopTable';
 import { useElementHeight } from './useElementSize';
-import { InputStandIn, SearchInput } from './SearchInput';
+import { SearchInput } from './SearchInput';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { effectiveView, ViewMode } from '../options';
 import { Breadcrumbs } from './Breadcrumbs';
@@ -24,6 +24,8 @@ import { inIdleSteps } from '../model/idle';
 import { CallTree } from './CallTree';
 import { prepareSandwichSteps, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
+import { Header } from './HeaderControls';
+import { HeaderAction } from './headerOptions';
 import { afterPaint } from '../afterPaint';
 
 /** Display options of the view (the panel's options). */
@@ -46,21 +48,6 @@ export interface FlameGraphViewProps {
   /** Saves what the header changes as panel options (Grafana's onOptionsChange). */
   onOptionsChange?: (changed: Partial<ViewOptions>) => void;
 }
-
-const VIEW_OPTIONS: Array<{ value: ViewMode | 'sandwich'; label: string }> = [
-  { value: 'graph', label: 'Flame graph' },
-  { value: 'table', label: 'Top table' },
-  { value: 'both', label: 'Both' },
-  { value: 'tree', label: 'Call tree' },
-  { value: 'sandwich', label: 'Sandwich' },
-];
-
-const COLOR_OPTIONS: Array<{ value: ColorMode; label: string }> = [
-  { value: 'self', label: 'By self' },
-  { value: 'selfNode', label: 'By self per node' },
-  { value: 'total', label: 'By total' },
-  { value: 'package', label: 'By package' },
-];
 
 /** Narrowest the graph and the table may get side by side; below their sum a toggle shows one at a time. */
 export const MIN_GRAPH_WIDTH = 320;
@@ -667,7 +654,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             Clear
           </Button>
         )}
-        <HeaderControls
+        <Header
           view={sandwich !== undefined ? 'sandwich' : view}
           diff={diff}
           colorMode={opt.colorMode}
@@ -676,6 +663,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           collapse={collapse}
           onAction={onHeaderAction}
         />
+        {diff && <DiffLegend colorBlind={opt.colorBlindDiff} />}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
         {showGraph && sandwichModel && (
@@ -893,70 +881,6 @@ function shownIndexOf(c: Collapsed, index: FlameIndex): FlameIndex {
   return ix;
 }
 
-type HeaderAction =
-  | { kind: 'view'; view: ViewMode | 'sandwich' }
-  | { kind: 'collapse'; on: boolean }
-  | { kind: 'options'; changed: Partial<ViewOptions> };
-
-interface HeaderControlsProps {
-  view: ViewMode | 'sandwich';
-  diff: boolean;
-  colorMode: ColorMode;
-  colorBlindDiff: boolean;
-  textAlign: 'left' | 'right';
-  collapse: boolean;
-  onAction: (a: HeaderAction) => void;
-}
-
-/**
- * The colour scheme picker, re-rendered only when the scheme changes: the combobox positions its
- * popup on every render (reading the page's layout), which a view switch does not need.
- */
-const ColourScheme = React.memo(function ColourScheme(props: {
-  colorMode: ColorMode;
-  onAction: (a: HeaderAction) => void;
-}) {
-  const { colorMode, onAction } = props;
-  // the colour scheme's Combobox (an Input, floating-ui, downshift and a virtualised list: 3–6 ms
-  // of a first draw in a profile) is mounted in the first idle time after the graph has painted
-  // (and after the top table's sum, queued at the same paint); until then a box of the same size
-  // shows the current scheme
-  const [comboReady, setComboReady] = useState(false);
-  useEffect(() => {
-    let cancelIdle: (() => void) | undefined;
-    const cancelPaint = afterPaint(() => {
-      cancelIdle = inIdleSteps([() => setComboReady(true)]);
-    });
-    return () => {
-      cancelPaint();
-      cancelIdle?.();
-    };
-  }, []);
-  return (
-    <div style={{ width: 160 }}>
-      {!comboReady && <InputStandIn text={COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? ''} />}
-      {comboReady && (
-        <Combobox
-          aria-label="Colour scheme"
-          options={COLOR_OPTIONS}
-          value={colorMode}
-          onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
-        />
-      )}
-    </div>
-  );
-});
-
-/**
- * Text alignment choices. The hover text is the native `title` that `ariaLabel` gives the label: a
- * `description` would wrap each option in a `@grafana/ui` Tooltip, about 2 ms of every first render
- * (BENCHMARKS, "First draw at small sizes") for the same words.
- */
-const TEXT_ALIGN_OPTIONS = [
-  { value: 'left' as const, label: 'Left', icon: 'align-left' as const, ariaLabel: 'Align text left' },
-  { value: 'right' as const, label: 'Right', icon: 'align-right' as const, ariaLabel: 'Align text right' },
-];
-
 /**
  * A drawer kept mounted while another is shown: out of the flow and invisible (so out of the
  * accessibility tree and of pointer events), but with its layout and scroll position kept, which
@@ -976,57 +900,3 @@ function Kept({ hidden, children }: { hidden: boolean; children: React.ReactNode
     </div>
   );
 }
-
-/** The header's view, colour, alignment and collapse controls. */
-const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps) {
-  const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
-  return (
-    <>
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }}>
-        <RadioButtonGroup
-          size="sm"
-          aria-label="View"
-          data-testid="view-mode"
-          options={VIEW_OPTIONS}
-          value={view}
-          onChange={(v) => onAction({ kind: 'view', view: v })}
-        />
-        {!diff && <ColourScheme colorMode={colorMode} onAction={onAction} />}
-        {diff && (
-          <RadioButtonGroup
-            size="sm"
-            aria-label="Diff palette"
-            options={[
-              { value: false, label: 'Red / green' },
-              { value: true, label: 'Colour-blind' },
-            ]}
-            value={colorBlindDiff}
-            onChange={(v) => onAction({ kind: 'options', changed: { colorBlindDiff: v } })}
-          />
-        )}
-        <RadioButtonGroup
-          size="sm"
-          aria-label="Text align"
-          options={TEXT_ALIGN_OPTIONS}
-          value={textAlign}
-          onChange={(v) => onAction({ kind: 'options', changed: { textAlign: v === 'right' ? 'right' : 'left' } })}
-        />
-        <InlineSwitch
-          label="Collapse"
-          showLabel
-          transparent
-          aria-label="Collapse chains"
-          value={collapse}
-          onChange={(e) => onAction({ kind: 'collapse', on: e.currentTarget.checked })}
-        />
-        <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: false })}>
-          Expand all
-        </Button>
-        <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: true })}>
-          Collapse all
-        </Button>
-      </div>
-      {diff && <DiffLegend colorBlind={colorBlindDiff} />}
-    </>
-  );
-});

@@ -1,0 +1,310 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import React from 'react';
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { useTheme2 } from '@grafana/ui';
+import {
+  COLOR_OPTIONS,
+  COLOUR_SCHEME_WIDTH,
+  DIFF_PALETTE_OPTIONS,
+  HeaderControlsProps,
+  TEXT_ALIGN_OPTIONS,
+  VIEW_OPTIONS,
+} from './headerOptions';
+import { InputStandIn } from './SearchInput';
+
+/** The gap between the header's controls, in CSS px (the real controls' row uses it too). */
+export const CONTROLS_GAP = 6;
+
+/** The row the header's controls sit in, the same for the stand-in and the real controls. */
+export const CONTROLS_ROW_STYLE: React.CSSProperties = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: CONTROLS_GAP,
+  alignItems: 'center',
+  minWidth: 0,
+};
+
+/**
+ * The stand-in's classes, made once per theme. Every box is sized as @grafana/ui sizes the
+ * control it stands for (small radio buttons, the inline switch, small text buttons), from the
+ * same theme values, so that the real controls replace it without moving anything.
+ */
+function makeClasses(theme: GrafanaTheme2) {
+  const grid = theme.spacing.gridSize;
+  const radius = theme.shape.radius.default;
+  // a small control's outer height; a radio option is it less the group's border (1 px each side)
+  // and its padding (2 px each side)
+  const sm = theme.components.height.sm * grid;
+  const optionHeight = sm - 2 - 4;
+  const option = {
+    flex: 'none',
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    height: optionHeight,
+    lineHeight: `${optionHeight}px`,
+    padding: `0 ${grid}px`,
+    fontSize: theme.typography.bodySmall.fontSize,
+    whiteSpace: 'nowrap',
+    color: theme.colors.text.secondary,
+    background: theme.colors.background.primary,
+    borderRadius: `calc(max(0px, ${radius} - 3px))`,
+    cursor: 'pointer',
+    userSelect: 'none',
+    '&:hover': { color: theme.colors.text.primary },
+  } as const;
+  const switchLabel = {
+    paddingRight: grid,
+    color: theme.colors.text.secondary,
+    whiteSpace: 'nowrap',
+    cursor: 'pointer',
+  } as const;
+  const track = {
+    display: 'inline-block',
+    width: '100%',
+    height: '100%',
+    cursor: 'pointer',
+    borderRadius: theme.shape.radius.pill,
+    background: theme.components.input.background,
+    border: `1px solid ${theme.components.input.borderColor}`,
+  } as const;
+  const knob = {
+    position: 'absolute',
+    display: 'block',
+    left: 0,
+    top: '50%',
+    width: 1.5 * grid,
+    height: 1.5 * grid,
+    borderRadius: theme.shape.radius.circle,
+    background: theme.colors.text.secondary,
+    boxShadow: theme.shadows.z1,
+    transform: `translate3d(${0.25 * grid}px, -50%, 0)`,
+  } as const;
+  return {
+    group: css({
+      display: 'inline-flex',
+      flexDirection: 'row',
+      flexWrap: 'nowrap',
+      padding: 2,
+      border: `1px solid ${theme.components.input.borderColor}`,
+      borderRadius: radius,
+      backgroundColor: theme.colors.background.primary,
+    }),
+    option: css(option),
+    optionOn: css(option, {
+      color: theme.colors.text.primary,
+      fontWeight: theme.typography.fontWeightMedium,
+      background: theme.colors.action.selected,
+    }),
+    glyph: css({
+      display: 'inline-block',
+      flexShrink: 0,
+      width: 16,
+      height: 16,
+      marginRight: 6,
+      verticalAlign: 'middle',
+      lineHeight: 0,
+      fill: 'currentColor',
+    }),
+    colour: css({ width: COLOUR_SCHEME_WIDTH, cursor: 'pointer' }),
+    colourBox: css({ position: 'relative' }),
+    // the combobox's open-menu chevron (its suffix icon: 16 px, the input's padding from the right)
+    chevron: css({
+      position: 'absolute',
+      right: grid,
+      top: '50%',
+      width: 16,
+      height: 16,
+      marginTop: -8,
+      color: theme.colors.text.secondary,
+      pointerEvents: 'none',
+    }),
+    switchRow: css({
+      display: 'inline-flex',
+      alignItems: 'center',
+      height: theme.components.height.md * grid,
+      padding: `0 ${grid}px`,
+      border: '1px solid transparent',
+      borderRadius: radius,
+      '&:hover > span': { color: theme.colors.text.primary },
+    }),
+    switchLabel: css(switchLabel),
+    switchLabelOn: css(switchLabel, { color: theme.colors.text.primary }),
+    switchBox: css({
+      position: 'relative',
+      width: 4 * grid,
+      height: 2 * grid,
+      lineHeight: 1,
+    }),
+    track: css(track),
+    trackOn: css(track, { background: theme.colors.primary.main, borderColor: theme.colors.primary.main }),
+    knob: css(knob),
+    knobOn: css(knob, {
+      background: theme.colors.primary.contrastText,
+      color: theme.colors.primary.main,
+      transform: `translate3d(${2.25 * grid}px, -50%, 0)`,
+    }),
+    button: css({
+      display: 'inline-flex',
+      alignItems: 'center',
+      height: sm,
+      lineHeight: `${sm - 2}px`,
+      padding: `0 ${grid - 1}px`,
+      verticalAlign: 'middle',
+      fontFamily: theme.typography.fontFamily,
+      fontSize: theme.typography.bodySmall.fontSize,
+      fontWeight: theme.typography.fontWeightMedium,
+      letterSpacing: theme.typography.body.letterSpacing,
+      color: theme.colors.secondary.text,
+      background: 'transparent',
+      border: '1px solid transparent',
+      borderRadius: radius,
+      whiteSpace: 'nowrap',
+      cursor: 'pointer',
+      userSelect: 'none',
+      '&:hover': { background: theme.colors.secondary.transparent },
+    }),
+  };
+}
+
+type Classes = ReturnType<typeof makeClasses>;
+const classesByTheme = new WeakMap<GrafanaTheme2, Classes>();
+
+function classesOf(theme: GrafanaTheme2): Classes {
+  let c = classesByTheme.get(theme);
+  if (!c) {
+    c = makeClasses(theme);
+    classesByTheme.set(theme, c);
+  }
+  return c;
+}
+
+/** The align-left / align-right glyph: four bars, flush to one side, alternately long and short. */
+function AlignGlyph({ right, className }: { right: boolean; className: string }) {
+  const bars = [
+    [3, 6, 18],
+    [3, 10, 12],
+    [3, 14, 18],
+    [3, 18, 12],
+  ];
+  return (
+    <svg className={className} viewBox="0 0 24 24" width={16} height={16}>
+      {bars.map(([x, y, w]) => (
+        <rect key={y} x={right ? 24 - x - w : x} y={y - 1} width={w} height={2} rx={1} />
+      ))}
+    </svg>
+  );
+}
+
+function Radios<T>(props: {
+  c: Classes;
+  options: ReadonlyArray<{ value: T; label: string; icon?: string }>;
+  value: T;
+  box: string;
+  onPick: (v: T) => void;
+}) {
+  const { c, options, value, box, onPick } = props;
+  return (
+    <div className={c.group} data-box={box}>
+      {options.map((o) => (
+        <div
+          key={String(o.value)}
+          className={o.value === value ? c.optionOn : c.option}
+          data-selected={o.value === value || undefined}
+          data-box={`${box}:${String(o.value)}`}
+          onClick={() => onPick(o.value)}
+        >
+          {o.icon && <AlignGlyph right={o.icon === 'align-right'} className={c.glyph} />}
+          {o.label}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The colour scheme's box until its Combobox is mounted: the same input box showing the current
+ * scheme, with the combobox's chevron.
+ */
+export function ColourStandIn({ label }: { label: string }) {
+  const c = classesOf(useTheme2());
+  return (
+    <div className={c.colourBox}>
+      <InputStandIn text={label} />
+      <svg className={c.chevron} viewBox="0 0 16 16" aria-hidden="true">
+        <path d="M4 6.5 8 10.5 12 6.5" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" />
+      </svg>
+    </div>
+  );
+}
+
+export interface HeaderStandInProps extends HeaderControlsProps {
+  /** Asks for the real controls now (a click on the colour scheme, which only they can open). */
+  onWake: () => void;
+}
+
+/**
+ * What the header shows until its @grafana/ui controls are mounted, after the first paint: the
+ * same boxes with the same words and the current choices, made of plain elements with classes
+ * made once per theme (no Icon, no Tooltip, no inline SVG loader, no per-mount style work). A
+ * click on a choice does what the real control's click does. It is out of the accessibility tree
+ * and of the tab order: the real controls, mounted in the next idle time, are the ones announced.
+ */
+export const HeaderStandIn = React.memo(function HeaderStandIn(props: HeaderStandInProps) {
+  const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction, onWake } = props;
+  const c = classesOf(useTheme2());
+  return (
+    <div style={CONTROLS_ROW_STYLE} aria-hidden="true" data-testid="header-standin">
+      <Radios
+        c={c}
+        box="view"
+        options={VIEW_OPTIONS}
+        value={view}
+        onPick={(v) => onAction({ kind: 'view', view: v })}
+      />
+      {!diff && (
+        <div className={c.colour} data-box="colour" onClick={onWake}>
+          <ColourStandIn label={COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? ''} />
+        </div>
+      )}
+      {diff && (
+        <Radios
+          c={c}
+          box="palette"
+          options={DIFF_PALETTE_OPTIONS}
+          value={colorBlindDiff}
+          onPick={(v) => onAction({ kind: 'options', changed: { colorBlindDiff: v } })}
+        />
+      )}
+      <Radios
+        c={c}
+        box="align"
+        options={TEXT_ALIGN_OPTIONS}
+        value={textAlign}
+        onPick={(v) => onAction({ kind: 'options', changed: { textAlign: v } })}
+      />
+      <div className={c.switchRow} data-box="collapse">
+        <span className={collapse ? c.switchLabelOn : c.switchLabel}>Collapse</span>
+        <div className={c.switchBox} data-box="collapse:switch">
+          <span
+            className={collapse ? c.trackOn : c.track}
+            onClick={() => onAction({ kind: 'collapse', on: !collapse })}
+          >
+            <svg className={collapse ? c.knobOn : c.knob} viewBox="0 0 12 12">
+              {collapse && <path d="M3.2 6.2 5.2 8.2 8.8 4" fill="none" stroke="currentColor" strokeWidth={1.4} />}
+            </svg>
+          </span>
+        </div>
+      </div>
+      <div className={c.button} data-box="expand-all" onClick={() => onAction({ kind: 'collapse', on: false })}>
+        Expand all
+      </div>
+      <div className={c.button} data-box="collapse-all" onClick={() => onAction({ kind: 'collapse', on: true })}>
+        Collapse all
+      </div>
+    </div>
+  );
+});

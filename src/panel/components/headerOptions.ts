@@ -1,0 +1,58 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { ColorMode } from '../model/colors';
+import { ViewMode } from '../options';
+
+/** What the header's view, colour, alignment and collapse controls ask the view to do. */
+export type HeaderAction =
+  | { kind: 'view'; view: ViewMode | 'sandwich' }
+  | { kind: 'collapse'; on: boolean }
+  | { kind: 'options'; changed: { colorMode?: ColorMode; colorBlindDiff?: boolean; textAlign?: 'left' | 'right' } };
+
+/** The header's current choices, as its controls and their stand-in show them. */
+export interface HeaderChoices {
+  view: ViewMode | 'sandwich';
+  diff: boolean;
+  colorMode: ColorMode;
+  colorBlindDiff: boolean;
+  textAlign: 'left' | 'right';
+  collapse: boolean;
+}
+
+export interface HeaderControlsProps extends HeaderChoices {
+  onAction: (a: HeaderAction) => void;
+}
+
+export const VIEW_OPTIONS: Array<{ value: ViewMode | 'sandwich'; label: string }> = [
+  { value: 'graph', label: 'Flame graph' },
+  { value: 'table', label: 'Top table' },
+  { value: 'both', label: 'Both' },
+  { value: 'tree', label: 'Call tree' },
+  { value: 'sandwich', label: 'Sandwich' },
+];
+
+export const COLOR_OPTIONS: Array<{ value: ColorMode; label: string }> = [
+  { value: 'self', label: 'By self' },
+  { value: 'selfNode', label: 'By self per node' },
+  { value: 'total', label: 'By total' },
+  { value: 'package', label: 'By package' },
+];
+
+export const DIFF_PALETTE_OPTIONS: Array<{ value: boolean; label: string }> = [
+  { value: false, label: 'Red / green' },
+  { value: true, label: 'Colour-blind' },
+];
+
+/**
+ * Text alignment choices. The hover text is the native `title` that `ariaLabel` gives the label: a
+ * `description` would wrap each option in a `@grafana/ui` Tooltip, about 2 ms of every first render
+ * (BENCHMARKS, "First draw at small sizes") for the same words.
+ */
+export const TEXT_ALIGN_OPTIONS = [
+  { value: 'left' as const, label: 'Left', icon: 'align-left' as const, ariaLabel: 'Align text left' },
+  { value: 'right' as const, label: 'Right', icon: 'align-right' as const, ariaLabel: 'Align text right' },
+];
+
+/** The colour scheme combobox's width (its stand-ins take the same box). */
+export const COLOUR_SCHEME_WIDTH = 160;

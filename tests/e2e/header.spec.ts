@@ -1,0 +1,261 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { expect, Page, test } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ingestRealProfile, Playground, startPlayground } from '../support/playground';
+
+/**
+ * The header's stand-in (src/panel/components/HeaderStandIn.tsx), shown in the panel's first
+ * render until the @grafana/ui controls are mounted in idle time: the swap must not move anything
+ * (every control's box, the header's and the graph's the same within 0.5 px, in the light and the
+ * dark theme, on one row and wrapped, for a profile and a diff), and a click on the stand-in must
+ * do what it does on the real controls. The page holds the stand-in while
+ * `window.__emberscopeHoldHeader` is true (src/panel/components/HeaderControls.tsx).
+ */
+
+const SERVICE = 'e2e-header';
+const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
+const FIXTURES = path.join(__dirname, '..', '..', 'internal', 'testdata', 'pyroscope', 'pushed-profiles');
+const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
+const DIFF_FROM = Date.parse('2026-12-01T07:00:00Z');
+const DIFF_TO = Date.parse('2026-12-01T08:00:00Z');
+
+let pg: Playground;
+let from: number;
+let to: number;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  pg = await startPlayground();
+  await ingestRealProfile(pg.storeUrl, SERVICE);
+  for (const [file, service] of [
+    ['labeled.cpu.redated.pb.gz', 'hdr-labeled'],
+    ['bench-sort.cpu.redated.pb.gz', 'hdr-sort'],
+  ]) {
+    const res = await fetch(`${pg.storeUrl}/ingest?name=${service}&format=pprof`, {
+      method: 'POST',
+      body: fs.readFileSync(path.join(FIXTURES, file)),
+    });
+    expect(res.ok, `ingest ${file}`).toBe(true);
+  }
+  to = Date.now() + 60_000;
+  from = to - 3_600_000;
+});
+
+test.afterAll(async () => {
+  await pg?.stop();
+});
+
+type Boxes = Record<string, { x: number; y: number; width: number; height: number }>;
+
+/**
+ * The boxes of the header, of every control in it and of the graph, keyed alike for the stand-in
+ * and the real controls: `view:2` is the view group's third option, `align:0:glyph` the first
+ * alignment option's icon.
+ */
+function headerBoxes(page: Page): Promise<Boxes> {
+  return page.evaluate(() => {
+    const out: Record<string, { x: number; y: number; width: number; height: number }> = {};
+    const put = (key: string, el: Element | null | undefined) => {
+      if (!el) {
+        throw new Error(`no element for ${key}`);
+      }
+      const r = el.getBoundingClientRect();
+      out[key] = { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    const q = (sel: string, root: ParentNode = document) => root.querySelector(sel);
+    put('header', q('[data-testid="flamegraph-header"]'));
+    put('graph', q('[data-testid="flamegraph-hit"]'));
+    const legend = q('[data-testid="diff-legend"]');
+    if (legend) {
+      put('legend', legend);
+    }
+    const standIn = q('[data-testid="header-standin"]');
+    const groups: Array<[string, string]> = [
+      ['view', 'View'],
+      ['palette', 'Diff palette'],
+      ['align', 'Text align'],
+    ];
+    if (standIn) {
+      put('row', standIn);
+      for (const [key] of groups) {
+        const g = q(`[data-box="${key}"]`, standIn);
+        if (g) {
+          put(key, g);
+          Array.from(g.children).forEach((o, i) => {
+            put(`${key}:${i}`, o);
+            const glyph = q('svg', o);
+            if (glyph) {
+              put(`${key}:${i}:glyph`, glyph);
+            }
+          });
+        }
+      }
+      const colour = q('[data-box="colour"]', standIn);
+      if (colour) {
+        put('colour', colour);
+      }
+      put('collapse', q('[data-box="collapse"]', standIn));
+      put('collapse:label', q('[data-box="collapse"] > span', standIn));
+      put('collapse:switch', q('[data-box="collapse:switch"]', standIn));
+      put('collapse:track', q('[data-box="collapse:switch"] > *', standIn));
+      put('expand-all', q('[data-box="expand-all"]', standIn));
+      put('collapse-all', q('[data-box="collapse-all"]', standIn));
+    } else {
+      const row = q('[data-testid="header-controls"]')!;
+      put('row', row);
+      for (const [key, label] of groups) {
+        const g = q(`[role="radiogroup"][aria-label="${label}"]`, row);
+        if (g) {
+          put(key, g);
+          Array.from(g.children).forEach((o, i) => {
+            put(`${key}:${i}`, q('label', o));
+            const glyph = q('label svg', o);
+            if (glyph) {
+              put(`${key}:${i}:glyph`, glyph);
+            }
+          });
+        }
+      }
+      const colour = q('[data-testid="colour-scheme"]', row);
+      if (colour) {
+        put('colour', colour);
+      }
+      const input = q('input[aria-label="Collapse chains"]', row)!;
+      put('collapse', input.parentElement!.parentElement);
+      put('collapse:label', input.parentElement!.previousElementSibling);
+      put('collapse:switch', input.parentElement);
+      put('collapse:track', input.nextElementSibling);
+      const buttons = Array.from(row.querySelectorAll('button'));
+      put(
+        'expand-all',
+        buttons.find((b) => b.textContent === 'Expand all')
+      );
+      put(
+        'collapse-all',
+        buttons.find((b) => b.textContent === 'Collapse all')
+      );
+    }
+    return out;
+  });
+}
+
+/** Opens the page with the stand-in held; waits for the graph and the page's fonts. */
+async function openHeld(page: Page, url: string) {
+  await page.addInitScript(() => {
+    (window as Window & { __emberscopeHoldHeader?: boolean }).__emberscopeHoldHeader = true;
+  });
+  await page.goto(url);
+  await expect(page.getByTestId('flamegraph-hit')).toBeVisible();
+  await expect(page.getByTestId('header-standin')).toBeVisible();
+}
+
+/** Lets the real controls mount; waits until they and their icons are in. */
+async function release(page: Page) {
+  await page.evaluate(() => {
+    (window as Window & { __emberscopeHoldHeader?: boolean }).__emberscopeHoldHeader = false;
+  });
+  await expect(page.getByTestId('header-controls')).toBeVisible();
+  await expect(page.getByTestId('header-standin')).toHaveCount(0);
+  await expect(page.getByTestId('header-controls').locator('[data-testid="icon-align-left"]')).toBeAttached();
+  // the colour scheme's Combobox comes one idle time after the other controls
+  if ((await page.getByTestId('colour-scheme').count()) > 0) {
+    await expect(page.getByTestId('colour-scheme').locator('input[role="combobox"]')).toBeAttached();
+  }
+}
+
+const settled = (page: Page) =>
+  page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+
+/** Every box the same within 0.5 px: one message naming each box that moved. */
+function expectSameBoxes(before: Boxes, after: Boxes) {
+  expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+  const moved: string[] = [];
+  for (const [key, a] of Object.entries(before)) {
+    const b = after[key];
+    const d = Math.max(
+      Math.abs(a.x - b.x),
+      Math.abs(a.y - b.y),
+      Math.abs(a.width - b.width),
+      Math.abs(a.height - b.height)
+    );
+    if (d > 0.5) {
+      moved.push(`${key}: stand-in ${JSON.stringify(a)}, controls ${JSON.stringify(b)}`);
+    }
+  }
+  expect(moved).toEqual([]);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const width of [1280, 720]) {
+    test(`the real controls take the stand-in's boxes exactly (${theme} theme, ${width} px)`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await openHeld(page, `${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}&theme=${theme}`);
+      await settled(page);
+      const standIn = await headerBoxes(page);
+      // the stand-in shows the choices: the view "Both", left alignment, collapse on
+      expect(Object.keys(standIn)).toEqual(expect.arrayContaining(['view:4', 'align:1:glyph', 'colour']));
+      await release(page);
+      await settled(page);
+      expectSameBoxes(standIn, await headerBoxes(page));
+    });
+  }
+
+  test(`a diff's palette choice and legend do not move at the swap (${theme} theme)`, async ({ page }) => {
+    const expr = `${CPU}{service_name="hdr-labeled"}`;
+    await openHeld(page, `${pg.url}/?query=${encodeURIComponent(expr)}&from=${DIFF_FROM}&to=${DIFF_TO}&theme=${theme}`);
+    await page.getByTestId('options-summary').click();
+    await page.getByRole('radio', { name: 'Diff' }).click();
+    await page.getByLabel('Comparison selector').fill('{service_name="hdr-sort"}');
+    await page.getByLabel('Comparison from').fill(new Date(DIFF_FROM).toISOString());
+    await page.getByLabel('Comparison to').fill(new Date(DIFF_TO).toISOString());
+    await page.getByLabel('Comparison to').blur();
+    await expect(page.getByTestId('diff-legend')).toBeVisible();
+    await expect(page.getByTestId('header-standin')).toBeVisible();
+    await settled(page);
+    const standIn = await headerBoxes(page);
+    expect(Object.keys(standIn)).toEqual(expect.arrayContaining(['palette:1', 'legend']));
+    await release(page);
+    await settled(page);
+    expectSameBoxes(standIn, await headerBoxes(page));
+  });
+}
+
+test('clicks on the stand-in before the swap do what they do on the controls', async ({ page }) => {
+  await openHeld(page, `${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  const standIn = page.getByTestId('header-standin');
+  // out of the accessibility tree: no second "Call tree" radio, no second "Expand all" button
+  const header = page.getByTestId('flamegraph-header');
+  await expect(header.getByRole('radio')).toHaveCount(0);
+  await expect(header.getByRole('button')).toHaveCount(0);
+  await expect(header.getByRole('switch')).toHaveCount(0);
+  await standIn.getByText('Call tree', { exact: true }).click();
+  await expect(page.getByTestId('call-tree-row').first()).toBeVisible();
+  await standIn.getByText('Right', { exact: true }).click();
+  await expect(standIn.locator('[data-box="align:right"]')).toHaveAttribute('data-selected', 'true');
+  await standIn.locator('[data-box="collapse:switch"] > *').click();
+  await release(page);
+  await expect(page.getByRole('radio', { name: 'Call tree' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Align text right' })).toBeChecked();
+  await expect(page.getByLabel('Collapse chains')).not.toBeChecked();
+});
+
+test('a click on the stand-in colour scheme mounts the controls at once and opens the list', async ({ page }) => {
+  await openHeld(page, `${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  await page.getByTestId('header-standin').locator('[data-box="colour"]').click();
+  await expect(page.getByTestId('header-controls')).toBeVisible();
+  await page.getByRole('option', { name: 'By package' }).click();
+  await expect(page.getByTestId('colour-scheme').locator('input')).toHaveValue('By package');
+});
+
+test('without a hold the real controls replace the stand-in by themselves', async ({ page }) => {
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  await expect(page.getByTestId('flamegraph-hit')).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Both' })).toBeChecked();
+  await expect(page.getByTestId('header-standin')).toHaveCount(0);
+});
