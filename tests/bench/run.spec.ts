@@ -13,6 +13,9 @@ type Lib = 'emberscope' | 'grafana';
 interface Measure {
   firstDrawMs?: number;
   firstWorkMs?: number;
+  /** The first draw's main-thread work right after a forced full GC (cold code, see page.tsx mount). */
+  coldWorkMs?: number;
+  coldDrawMs?: number;
   tableReadyMs?: number;
   hoverMs?: number;
   zoomMs?: number;
@@ -55,6 +58,8 @@ const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math
 async function measure(page: Page, lib: Lib): Promise<Measure> {
   const first: number[] = [];
   const firstWork: number[] = [];
+  const coldWork: number[] = [];
+  const coldDraw: number[] = [];
   const table: number[] = [];
   const hover: number[] = [];
   const zoom: number[] = [];
@@ -68,13 +73,17 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
   const views: Array<Record<string, { ms: number; frames: number }>> = [];
   try {
     for (let r = 0; r < RUNS; r++) {
-      const m = await page.evaluate((l) => (window as any).bench.mount(l), lib);
+      // a mount right after a forced full GC (cold code; the heap growth), then one right after it (warm)
+      const cold = await page.evaluate((l) => (window as any).bench.mount(l, true), lib);
+      coldWork.push(cold.firstWorkMs);
+      coldDraw.push(cold.firstDrawMs);
+      heap.push(cold.heapMB);
+      const m = await page.evaluate((l) => (window as any).bench.mount(l, false), lib);
       first.push(m.firstDrawMs);
       firstWork.push(m.firstWorkMs);
       if (m.tableReadyMs !== undefined && m.tableReadyMs !== null) {
         table.push(m.tableReadyMs);
       }
-      heap.push(m.heapMB);
       hover.push(await page.evaluate((l) => (window as any).bench.hover(l), lib));
       const z = await page.evaluate((l) => (window as any).bench.zoom(l), lib);
       zoom.push(z.ms);
@@ -101,6 +110,8 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
   return {
     firstDrawMs: median(first),
     firstWorkMs: median(firstWork),
+    coldWorkMs: median(coldWork),
+    coldDrawMs: median(coldDraw),
     tableReadyMs: table.length === RUNS ? median(table) : undefined,
     hoverMs: median(hover),
     zoomMs: median(zoom),
@@ -199,7 +210,7 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     runs: RUNS,
     load: process.env.BENCH_LOAD === 'ci' ? 'Go race tests running beside it (BENCH_LOAD=ci)' : 'none added',
     cpus: os.cpus().length,
-    note: 'medians; graph and top table for both; graph first paint = render until two animation frames later; first draw main-thread work = the render with its commit and effects (the canvas drawn), no frame waited for; graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
+    note: 'medians; graph and top table for both; each run mounts each library twice: right after a forced full GC (cold: V8 drops the optimised code of what just ran, as on the first panel of a fresh page; the heap growth is measured on it), then again with nothing in between (warm: a refresh, another panel); graph first paint = render until two animation frames later; first draw main-thread work = the render with its commit and effects (the canvas drawn), no frame waited for; graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
   };
   fs.writeFileSync(path.join(out, 'bench-browser.json'), JSON.stringify({ meta, results }, null, 2));
   const lines = [
@@ -214,6 +225,8 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     const rows: Array<[string, keyof Measure, number]> = [
       ['graph first paint (ms)', 'firstDrawMs', 1],
       ['first draw main-thread work (ms)', 'firstWorkMs', 1],
+      ['first draw main-thread work, cold: right after a forced full GC (ms)', 'coldWorkMs', 1],
+      ['graph first paint, cold (ms)', 'coldDrawMs', 1],
       ['graph + table ready (ms)', 'tableReadyMs', 1],
       ['hover redraw (ms)', 'hoverMs', 2],
       ['zoom redraw (ms)', 'zoomMs', 1],

@@ -138,6 +138,29 @@ export function selfByFunction(data: FlameData): { self: Float64Array; max: numb
   return { self, max };
 }
 
+// Fills by (hue, intensity step), made once for the page: intensities are bucketed (11 steps), so
+// at most 360 × 11 distinct strings are ever made, and a new profile's first draw makes none it
+// has made before.
+const fills = new Array<string | undefined>(360 * 11);
+
+// Hues by function name, kept for the page (a refresh draws the same functions again), up to
+// HUE_NAMES names; then started over.
+const HUE_NAMES = 200_000;
+const hueByName = new Map<string, number>();
+
+/** The hue of a function name's package (hueOf(packageOf(name))), remembered. */
+function nameHue(name: string): number {
+  let h = hueByName.get(name);
+  if (h === undefined) {
+    h = hueOf(packageOf(name));
+    if (hueByName.size >= HUE_NAMES) {
+      hueByName.clear();
+    }
+    hueByName.set(name, h);
+  }
+  return h;
+}
+
 /**
  * The fill of nodes, computed on demand:
  * - 'self' (pprof's colouring): hue by package, intensity by the function's self summed over
@@ -171,8 +194,6 @@ export function nodeColors(data: FlameData, mode: ColorMode, colorBlind = false)
   const total = value[0] || 1;
   // each name's hue + 1 (0: not worked out yet, so the array needs no filling)
   const hues = new Int16Array(names.length);
-  // intensities are bucketed (11 steps) so that at most 360 × 11 distinct strings are made
-  const fills = new Array<string | undefined>(360 * 11);
   return {
     get(i: number): string {
       if (virtual && virtual[i]) {
@@ -190,7 +211,7 @@ export function nodeColors(data: FlameData, mode: ColorMode, colorBlind = false)
       const k = nameIdx[i];
       let h = hues[k] - 1;
       if (h < 0) {
-        h = hueOf(packageOf(names[k]));
+        h = nameHue(names[k]);
         hues[k] = h + 1;
       }
       const bucket = Math.round(t * 10);
