@@ -1,0 +1,86 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+/**
+ * A quick look at the first draw alone (about 20 s, against run.spec.ts's minutes): the median
+ * main-thread ms of many first renders per case, warm (renders one after the other, as a refresh)
+ * or cold (FIRST_DRAW_COLD=1: each right after a forced full GC, as the first panel of a page).
+ * Measures, never asserts; for before/after checks while working on the first draw.
+ *
+ *   webpack -c tests/bench/webpack.bench.config.ts --env production
+ *   BENCH_SPEC=first-draw.spec.ts FIRST_DRAW_CASES=16k,100k FIRST_DRAW_LIBS=emberscope,grafana \
+ *     playwright test -c tests/bench/playwright.bench.config.ts
+ *
+ * FIRST_DRAW_STAGES=1 also prints the preparation stages (bench.stages) of each case.
+ */
+import { test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { REPO } from '../support/playground';
+import { startStaticServer } from '../support/staticServer';
+
+const CASES = [
+  { name: '1k', profile: 'internal/testdata/profiles/virtual.cpu.pb.gz', nodes: 0 },
+  { name: '16k', nodes: 16_000 },
+  { name: '100k', nodes: 100_000 },
+  { name: '500k', nodes: 500_000 },
+].filter((c) => (process.env.FIRST_DRAW_CASES ?? '1k,16k,100k,500k').split(',').includes(c.name));
+const LIBS = (process.env.FIRST_DRAW_LIBS ?? 'emberscope').split(',');
+const COLD = process.env.FIRST_DRAW_COLD === '1';
+
+test('first draw, median of many renders', async ({ page }) => {
+  const server = await startStaticServer(path.join(REPO, 'test-results', 'bench-page'));
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.title === 'bench ready');
+    for (const c of CASES) {
+      if (c.profile) {
+        const json = execFileSync('go', ['run', './tests/bench/frame', c.profile], {
+          cwd: REPO,
+          maxBuffer: 256 << 20,
+        }).toString();
+        await page.evaluate((j) => (window as any).bench.loadFrame(j), json);
+      } else {
+        await page.evaluate((n) => (window as any).bench.load(n, 0), c.nodes);
+      }
+      if (process.env.FIRST_DRAW_STAGES) {
+        const st: Record<string, number> = await page.evaluate(() => (window as any).bench.stages());
+        console.log(
+          c.name,
+          'stages',
+          Object.entries(st)
+            .map(([k, v]) => `${k}=${v.toFixed(1)}`)
+            .join(' ')
+        );
+      }
+      const out: Record<string, number> = {};
+      for (const lib of LIBS) {
+        const ms: number[] = [];
+        const n = lib === 'grafana' ? 5 : 11;
+        // three renders to warm up, then n timed
+        for (let r = 0; r < n + 3; r++) {
+          const t = await page.evaluate(
+            async ([l, cold]) => {
+              const bench = (window as any).bench;
+              bench.unmount();
+              if (cold) {
+                (window as any).gc();
+              }
+              await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+              return bench.render(l) as number;
+            },
+            [lib, COLD] as const
+          );
+          if (r >= 3) {
+            ms.push(t);
+          }
+        }
+        ms.sort((a, b) => a - b);
+        out[lib] = Number(ms[Math.floor(ms.length / 2)].toFixed(1));
+      }
+      console.log(c.name, COLD ? 'cold' : 'warm', JSON.stringify(out));
+    }
+  } finally {
+    await server.close();
+  }
+});
