@@ -2,9 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { expect, Page, test } from '@playwright/test';
-import fs from 'node:fs';
-import path from 'node:path';
-import { ingestRealProfile, Playground, startPlayground } from '../support/playground';
+import { ingestPushedProfile, ingestRealProfile, Playground, startPlayground } from '../support/playground';
 
 /**
  * The header's stand-in (src/panel/components/HeaderStandIn.tsx), shown in the panel's first
@@ -17,7 +15,6 @@ import { ingestRealProfile, Playground, startPlayground } from '../support/playg
 
 const SERVICE = 'e2e-header';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
-const FIXTURES = path.join(__dirname, '..', '..', 'internal', 'testdata', 'pyroscope', 'pushed-profiles');
 const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 const DIFF_FROM = Date.parse('2026-12-01T07:00:00Z');
 const DIFF_TO = Date.parse('2026-12-01T08:00:00Z');
@@ -30,16 +27,8 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   pg = await startPlayground();
   await ingestRealProfile(pg.storeUrl, SERVICE);
-  for (const [file, service] of [
-    ['labeled.cpu.redated.pb.gz', 'hdr-labeled'],
-    ['bench-sort.cpu.redated.pb.gz', 'hdr-sort'],
-  ]) {
-    const res = await fetch(`${pg.storeUrl}/ingest?name=${service}&format=pprof`, {
-      method: 'POST',
-      body: fs.readFileSync(path.join(FIXTURES, file)),
-    });
-    expect(res.ok, `ingest ${file}`).toBe(true);
-  }
+  await ingestPushedProfile(pg.storeUrl, 'labeled.cpu.redated.pb.gz', 'hdr-labeled');
+  await ingestPushedProfile(pg.storeUrl, 'bench-sort.cpu.redated.pb.gz', 'hdr-sort');
   to = Date.now() + 60_000;
   from = to - 3_600_000;
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fetchFlame, Flame, searchStats } from '../support/frame';
 import { Box, nodeBox } from '../support/canvas';
-import { ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
+import { ingestPushedProfile, ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
 import { parsePeek } from '../../src/panel/testing/pprofText';
 
 /**
@@ -23,7 +23,6 @@ const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVIC
 const PEEK = parsePeek(fs.readFileSync(path.join(REPO, 'internal/testdata/profiles/browser.peek.txt'), 'utf8'));
 const TIMES = 2; // ingested twice
 
-const FIXTURES = path.join(REPO, 'internal', 'testdata', 'pyroscope', 'pushed-profiles');
 const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 const DIFF_FROM = Date.parse('2026-12-01T07:00:00Z');
 const DIFF_TO = Date.parse('2026-12-01T08:00:00Z');
@@ -42,16 +41,8 @@ test.beforeAll(async () => {
   pg = await startPlayground();
   await ingestRealProfile(pg.storeUrl, SERVICE);
   await ingestRealProfile(pg.storeUrl, SERVICE);
-  for (const [file, service] of [
-    ['labeled.cpu.redated.pb.gz', 'labeled'],
-    ['bench-sort.cpu.redated.pb.gz', 'sort'],
-  ]) {
-    const res = await fetch(`${pg.storeUrl}/ingest?name=${service}&format=pprof`, {
-      method: 'POST',
-      body: fs.readFileSync(path.join(FIXTURES, file)),
-    });
-    expect(res.ok, `ingest ${file}`).toBe(true);
-  }
+  await ingestPushedProfile(pg.storeUrl, 'labeled.cpu.redated.pb.gz', 'labeled');
+  await ingestPushedProfile(pg.storeUrl, 'bench-sort.cpu.redated.pb.gz', 'sort');
   to = Date.now() + 60_000;
   from = to - 3_600_000;
   flame = await fetchFlame(pg.url, EXPR, from, to);
