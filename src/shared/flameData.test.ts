@@ -27,6 +27,26 @@ describe('readFlameData', () => {
     expect(namesDistinct(b)).toBe(true);
   });
 
+  it("read in one pass, sums each name's self on the way (not for a diff, whose self is both sides)", () => {
+    const rows: Array<[number, string, number, number]> = [
+      [0, 'total', 100, 0],
+      [1, 'main.main', 60, 10],
+      [2, 'main.work', 50, 20],
+      [3, 'main.main', 30, 30],
+      [1, 'main.work', 40, 40],
+    ];
+    const d = readFlameData(nestedSet(rows), { enumTextAsNames: true });
+    const byName = Object.fromEntries(d.names.map((n, k) => [n, d.selfByName![k]]));
+    expect(byName).toEqual({ total: 0, 'main.main': 40, 'main.work': 60 });
+    const diff = nestedSet(rows, {
+      extra: [
+        { name: 'valueRight', type: FieldType.number, values: [10, 5, 5, 5, 5], config: {} },
+        { name: 'selfRight', type: FieldType.number, values: [0, 0, 0, 5, 5], config: {} },
+      ],
+    });
+    expect(readFlameData(diff, { enumTextAsNames: true }).selfByName).toBeUndefined();
+  });
+
   it('namesDistinct finds an enum whose text repeats a name; read without the option, its rows share one name', () => {
     const frame = repeatedEnumFrame();
     const fast = readFlameData(frame, { enumTextAsNames: true });

@@ -123,11 +123,14 @@ export interface NodeColors {
  * stands out however small the node.
  */
 export function selfByFunction(data: FlameData): { self: Float64Array; max: number } {
-  const self = new Float64Array(data.names.length);
-  const { nameIdx } = data;
-  const nodeSelf = data.self;
-  for (let i = 0; i < data.count; i++) {
-    self[nameIdx[i]] += nodeSelf[i];
+  let self = data.selfByName;
+  if (!self || self.length !== data.names.length) {
+    self = new Float64Array(data.names.length);
+    const { nameIdx } = data;
+    const nodeSelf = data.self;
+    for (let i = 0; i < data.count; i++) {
+      self[nameIdx[i]] += nodeSelf[i];
+    }
   }
   let max = 0;
   for (let k = 0; k < self.length; k++) {
