@@ -77,17 +77,20 @@ describe('readFlameData', () => {
       [1, 'checkout', 10, 0],
       [2, 'main.run', 10, 10],
     ];
-    const d = readFlameData(
-      nestedSet(rows, {
-        extra: [
-          { name: 'virtual', type: FieldType.boolean, values: [false, true, false], config: {} },
-          { name: 'virtualLabel', type: FieldType.string, values: ['', 'route', ''], config: {} },
-        ],
-      })
-    );
-    expect(Array.from(d.virtual!)).toEqual([0, 1, 0]);
-    expect(d.names[d.virtualLabelIdx![1]]).toBe('route');
-    expect(d.virtualLabelIdx![2]).toBe(-1);
+    const frame = nestedSet(rows, {
+      extra: [
+        { name: 'virtual', type: FieldType.boolean, values: [false, true, false], config: {} },
+        { name: 'virtualLabel', type: FieldType.string, values: ['', 'route', ''], config: {} },
+      ],
+    });
+    for (const options of [{}, { enumTextAsNames: true }, { enumTextAsNames: true }]) {
+      const d = readFlameData(frame, options);
+      expect(Array.from(d.virtual!)).toEqual([0, 1, 0]);
+      expect(d.names[d.virtualLabelIdx![1]]).toBe('route');
+      expect(d.virtualLabelIdx![2]).toBe(-1);
+    }
+    // the frame's own enum text is never added to (the names read as they are are copied first)
+    expect(frame.fields.find((f) => f.name === 'label')!.config.type!.enum!.text).toEqual(rows.map((r) => r[1]));
   });
 
   it('reads diff frames', () => {

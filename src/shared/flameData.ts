@@ -352,14 +352,21 @@ export function readFlameData(frame: DataFrame, options: ReadOptions = {}): Flam
   const selfF = requiredField(frame, 'self');
   const labelF = requiredField(frame, 'label');
   let names: string[] = [];
+  // names is the frame's own array (never written to)
+  let namesShared = false;
   const seen = new Map<string, number>();
   const plain = options.enumTextAsNames ? readPlainColumns(levelF, valueF, selfF, labelF, n) : undefined;
   let level: Column, maxLevel: number, value: Column, self: Column, nameIdx: Column;
   if (plain) {
     ({ level, maxLevel, value, self, nameIdx } = plain);
     const text: unknown[] = labelF.config!.type!.enum!.text!;
-    // copied at once when every name is a string already (names may be added to: virtual labels)
-    names = text.every((t) => typeof t === 'string') ? (text.slice() as string[]) : text.map((t) => String(t));
+    let strings = true;
+    for (let k = 0; k < text.length && strings; k++) {
+      strings = typeof text[k] === 'string';
+    }
+    // the enum's own array when every name is a string (copied before a virtual label is added to it)
+    names = strings ? (text as string[]) : text.map((t) => String(t));
+    namesShared = strings;
   } else {
     ({ level, maxLevel } = readLevels(levelF, n));
     value = numbers(valueF, n);
@@ -395,6 +402,10 @@ export function readFlameData(frame: DataFrame, options: ReadOptions = {}): Flam
       data.virtual = v;
       const vl = optionalField(frame, 'virtualLabel');
       const idx = new Int32Array(n).fill(-1);
+      if (vl && namesShared) {
+        names = names.slice();
+        data.names = names;
+      }
       if (vl && data.namesUnchecked && seen.size === 0) {
         // the label names are interned after the node names taken as they are
         names.forEach((name, k) => seen.set(name, k));

@@ -10,6 +10,8 @@
  *
  *   webpack -c tests/bench/webpack.bench.config.ts --env production --env profile
  *   BENCH_SPEC=profile-first-draw.spec.ts PROFILE_CASES=1k,16k playwright test -c tests/bench/playwright.bench.config.ts
+ *
+ * PROFILE_COLD=1 profiles each render right after a forced full GC (the cold first draw).
  */
 import { CDPSession, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -179,10 +181,14 @@ test('profile of Emberscope first draw', async ({ page }) => {
       const ms: number[] = [];
       const grafanaMs: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        await page.evaluate(async () => {
+        await page.evaluate(async (cold) => {
           (window as any).bench.unmount();
+          if (cold) {
+            // PROFILE_COLD=1: right after a forced full GC, which drops the optimised code (the cold first draw)
+            (window as any).gc();
+          }
           await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-        });
+        }, process.env.PROFILE_COLD === '1');
         await cdp.send('Profiler.start');
         ms.push(await page.evaluate(() => (window as any).bench.render('emberscope')));
         const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
