@@ -14,10 +14,10 @@
  * FIRST_DRAW_STAGES=1 also prints the preparation stages (bench.stages) of each case.
  */
 import { test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
+import { loadInput } from './cases';
 
 const CASES = [
   { name: '1k', profile: 'internal/testdata/profiles/virtual.cpu.pb.gz', nodes: 0 },
@@ -34,15 +34,7 @@ test('first draw, median of many renders', async ({ page }) => {
     await page.goto(server.url);
     await page.waitForFunction(() => document.title === 'bench ready');
     for (const c of CASES) {
-      if (c.profile) {
-        const json = execFileSync('go', ['run', './tests/bench/frame', c.profile], {
-          cwd: REPO,
-          maxBuffer: 256 << 20,
-        }).toString();
-        await page.evaluate((j) => (window as any).bench.loadFrame(j), json);
-      } else {
-        await page.evaluate((n) => (window as any).bench.load(n, 0), c.nodes);
-      }
+      await loadInput(page, c);
       if (process.env.FIRST_DRAW_STAGES) {
         const st: Record<string, number> = await page.evaluate(() => (window as any).bench.stages());
         console.log(

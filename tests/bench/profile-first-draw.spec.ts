@@ -14,12 +14,12 @@
  * PROFILE_COLD=1 profiles each render right after a forced full GC (the cold first draw).
  */
 import { CDPSession, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
+import { loadInput } from './cases';
 
 interface CallFrame {
   functionName: string;
@@ -163,15 +163,7 @@ test('profile of Emberscope first draw', async ({ page }) => {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
     for (const c of CASES) {
-      if (c.profile) {
-        const json = execFileSync('go', ['run', './tests/bench/frame', c.profile], {
-          cwd: REPO,
-          maxBuffer: 256 << 20,
-        }).toString();
-        await page.evaluate((j) => (window as any).bench.loadFrame(j), json);
-      } else {
-        await page.evaluate((n) => (window as any).bench.load(n, 0), c.nodes);
-      }
+      await loadInput(page, c);
       // warm up as the benchmark does (its first-draw median comes after its stages and earlier mounts)
       await page.evaluate(() => (window as any).bench.stages());
       for (let r = 0; r < WARM; r++) {

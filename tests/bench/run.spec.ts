@@ -2,12 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { Page, test } from '@playwright/test';
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
+import { loadInput } from './cases';
 
 type Lib = 'emberscope' | 'grafana';
 interface Measure {
@@ -48,10 +49,6 @@ const ALL_CASES: Case[] = [
 const CASES = process.env.BENCH_CASES
   ? ALL_CASES.filter((c) => process.env.BENCH_CASES!.split(',').some((w) => c.name.includes(w.trim())))
   : ALL_CASES;
-/** The frame JSON of a checked-in pprof file, made by the plugin's conversion. */
-function profileFrame(file: string): string {
-  return execFileSync('go', ['run', './tests/bench/frame', file], { cwd: REPO, maxBuffer: 256 << 20 }).toString();
-}
 const RUNS = 5;
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 
@@ -190,9 +187,7 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     await page.goto(server.url);
     await page.waitForFunction(() => document.title === 'bench ready');
     for (const c of CASES) {
-      const nodes = c.profile
-        ? await page.evaluate((json) => (window as any).bench.loadFrame(json), profileFrame(c.profile))
-        : await page.evaluate(([n, d]) => (window as any).bench.load(n, d), [c.nodes, c.deep] as const);
+      const nodes = await loadInput(page, c);
       const emberscopeStagesMs = await page.evaluate(() => (window as any).bench.stages());
       const emberscope = await measure(page, 'emberscope');
       // BENCH_LIBS=emberscope measures Emberscope alone (no ratios): for its own before/after runs

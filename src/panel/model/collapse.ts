@@ -24,6 +24,20 @@ export interface Collapsed {
 /** Rows per chunk of a collapse made in steps (about 1 ms of work). */
 const CHUNK = 32768;
 
+/** The columns of the collapsed graph's bars, filled by CollapseBuild's second pass. */
+interface BarColumns {
+  level: Int32Array;
+  value: Float64Array;
+  self: Float64Array;
+  nameIdx: Int32Array;
+  head: Int32Array;
+  frames: Int32Array;
+  valueRight?: Float64Array;
+  selfRight?: Float64Array;
+  virtual?: Uint8Array;
+  virtualLabelIdx?: Int32Array;
+}
+
 /**
  * A collapse made in chunks: a forward pass that numbers the bars (each node's bar: its own, or
  * its chain's), then one that fills their columns; both resumable at any row. Where chains are
@@ -37,16 +51,7 @@ export class CollapseBuild {
   private chainHead = 0;
   private readonly shownOf: Int32Array;
   private readonly chains: Chains;
-  private cols?: Omit<Collapsed, 'data' | 'shownOf'> & {
-    level: Int32Array;
-    value: Float64Array;
-    self: Float64Array;
-    nameIdx: Int32Array;
-    valueRight?: Float64Array;
-    selfRight?: Float64Array;
-    virtual?: Uint8Array;
-    virtualLabelIdx?: Int32Array;
-  };
+  private cols?: BarColumns;
   private maxLevel = 0;
   private readonly drawnLevel: Int32Array;
 
