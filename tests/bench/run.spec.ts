@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { Page, test } from '@playwright/test';
+import { CDPSession, Page, test } from '@playwright/test';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
 import { loadInput } from './cases';
+import { onScreenRuns } from './onScreen';
 
 type Lib = 'emberscope' | 'grafana';
 interface Measure {
@@ -17,6 +18,16 @@ interface Measure {
   /** The first draw's main-thread work right after a forced full GC (cold code, see page.tsx mount). */
   coldWorkMs?: number;
   coldDrawMs?: number;
+  /**
+   * The first draw until the graph is on screen (bench.onScreen, summed from a trace): every
+   * main-thread task from the render to the end of the frame that paints the graph, warm and
+   * cold, and the frames until then. @grafana/flamegraph draws its graph only in later tasks, so
+   * firstWorkMs (the render alone) leaves its drawing out; this counts both libraries' drawing.
+   */
+  onScreenWorkMs?: number;
+  onScreenColdWorkMs?: number;
+  onScreenFrames?: number;
+  onScreenColdFrames?: number;
   tableReadyMs?: number;
   hoverMs?: number;
   zoomMs?: number;
@@ -52,7 +63,7 @@ const CASES = process.env.BENCH_CASES
 const RUNS = 5;
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 
-async function measure(page: Page, lib: Lib): Promise<Measure> {
+async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> {
   const first: number[] = [];
   const firstWork: number[] = [];
   const coldWork: number[] = [];
@@ -68,7 +79,11 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
   let searchError: string | undefined;
   const heap: number[] = [];
   const views: Array<Record<string, { ms: number; frames: number }>> = [];
+  let onScreen: Awaited<ReturnType<typeof onScreenRuns>> = [];
+  let onScreenCold: typeof onScreen = [];
   try {
+    onScreenCold = await onScreenRuns(page, cdp, lib, true, RUNS);
+    onScreen = await onScreenRuns(page, cdp, lib, false, RUNS);
     for (let r = 0; r < RUNS; r++) {
       // a mount right after a forced full GC (cold code; the heap growth), then one right after it (warm)
       const cold = await page.evaluate((l) => (window as any).bench.mount(l, true), lib);
@@ -115,6 +130,10 @@ async function measure(page: Page, lib: Lib): Promise<Measure> {
     firstWorkMs: median(firstWork),
     coldWorkMs: median(coldWork),
     coldDrawMs: median(coldDraw),
+    onScreenWorkMs: median(onScreen.map((o) => o.workMs)),
+    onScreenColdWorkMs: median(onScreenCold.map((o) => o.workMs)),
+    onScreenFrames: median(onScreen.map((o) => o.frames)),
+    onScreenColdFrames: median(onScreenCold.map((o) => o.frames)),
     tableReadyMs: table.length === RUNS ? median(table) : undefined,
     hoverMs: median(hover),
     zoomMs: median(zoom),
@@ -186,13 +205,14 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
   try {
     await page.goto(server.url);
     await page.waitForFunction(() => document.title === 'bench ready');
+    const cdp = await page.context().newCDPSession(page);
     for (const c of CASES) {
       const nodes = await loadInput(page, c);
       const emberscopeStagesMs = await page.evaluate(() => (window as any).bench.stages());
-      const emberscope = await measure(page, 'emberscope');
+      const emberscope = await measure(page, cdp, 'emberscope');
       // BENCH_LIBS=emberscope measures Emberscope alone (no ratios): for its own before/after runs
       const grafana: Measure = (process.env.BENCH_LIBS ?? 'emberscope,grafana').includes('grafana')
-        ? await measure(page, 'grafana')
+        ? await measure(page, cdp, 'grafana')
         : { error: 'not measured (BENCH_LIBS)' };
       const loadAverage = os.loadavg().map((x) => Number(x.toFixed(2)));
       results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana, emberscopeStagesMs, loadAverage });
@@ -211,7 +231,7 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     runs: RUNS,
     load: process.env.BENCH_LOAD === 'ci' ? 'Go race tests running beside it (BENCH_LOAD=ci)' : 'none added',
     cpus: os.cpus().length,
-    note: 'medians; graph and top table for both; each run mounts each library twice: right after a forced full GC (cold: V8 drops the optimised code of what just ran, as on the first panel of a fresh page; the heap growth is measured on it), then again with nothing in between (warm: a refresh, another panel); graph first paint = render until two animation frames later; first draw main-thread work = the render with its commit and effects (the canvas drawn), no frame waited for; graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
+    note: 'medians; graph and top table for both; first draw until the graph is on screen = the main-thread work of every task from the render to the end of the frame that paints the graph, summed from a Chromium trace (toplevel tasks; style, layout, paint and commit included; @grafana/flamegraph draws nothing in its first render: it measures its width, sets up its canvas and draws in later tasks), warm and cold as below; each run mounts each library twice: right after a forced full GC (cold: V8 drops the optimised code of what just ran, as on the first panel of a fresh page; the heap growth is measured on it), then again with nothing in between (warm: a refresh, another panel); graph first paint = render until two animation frames later; first render alone = the render with its commit and effects, no frame waited for (Emberscope draws its canvas in it); graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
   };
   fs.writeFileSync(path.join(out, 'bench-browser.json'), JSON.stringify({ meta, results }, null, 2));
   const lines = [
@@ -224,9 +244,17 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
   ];
   for (const r of results) {
     const rows: Array<[string, keyof Measure, number]> = [
+      ['first draw until the graph is on screen: main-thread work (ms)', 'onScreenWorkMs', 1],
+      ['first draw until the graph is on screen, cold: right after a forced full GC (ms)', 'onScreenColdWorkMs', 1],
+      ['first draw: frames until the graph is on screen', 'onScreenFrames', 0],
+      ['first draw, cold: frames until the graph is on screen', 'onScreenColdFrames', 0],
       ['graph first paint (ms)', 'firstDrawMs', 1],
-      ['first draw main-thread work (ms)', 'firstWorkMs', 1],
-      ['first draw main-thread work, cold: right after a forced full GC (ms)', 'coldWorkMs', 1],
+      [
+        'first render alone (Emberscope draws in it, @grafana/flamegraph does not): main-thread work (ms)',
+        'firstWorkMs',
+        1,
+      ],
+      ['first render alone, cold (ms)', 'coldWorkMs', 1],
       ['graph first paint, cold (ms)', 'coldDrawMs', 1],
       ['graph + table ready (ms)', 'tableReadyMs', 1],
       ['hover redraw (ms)', 'hoverMs', 2],
