@@ -75,7 +75,8 @@ function headerBoxes(page: Page): Promise<Boxes> {
           put(key, g);
           Array.from(g.children).forEach((o, i) => {
             put(`${key}:${i}`, o);
-            const glyph = q('svg', o);
+            // the stand-in's icons are CSS-drawn boxes
+            const glyph = q('[data-glyph]', o);
             if (glyph) {
               put(`${key}:${i}:glyph`, glyph);
             }

@@ -81,7 +81,16 @@ function makeClasses(theme: GrafanaTheme2) {
     borderRadius: theme.shape.radius.circle,
     background: theme.colors.text.secondary,
     boxShadow: theme.shadows.z1,
-    transform: `translate3d(${0.25 * grid}px, -50%, 0)`,
+    // a 2D move: the real switch's translate3d would give the knob a compositor layer of its own
+    transform: `translate(${0.25 * grid}px, -50%)`,
+  } as const;
+  const glyph = {
+    display: 'inline-block',
+    flexShrink: 0,
+    width: 16,
+    height: 16,
+    marginRight: 6,
+    verticalAlign: 'middle',
   } as const;
   return {
     group: css({
@@ -99,19 +108,14 @@ function makeClasses(theme: GrafanaTheme2) {
       fontWeight: theme.typography.fontWeightMedium,
       background: theme.colors.action.selected,
     }),
-    glyph: css({
-      display: 'inline-block',
-      flexShrink: 0,
-      width: 16,
-      height: 16,
-      marginRight: 6,
-      verticalAlign: 'middle',
-      lineHeight: 0,
-      fill: 'currentColor',
-    }),
+    // the alignment icons' four bars (long, short, long, short; flush left or right), drawn as
+    // background layers of one box: the 24-unit icon at 16 px, each bar 2/3 px per unit
+    glyphLeft: css(glyph, { background: alignBars('left') }),
+    glyphRight: css(glyph, { background: alignBars('right') }),
     colour: css({ width: COLOUR_SCHEME_WIDTH, cursor: 'pointer' }),
     colourBox: css({ position: 'relative' }),
-    // the combobox's open-menu chevron (its suffix icon: 16 px, the input's padding from the right)
+    // the combobox's open-menu chevron (its suffix icon: 16 px, the input's padding from the
+    // right), drawn as two borders of a box turned by 45°
     chevron: css({
       position: 'absolute',
       right: grid,
@@ -121,6 +125,19 @@ function makeClasses(theme: GrafanaTheme2) {
       marginTop: -8,
       color: theme.colors.text.secondary,
       pointerEvents: 'none',
+      // over the input's box (its wrapper is raised to z-index 1, as @grafana/ui's is)
+      zIndex: 2,
+      '&::after': {
+        content: '""',
+        position: 'absolute',
+        left: 5,
+        top: 3.5,
+        width: 6,
+        height: 6,
+        borderRight: '1.5px solid currentColor',
+        borderBottom: '1.5px solid currentColor',
+        transform: 'rotate(45deg)',
+      },
     }),
     switchRow: css({
       display: 'inline-flex',
@@ -145,7 +162,19 @@ function makeClasses(theme: GrafanaTheme2) {
     knobOn: css(knob, {
       background: theme.colors.primary.contrastText,
       color: theme.colors.primary.main,
-      transform: `translate3d(${2.25 * grid}px, -50%, 0)`,
+      transform: `translate(${2.25 * grid}px, -50%)`,
+      // the check in the knob: the short and the long stroke of a box turned by 45°
+      '&::after': {
+        content: '""',
+        position: 'absolute',
+        left: 4.5,
+        top: 2,
+        width: 3.5,
+        height: 6,
+        borderRight: '1.4px solid currentColor',
+        borderBottom: '1.4px solid currentColor',
+        transform: 'rotate(45deg)',
+      },
     }),
     button: css({
       display: 'inline-flex',
@@ -182,21 +211,20 @@ function classesOf(theme: GrafanaTheme2): Classes {
   return c;
 }
 
-/** The align-left / align-right glyph: four bars, flush to one side, alternately long and short. */
-function AlignGlyph({ right, className }: { right: boolean; className: string }) {
-  const bars = [
-    [3, 6, 18],
-    [3, 10, 12],
-    [3, 14, 18],
-    [3, 18, 12],
-  ];
-  return (
-    <svg className={className} viewBox="0 0 24 24" width={16} height={16}>
-      {bars.map(([x, y, w]) => (
-        <rect key={y} x={right ? 24 - x - w : x} y={y - 1} width={w} height={2} rx={1} />
-      ))}
-    </svg>
-  );
+/**
+ * The four bars of the align-left / align-right icon (alternately 18 and 12 units long, 2 high,
+ * at rows 5, 9, 13 and 17 of a 24-unit box, 3 units from the side they are flush with) as CSS
+ * background layers of a 16 px box.
+ */
+function alignBars(side: 'left' | 'right'): string {
+  const u = 16 / 24;
+  return [18, 12, 18, 12]
+    .map((w, k) => {
+      const x = side === 'left' ? 3 * u : (24 - 3 - w) * u;
+      const y = (5 + 4 * k) * u;
+      return `linear-gradient(currentColor, currentColor) ${x}px ${y}px / ${w * u}px ${2 * u}px no-repeat`;
+    })
+    .join(', ');
 }
 
 function Radios<T>(props: {
@@ -217,7 +245,7 @@ function Radios<T>(props: {
           data-box={`${box}:${String(o.value)}`}
           onClick={() => onPick(o.value)}
         >
-          {o.icon && <AlignGlyph right={o.icon === 'align-right'} className={c.glyph} />}
+          {o.icon && <span className={o.icon === 'align-right' ? c.glyphRight : c.glyphLeft} data-glyph="" />}
           {o.label}
         </div>
       ))}
@@ -234,9 +262,7 @@ export function ColourStandIn({ label }: { label: string }) {
   return (
     <div className={c.colourBox}>
       <InputStandIn text={label} />
-      <svg className={c.chevron} viewBox="0 0 16 16" aria-hidden="true">
-        <path d="M4 6.5 8 10.5 12 6.5" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" />
-      </svg>
+      <span className={c.chevron} />
     </div>
   );
 }
@@ -249,7 +275,9 @@ export interface HeaderStandInProps extends HeaderControlsProps {
 /**
  * What the header shows until its @grafana/ui controls are mounted, after the first paint: the
  * same boxes with the same words and the current choices, made of plain elements with classes
- * made once per theme (no Icon, no Tooltip, no inline SVG loader, no per-mount style work). A
+ * made once per theme (no Icon, no Tooltip, no inline SVG loader, no per-mount style work; its
+ * icons are CSS backgrounds and borders, not SVG, and its text box is no input: the first frame
+ * lays out and paints fewer, simpler boxes). A
  * click on a choice does what the real control's click does. It is out of the accessibility tree
  * and of the tab order: the real controls, mounted in the next idle time, are the ones announced.
  */
@@ -293,9 +321,7 @@ export const HeaderStandIn = React.memo(function HeaderStandIn(props: HeaderStan
             className={collapse ? c.trackOn : c.track}
             onClick={() => onAction({ kind: 'collapse', on: !collapse })}
           >
-            <svg className={collapse ? c.knobOn : c.knob} viewBox="0 0 12 12">
-              {collapse && <path d="M3.2 6.2 5.2 8.2 8.8 4" fill="none" stroke="currentColor" strokeWidth={1.4} />}
-            </svg>
+            <span className={collapse ? c.knobOn : c.knob} />
           </span>
         </div>
       </div>

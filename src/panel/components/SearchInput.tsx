@@ -27,17 +27,30 @@ export function SearchInput(props: React.InputHTMLAttributes<HTMLInputElement>) 
   );
 }
 
+/** The stand-in's text box: a block with the input's classes, its text centred as an input's is. */
+const STAND_IN_TEXT: React.CSSProperties = {
+  paddingRight: 28,
+  display: 'flex',
+  alignItems: 'center',
+  whiteSpace: 'nowrap',
+  overflow: 'hidden',
+};
+
 /**
  * What stands in for a control mounted after the first paint: the same input box (classes and
  * size) showing the control's current text, neither focusable nor announced (the real control,
- * one frame later, is).
+ * one frame later, is). The text sits in a plain block with the input's classes, not in an input:
+ * an input is a text control the browser builds, lays out and paints apart, about half a ms of
+ * the first frame for one that is never typed in.
  */
 export function InputStandIn({ text }: { text: string }) {
   const styles = useStyles2(searchInputStyles);
   return (
     <div className={styles.wrapper} aria-hidden="true">
       <div className={styles.inputWrapper}>
-        <input className={styles.input} readOnly tabIndex={-1} value={text} style={{ paddingRight: 28 }} />
+        <div className={styles.input} style={STAND_IN_TEXT}>
+          {text}
+        </div>
       </div>
     </div>
   );
