@@ -29,7 +29,8 @@ export interface OnScreen {
  * right after a forced full GC (`cold`) or after the previous one (warm), under one trace. Each
  * is summed from the trace: every top-level task of the page's main thread from the mark before
  * the render to the end of the frame that paints the drawn graph; the task the render starts in
- * counts from the mark on.
+ * counts from the mark on. ONSCREEN_DEBUG=1 prints, per run, when the graph was drawn and which
+ * frame painted it.
  */
 export async function onScreenRuns(
   page: Page,
