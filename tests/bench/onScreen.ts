@@ -2,15 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { CDPSession, Page } from '@playwright/test';
-
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tid: number;
-}
+import { traced, TraceEvent } from './trace';
 
 /** One first draw until the graph is on screen. */
 export interface OnScreen {
@@ -39,25 +31,13 @@ export async function onScreenRuns(
   cold: boolean,
   runs: number
 ): Promise<OnScreen[]> {
-  const events: TraceEvent[] = [];
-  const collect = (e: { value: object[] }) => events.push(...(e.value as TraceEvent[]));
-  cdp.on('Tracing.dataCollected', collect);
-  await cdp.send('Tracing.start', {
-    categories: 'toplevel,blink.user_timing,devtools.timeline',
-    transferMode: 'ReportEvents',
-  });
   const frames: number[] = [];
-  try {
+  const events = await traced(cdp, 'toplevel,blink.user_timing,devtools.timeline', async () => {
     for (let r = 0; r < runs; r++) {
       const res = await page.evaluate(([l, c]) => (window as any).bench.onScreen(l, c), [lib, cold] as const);
       frames.push(res.frames);
     }
-  } finally {
-    const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
-    await cdp.send('Tracing.end');
-    await done;
-    cdp.off('Tracing.dataCollected', collect);
-  }
+  });
   const marks = (name: string) => events.filter((e) => e.name === name).sort((a, b) => a.ts - b.ts);
   const starts = marks('onscreen-start');
   const drawns = marks('onscreen-drawn');

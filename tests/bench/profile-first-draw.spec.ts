@@ -13,13 +13,14 @@
  *
  * PROFILE_COLD=1 profiles each render right after a forced full GC (the cold first draw).
  */
-import { CDPSession, test } from '@playwright/test';
+import { test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
 import { loadInput } from './cases';
+import { traced } from './trace';
 
 interface CallFrame {
   functionName: string;
@@ -37,15 +38,6 @@ interface Profile {
   samples: number[];
   timeDeltas: number[];
 }
-interface TraceEvent {
-  name: string;
-  ph: string;
-  dur?: number;
-  tid: number;
-  pid: number;
-  ts: number;
-}
-
 const CASES = [
   { name: '1k', profile: 'internal/testdata/profiles/virtual.cpu.pb.gz', nodes: 0 },
   { name: '16k', nodes: 16_000 },
@@ -136,17 +128,6 @@ function sumProfile(p: Profile, mapper: Mapper, self: { fn: Sums; file: Sums; gr
   }
 }
 
-async function traced(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
-  await run();
-  const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
-  await cdp.send('Tracing.end');
-  await done;
-  return events;
-}
-
 test('profile of Emberscope first draw', async ({ page }) => {
   const dir = path.join(REPO, 'test-results', 'bench-page');
   if (!fs.readdirSync(dir).some((f) => f.endsWith('.js.map'))) {
@@ -195,7 +176,7 @@ test('profile of Emberscope first draw', async ({ page }) => {
         grafanaMs.push(await page.evaluate(() => (window as any).bench.render('grafana')));
       }
       // the browser's own work in the render (style, layout, ...): top-level events of the renderer's main thread
-      const events = await traced(cdp, async () => {
+      const events = await traced(cdp, 'devtools.timeline,blink.user_timing', async () => {
         for (let r = 0; r < 5; r++) {
           await page.evaluate(async () => {
             (window as any).bench.unmount();

@@ -15,17 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
-
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: Record<string, any>;
-}
+import { TraceEvent } from './trace';
 
 const CASES: Array<[string, number, number]> = [
   ['1k', 1_000, 0],
