@@ -22,7 +22,8 @@ export interface OnScreen {
  * is summed from the trace: every top-level task of the page's main thread from the mark before
  * the render to the end of the frame that paints the drawn graph; the task the render starts in
  * counts from the mark on. ONSCREEN_DEBUG=1 prints, per run, when the graph was drawn and which
- * frame painted it.
+ * frame painted it; ONSCREEN_DEBUG=2 also each task's style, layout, paint and script events, and
+ * where a script forced a style pass (map the bundle positions with a `--env profile` build).
  */
 export async function onScreenRuns(
   page: Page,
@@ -32,7 +33,10 @@ export async function onScreenRuns(
   runs: number
 ): Promise<OnScreen[]> {
   const frames: number[] = [];
-  const events = await traced(cdp, 'toplevel,blink.user_timing,devtools.timeline', async () => {
+  const detail = process.env.ONSCREEN_DEBUG === '2';
+  const categories =
+    'toplevel,blink.user_timing,devtools.timeline' + (detail ? ',disabled-by-default-devtools.timeline.stack' : '');
+  const events = await traced(cdp, categories, async () => {
     for (let r = 0; r < runs; r++) {
       const res = await page.evaluate(([l, c]) => (window as any).bench.onScreen(l, c), [lib, cold] as const);
       frames.push(res.frames);
@@ -100,8 +104,41 @@ export async function onScreenRuns(
         ((end - s.ts) / 1000).toFixed(1)
       );
     }
+    if (detail) {
+      printTasks(outer, onMain, s.ts, end);
+    }
     return { workMs: us / 1000, wallMs: (end - s.ts) / 1000, frames: framesTo, tasks: n };
   });
+}
+
+/**
+ * ONSCREEN_DEBUG=2: each task from the render's start to the end, with its events of 0.1 ms and
+ * more (style, layout, paint, script) and the script stack of every style pass a script forced.
+ */
+function printTasks(outer: TraceEvent[], onMain: TraceEvent[], start: number, end: number) {
+  const ms = (us: number) => (us / 1000).toFixed(2);
+  for (const t of outer) {
+    const a = Math.max(t.ts, start);
+    const b = Math.min(t.ts + t.dur!, end);
+    if (b <= a) {
+      continue;
+    }
+    const inside = onMain.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur!);
+    const kids = inside
+      .filter((e) => e.dur! >= 100)
+      .map(
+        (e) =>
+          `${e.name}${e.args?.data?.functionName ? ':' + e.args.data.functionName : ''} ${ms(e.dur!)}@${ms(e.ts - start)}`
+      );
+    console.log('  task at', ms(a - start), 'ms,', ms(b - a), 'ms:', kids.join(' | '));
+    for (const e of inside) {
+      const stack = e.name === 'UpdateLayoutTree' ? e.args?.beginData?.stackTrace : undefined;
+      if (stack) {
+        const where = stack.slice(0, 6).map((f: any) => `${f.functionName}:${f.lineNumber}:${f.columnNumber}`);
+        console.log('    style forced by', where.join(' < '));
+      }
+    }
+  }
 }
 
 // (style and layout can be forced by a script outside a frame; these phases cannot)
