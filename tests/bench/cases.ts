@@ -5,9 +5,14 @@ import { Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { REPO } from '../support/playground';
 
-/** A benchmark input: a checked-in pprof file, or a synthetic tree of `nodes` nodes (`deep`: a spine that deep). */
+/**
+ * A benchmark input: a checked-in pprof file, or a synthetic tree of `nodes` nodes (`deep`: a
+ * spine that deep). A refresh alternates it with a second, distinct input of the same kind:
+ * `other`, another checked-in pprof file, or the synthetic tree of another seed.
+ */
 export interface BenchInput {
   profile?: string;
+  other?: string;
   nodes: number;
   deep?: number;
 }
@@ -20,6 +25,9 @@ export function profileFrame(file: string): string {
 /** Loads the input into the bench page (bench.loadFrame or bench.load); returns its node count. */
 export async function loadInput(page: Page, c: BenchInput): Promise<number> {
   return c.profile
-    ? page.evaluate((json) => (window as any).bench.loadFrame(json), profileFrame(c.profile))
+    ? page.evaluate(([json, other]) => (window as any).bench.loadFrame(json, other ?? undefined), [
+        profileFrame(c.profile),
+        c.other ? profileFrame(c.other) : null,
+      ] as const)
     : page.evaluate(([n, d]) => (window as any).bench.load(n, d), [c.nodes, c.deep ?? 0] as const);
 }

@@ -13,7 +13,8 @@
  *
  * FIRST_DRAW_STAGES=1 also prints the preparation stages (bench.stages) of each case.
  * FIRST_DRAW_ONSCREEN=1 measures instead the work until the graph is on screen (bench.onScreen,
- * summed from a trace: every task until the frame that paints the graph), as run.spec.ts reports it.
+ * summed from a trace: every task until the frame that paints the graph), as run.spec.ts reports it;
+ * with FIRST_DRAW_REFRESH=1, of a new frame given to the panel already on screen (a refresh).
  */
 import { test } from '@playwright/test';
 import path from 'node:path';
@@ -23,7 +24,12 @@ import { loadInput } from './cases';
 import { onScreenRuns } from './onScreen';
 
 const CASES = [
-  { name: '1k', profile: 'internal/testdata/profiles/virtual.cpu.pb.gz', nodes: 0 },
+  {
+    name: '1k',
+    profile: 'internal/testdata/profiles/virtual.cpu.pb.gz',
+    other: 'internal/testdata/profiles/categories.cpu.pb.gz',
+    nodes: 0,
+  },
   { name: '16k', nodes: 16_000 },
   { name: '100k', nodes: 100_000 },
   { name: '500k', nodes: 500_000 },
@@ -31,6 +37,7 @@ const CASES = [
 const LIBS = (process.env.FIRST_DRAW_LIBS ?? 'emberscope').split(',');
 const COLD = process.env.FIRST_DRAW_COLD === '1';
 const ON_SCREEN = process.env.FIRST_DRAW_ONSCREEN === '1';
+const REFRESH = process.env.FIRST_DRAW_REFRESH === '1';
 
 test('first draw, median of many renders', async ({ page }) => {
   const server = await startStaticServer(path.join(REPO, 'test-results', 'bench-page'));
@@ -53,13 +60,13 @@ test('first draw, median of many renders', async ({ page }) => {
       if (ON_SCREEN) {
         const cdp = await page.context().newCDPSession(page);
         for (const lib of LIBS) {
-          const rs = await onScreenRuns(page, cdp, lib, COLD, lib === 'grafana' ? 5 : 11);
+          const rs = await onScreenRuns(page, cdp, lib, COLD, lib === 'grafana' ? 5 : 11, REFRESH);
           const ms = rs.map((r) => r.workMs).sort((a, b) => a - b);
           out[lib] = Number(ms[Math.floor(ms.length / 2)].toFixed(1));
           out[`${lib} frames`] = Math.max(...rs.map((r) => r.frames));
         }
         await cdp.detach();
-        console.log(c.name, COLD ? 'cold' : 'warm', 'on screen', JSON.stringify(out));
+        console.log(c.name, REFRESH ? 'refresh' : COLD ? 'cold' : 'warm', 'on screen', JSON.stringify(out));
         continue;
       }
       for (const lib of LIBS) {

@@ -18,7 +18,8 @@ export interface OnScreen {
 
 /**
  * The first draws of `lib` until its graph is on screen (bench.onScreen), `runs` times, each
- * right after a forced full GC (`cold`) or after the previous one (warm), under one trace. Each
+ * right after a forced full GC (`cold`) or after the previous one (warm), or (`refresh`) each a
+ * new frame given to the panel already on screen, under one trace. Each
  * is summed from the trace: every top-level task of the page's main thread from the mark before
  * the render to the end of the frame that paints the drawn graph; the task the render starts in
  * counts from the mark on. ONSCREEN_DEBUG=1 prints, per run, when the graph was drawn and which
@@ -30,7 +31,8 @@ export async function onScreenRuns(
   cdp: CDPSession,
   lib: string,
   cold: boolean,
-  runs: number
+  runs: number,
+  refresh = false
 ): Promise<OnScreen[]> {
   const frames: number[] = [];
   const detail = process.env.ONSCREEN_DEBUG === '2';
@@ -38,7 +40,11 @@ export async function onScreenRuns(
     'toplevel,blink.user_timing,devtools.timeline' + (detail ? ',disabled-by-default-devtools.timeline.stack' : '');
   const events = await traced(cdp, categories, async () => {
     for (let r = 0; r < runs; r++) {
-      const res = await page.evaluate(([l, c]) => (window as any).bench.onScreen(l, c), [lib, cold] as const);
+      const res = await page.evaluate(([l, c, f]) => (window as any).bench.onScreen(l, c, f), [
+        lib,
+        cold,
+        refresh,
+      ] as const);
       frames.push(res.frames);
     }
   });

@@ -35,6 +35,10 @@ const theme = createTheme({ colors: { mode: 'light' } });
 const W = 1200;
 const H = 800;
 let frame: DataFrame | undefined;
+// a distinct frame of the same kind and size: what a refresh replaces the shown one with, in turn
+let other: DataFrame | undefined;
+// the mounted library and frame, for a refresh (bench.onScreen with `refresh`)
+let shown: { lib: Lib; frame: DataFrame } | undefined;
 let root: Root | undefined;
 const host = document.getElementById('root')!;
 // Grafana's global styles (box-sizing, fonts, line heights), as every panel has them: without
@@ -71,20 +75,30 @@ CanvasRenderingContext2D.prototype.clearRect = function (x: number, y: number, w
   }
   clearRect.call(this, x, y, w, h);
 };
+/**
+ * Resolves once the page has been idle for two idle periods in a row (each with 40 ms or more to
+ * spare: nothing queued, the after-paint work of the last draw done), or after 5 s.
+ */
+async function quiet() {
+  const until = performance.now() + 5000;
+  let calm = 0;
+  while (calm < 2 && performance.now() < until) {
+    const spare = await new Promise<number>((r) => requestIdleCallback((d) => r(d.timeRemaining())));
+    calm = spare >= 40 ? calm + 1 : 0;
+  }
+}
 const gc = () => (window as unknown as { gc?: () => void }).gc?.();
 const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
 
+/** The panel's path: reads the frame as the panel reads it, then draws (one component type, so a new frame re-renders it). */
+function Ours({ series }: { series: DataFrame[] }) {
+  const parsed = usePanelData(series);
+  return 'data' in parsed ? <FlameGraphView data={parsed.data} width={W} height={H} options={defaultOptions} /> : null;
+}
+
 function view(lib: Lib, f: DataFrame) {
   if (lib === 'emberscope') {
-    // the panel's path: read the frame (as the panel reads it), then draw
-    const series = [f];
-    const Ours = () => {
-      const parsed = usePanelData(series);
-      return 'data' in parsed ? (
-        <FlameGraphView data={parsed.data} width={W} height={H} options={defaultOptions} />
-      ) : null;
-    };
-    return <Ours />;
+    return <Ours series={[f]} />;
   }
   return (
     <div style={{ width: W, height: H, overflow: 'auto' }}>
@@ -171,12 +185,19 @@ function timed(fn: () => void): number {
 const api = {
   /** Makes the synthetic frame: `nodes` nodes, or a `deep`-level spine. Returns the node count. */
   load(nodes: number, deep = 0): number {
-    frame = dataFrameFromJSON(flameFrameJSON(syntheticTree({ nodes, seed: 11, deep, maxDepth: deep ? 10 : 40 })));
+    const make = (seed: number) =>
+      dataFrameFromJSON(flameFrameJSON(syntheticTree({ nodes, seed, deep, maxDepth: deep ? 10 : 40 })));
+    frame = make(11);
+    other = make(12);
     return frame.length;
   },
-  /** Loads a flame graph frame given as data frame JSON (a real profile). Returns the node count. */
-  loadFrame(json: string): number {
+  /**
+   * Loads a flame graph frame given as data frame JSON (a real profile), and the one a refresh
+   * alternates it with (another real profile). Returns the node count.
+   */
+  loadFrame(json: string, otherJson?: string): number {
     frame = dataFrameFromJSON(JSON.parse(json));
+    other = otherJson === undefined ? undefined : dataFrameFromJSON(JSON.parse(otherJson));
     return frame.length;
   },
   /** ms of each Emberscope preparation stage on the loaded frame (where first-draw time goes). */
@@ -257,6 +278,7 @@ const api = {
   unmount() {
     root?.unmount();
     root = undefined;
+    shown = undefined;
     host.innerHTML = '';
   },
   /**
@@ -278,21 +300,45 @@ const api = {
    * sums (run.spec.ts, first-draw.spec.ts). @grafana/flamegraph draws nothing in its first
    * render: it measures its width, sets up its canvas and draws in later tasks, so the render
    * alone (firstWorkMs) leaves its drawing out. Returns the frames until the graph was seen.
+   *
+   * With `refresh`, lib is not mounted anew: it is there already, showing the other frame of the
+   * pair with the page quiet (its after-paint work done), and the render gives it the new frame,
+   * as a dashboard refresh or a new time range does to a panel on screen.
    */
-  async onScreen(lib: Lib, afterGc: boolean): Promise<{ frames: number }> {
-    api.unmount();
-    if (afterGc) {
-      gc();
+  async onScreen(lib: Lib, afterGc: boolean, refresh = false): Promise<{ frames: number }> {
+    let next = frame!;
+    if (refresh) {
+      if (!other) {
+        throw new Error('a refresh needs a second, distinct frame (loadFrame with two profiles)');
+      }
+      // a refresh: the panel is there, showing a profile, with its after-paint work done; the
+      // new answer is the other frame of the pair (a different profile each time)
+      if (!shown || shown.lib !== lib) {
+        api.unmount();
+        root = createRoot(host);
+        flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, other!)}</ThemeContext.Provider>));
+        shown = { lib, frame: other! };
+      }
+      next = shown.frame === frame ? other! : frame!;
+      await quiet();
     } else {
-      await settle();
+      api.unmount();
+      if (afterGc) {
+        gc();
+      } else {
+        await settle();
+      }
+      root = createRoot(host);
     }
     // rendered in a task of its own, outside any frame, as a query's answer arrives
     await new Promise((r) => setTimeout(r, 0));
-    root = createRoot(host);
     const clears = graphClears;
     markDrawn = true;
     performance.mark('onscreen-start');
-    flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, frame!)}</ThemeContext.Provider>));
+    flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, next)}</ThemeContext.Provider>));
+    if (refresh) {
+      shown = { lib, frame: next };
+    }
     let frames = 0;
     while (frames < 600) {
       await nextFrame();

@@ -28,6 +28,9 @@ interface Measure {
   onScreenColdWorkMs?: number;
   onScreenFrames?: number;
   onScreenColdFrames?: number;
+  /** The same for a refresh: a new frame given to the panel already on screen (bench.onScreen with refresh). */
+  onScreenRefreshMs?: number;
+  onScreenRefreshFrames?: number;
   tableReadyMs?: number;
   hoverMs?: number;
   zoomMs?: number;
@@ -48,9 +51,17 @@ interface Case {
   deep: number;
   /** A checked-in pprof file, drawn as the plugin converts it (tests/bench/frame), instead of a synthetic tree. */
   profile?: string;
+  /** The other real profile a refresh alternates it with (synthetic cases use another seed). */
+  other?: string;
 }
 const ALL_CASES: Case[] = [
-  { name: '1k nodes (virtual.cpu.pb.gz)', nodes: 0, deep: 0, profile: 'internal/testdata/profiles/virtual.cpu.pb.gz' },
+  {
+    name: '1k nodes (virtual.cpu.pb.gz)',
+    nodes: 0,
+    deep: 0,
+    profile: 'internal/testdata/profiles/virtual.cpu.pb.gz',
+    other: 'internal/testdata/profiles/categories.cpu.pb.gz',
+  },
   { name: '16k nodes', nodes: 16_000, deep: 0 },
   { name: '100k nodes', nodes: 100_000, deep: 0 },
   { name: '500k nodes', nodes: 500_000, deep: 0 },
@@ -83,9 +94,11 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
   const views: Array<Record<string, { ms: number; frames: number }>> = [];
   let onScreen: Awaited<ReturnType<typeof onScreenRuns>> = [];
   let onScreenCold: typeof onScreen = [];
+  let onScreenRefresh: typeof onScreen = [];
   try {
     onScreenCold = await onScreenRuns(page, cdp, lib, true, ON_SCREEN_RUNS);
     onScreen = await onScreenRuns(page, cdp, lib, false, ON_SCREEN_RUNS);
+    onScreenRefresh = await onScreenRuns(page, cdp, lib, false, ON_SCREEN_RUNS, true);
     for (let r = 0; r < RUNS; r++) {
       // a mount right after a forced full GC (cold code; the heap growth), then one right after it (warm)
       const cold = await page.evaluate((l) => (window as any).bench.mount(l, true), lib);
@@ -136,6 +149,8 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
     onScreenColdWorkMs: median(onScreenCold.map((o) => o.workMs)),
     onScreenFrames: median(onScreen.map((o) => o.frames)),
     onScreenColdFrames: median(onScreenCold.map((o) => o.frames)),
+    onScreenRefreshMs: median(onScreenRefresh.map((o) => o.workMs)),
+    onScreenRefreshFrames: median(onScreenRefresh.map((o) => o.frames)),
     tableReadyMs: table.length === RUNS ? median(table) : undefined,
     hoverMs: median(hover),
     zoomMs: median(zoom),
@@ -233,7 +248,7 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     runs: RUNS,
     load: process.env.BENCH_LOAD === 'ci' ? 'Go race tests running beside it (BENCH_LOAD=ci)' : 'none added',
     cpus: os.cpus().length,
-    note: 'medians; graph and top table for both; first draw until the graph is on screen = the main-thread work of every task from the render to the end of the frame that paints the graph, summed from a Chromium trace (toplevel tasks; style, layout, paint and commit included; @grafana/flamegraph draws nothing in its first render: it measures its width, sets up its canvas and draws in later tasks), warm and cold as below; each run mounts each library twice: right after a forced full GC (cold: V8 drops the optimised code of what just ran, as on the first panel of a fresh page; the heap growth is measured on it), then again with nothing in between (warm: a refresh, another panel); graph first paint = render until two animation frames later; first render alone = the render with its commit and effects, no frame waited for (Emberscope draws its canvas in it); graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
+    note: 'medians; graph and top table for both; first draw until the graph is on screen = the main-thread work of every task from the render to the end of the frame that paints the graph, summed from a Chromium trace (toplevel tasks; style, layout, paint and commit included; @grafana/flamegraph draws nothing in its first render: it measures its width, sets up its canvas and draws in later tasks), warm and cold as below, and for a refresh (the panel on screen, quiet, given the other profile of a pair of distinct ones: another real profile at 1k, another seed of the synthetic tree elsewhere); each run mounts each library twice: right after a forced full GC (cold: V8 drops the optimised code of what just ran, as on the first panel of a fresh page; the heap growth is measured on it), then again with nothing in between (warm: a refresh, another panel); graph first paint = render until two animation frames later; first render alone = the render with its commit and effects, no frame waited for (Emberscope draws its canvas in it); graph + table ready = until the top table rows are in the page and painted (Emberscope sums its table after the graph has painted, @grafana/flamegraph renders both in one go, so its two numbers are equal); heap growth is measured once both are there; hover/zoom/reset/search = main-thread work of the input (React render, commit, effects, canvas drawing); frames = animation frames from the input (dispatched at the start of a frame) to the one that shows its redraw, 1 = the next frame; zoom = a level-1 bar, reset = each library’s reset button, search = typing "handlers" (Emberscope only: @grafana/flamegraph debounces its search box); ratios are @grafana/flamegraph ÷ Emberscope (above 1× = Emberscope faster/smaller)',
   };
   fs.writeFileSync(path.join(out, 'bench-browser.json'), JSON.stringify({ meta, results }, null, 2));
   const lines = [
@@ -250,6 +265,8 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
       ['first draw until the graph is on screen, cold: right after a forced full GC (ms)', 'onScreenColdWorkMs', 1],
       ['first draw: frames until the graph is on screen', 'onScreenFrames', 0],
       ['first draw, cold: frames until the graph is on screen', 'onScreenColdFrames', 0],
+      ['refresh (a new profile in the panel on screen) until the graph is on screen (ms)', 'onScreenRefreshMs', 1],
+      ['refresh: frames until the graph is on screen', 'onScreenRefreshFrames', 0],
       ['graph first paint (ms)', 'firstDrawMs', 1],
       [
         'first render alone (Emberscope draws in it, @grafana/flamegraph does not): main-thread work (ms)',
