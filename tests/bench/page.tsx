@@ -36,6 +36,8 @@ const W = 1200;
 const H = 800;
 let frame: DataFrame | undefined;
 // a distinct frame of the same kind and size: what a refresh replaces the shown one with, in turn
+// (made when a refresh first needs it, so that the other measures run with one frame in the heap)
+let makeOther: (() => DataFrame) | undefined;
 let other: DataFrame | undefined;
 // the mounted library and frame, for a refresh (bench.onScreen with `refresh`)
 let shown: { lib: Lib; frame: DataFrame } | undefined;
@@ -188,7 +190,8 @@ const api = {
     const make = (seed: number) =>
       dataFrameFromJSON(flameFrameJSON(syntheticTree({ nodes, seed, deep, maxDepth: deep ? 10 : 40 })));
     frame = make(11);
-    other = make(12);
+    other = undefined;
+    makeOther = () => make(12);
     return frame.length;
   },
   /**
@@ -197,7 +200,8 @@ const api = {
    */
   loadFrame(json: string, otherJson?: string): number {
     frame = dataFrameFromJSON(JSON.parse(json));
-    other = otherJson === undefined ? undefined : dataFrameFromJSON(JSON.parse(otherJson));
+    other = undefined;
+    makeOther = otherJson === undefined ? undefined : () => dataFrameFromJSON(JSON.parse(otherJson));
     return frame.length;
   },
   /** ms of each Emberscope preparation stage on the loaded frame (where first-draw time goes). */
@@ -308,9 +312,10 @@ const api = {
   async onScreen(lib: Lib, afterGc: boolean, refresh = false): Promise<{ frames: number }> {
     let next = frame!;
     if (refresh) {
-      if (!other) {
+      if (!makeOther) {
         throw new Error('a refresh needs a second, distinct frame (loadFrame with two profiles)');
       }
+      other = other ?? makeOther();
       // a refresh: the panel is there, showing a profile, with its after-paint work done; the
       // new answer is the other frame of the pair (a different profile each time)
       if (!shown || shown.lib !== lib) {
