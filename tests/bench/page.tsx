@@ -371,7 +371,8 @@ const api = {
    * clean heap). In V8 that GC also drops the optimised code of the functions just run, so the
    * render that follows runs its loops in the lower tiers, as the first panel of a freshly
    * loaded page does: the "cold" first draw. Without it the render follows the previous mount
-   * with nothing in between: the "warm" first draw of another panel (a refresh of a panel on screen is onScreen with `refresh`).
+   * with nothing in between: the "warm" first draw of another panel (a refresh of a panel on
+   * screen is `onScreen` with `refresh`).
    */
   async mount(
     lib: Lib,
