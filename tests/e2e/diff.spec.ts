@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pct } from '../support/frame';
 import { nodeBox } from '../support/canvas';
-import { Playground, REPO, startPlayground } from '../support/playground';
+import { ingestPushedProfile, Playground, REPO, startPlayground } from '../support/playground';
 
 /**
  * A diff opened in the playground: two real CPU profiles (labeled, 3.77 s, the baseline;
@@ -14,7 +14,6 @@ import { Playground, REPO, startPlayground } from '../support/playground';
  * checked against `go tool pprof -top` of the same files (src/shared/testdata/pprofTop.json).
  */
 
-const FIXTURES = path.join(REPO, 'internal', 'testdata', 'pyroscope', 'pushed-profiles');
 const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 // both profiles were taken on 2026-12-01 between 07:20 and 07:22 UTC (their time_nanos)
 const FROM = Date.parse('2026-12-01T07:00:00Z');
@@ -29,20 +28,11 @@ const SORT = pprof.profiles['bench-sort.cpu.redated.pb.gz'];
 
 let pg: Playground;
 
-async function ingest(file: string, service: string) {
-  const body = fs.readFileSync(path.join(FIXTURES, file));
-  const res = await fetch(`${pg.storeUrl}/ingest?name=${encodeURIComponent(service)}&format=pprof`, {
-    method: 'POST',
-    body,
-  });
-  expect(res.ok, `ingest ${file}: HTTP ${res.status} ${await res.text()}`).toBe(true);
-}
-
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   pg = await startPlayground();
-  await ingest('labeled.cpu.redated.pb.gz', 'labeled');
-  await ingest('bench-sort.cpu.redated.pb.gz', 'sort');
+  await ingestPushedProfile(pg.storeUrl, 'labeled.cpu.redated.pb.gz', 'labeled');
+  await ingestPushedProfile(pg.storeUrl, 'bench-sort.cpu.redated.pb.gz', 'sort');
 });
 
 test.afterAll(async () => {

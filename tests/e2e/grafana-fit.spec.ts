@@ -2,10 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { Browser, expect, Page, test } from '@playwright/test';
-import fs from 'node:fs';
-import path from 'node:path';
 import { nodeBox } from '../support/canvas';
-import { Playground, REPO, startPlayground } from '../support/playground';
+import { ingestPushedProfile, Playground, startPlayground } from '../support/playground';
 
 /**
  * What broke in a real Grafana 12.4, in the playground made as strict as Grafana (panels in a
@@ -22,7 +20,6 @@ import { Playground, REPO, startPlayground } from '../support/playground';
  * Per route, `go tool pprof -tags` of the file: /bike 680 ms, /car 640 ms, /scooter 350 ms.
  */
 
-const FIXTURE = path.join(REPO, 'internal', 'testdata', 'pyroscope', 'pushed-profiles', 'labeled.cpu.redated.pb.gz');
 const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 const SERVICE = 'fit';
 const PPROF_BY_ROUTE: Record<string, number> = { '/bike': 680e6, '/car': 640e6, '/scooter': 350e6 };
@@ -35,11 +32,7 @@ let pg: Playground;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   pg = await startPlayground();
-  const res = await fetch(`${pg.storeUrl}/ingest?name=${encodeURIComponent(SERVICE)}&format=pprof`, {
-    method: 'POST',
-    body: fs.readFileSync(FIXTURE),
-  });
-  expect(res.ok, `ingest: HTTP ${res.status} ${await res.text()}`).toBe(true);
+  await ingestPushedProfile(pg.storeUrl, 'labeled.cpu.redated.pb.gz', SERVICE);
 });
 
 test.afterAll(async () => {
@@ -47,7 +40,9 @@ test.afterAll(async () => {
 });
 
 /** The root total of the flamegraph answers the page gets (the profile queries' root value). */
-function profileAnswers(page: Page): Array<{ from: number; to: number; query: Record<string, unknown>; total: number }> {
+function profileAnswers(
+  page: Page
+): Array<{ from: number; to: number; query: Record<string, unknown>; total: number }> {
   const seen: Array<{ from: number; to: number; query: Record<string, unknown>; total: number }> = [];
   page.on('response', async (r) => {
     if (!r.url().endsWith('/api/ds/query')) {

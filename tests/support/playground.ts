@@ -161,18 +161,12 @@ export function redated(pprofGz: Buffer, at: Date) {
   return zlib.gzipSync(Buffer.from(out));
 }
 
-/**
- * Sends the recorded real CPU profile (made once with runtime/pprof by
- * internal/testdata/record: main.handleRequest → main.parseJSON / main.hashBlocks for
- * route=/api/orders, main.compress for route=/api/archive), filed at the current time, to the
- * store's /ingest as service `service`.
- */
 /** The real pprof files pushed to a real Pyroscope (the recordings' inputs). */
 export const PUSHED_PROFILES = path.join(REPO, 'internal', 'testdata', 'pyroscope', 'pushed-profiles');
 
 /** Ingests one of PUSHED_PROFILES into the store as `service` (filed under the profile's own time). */
 export async function ingestPushedProfile(storeUrl: string, file: string, service: string): Promise<void> {
-  const res = await fetch(`${storeUrl}/ingest?name=${service}&format=pprof`, {
+  const res = await fetch(`${storeUrl}/ingest?name=${encodeURIComponent(service)}&format=pprof`, {
     method: 'POST',
     body: fs.readFileSync(path.join(PUSHED_PROFILES, file)),
   });
@@ -181,6 +175,12 @@ export async function ingestPushedProfile(storeUrl: string, file: string, servic
   }
 }
 
+/**
+ * Sends the recorded real CPU profile (made once with runtime/pprof by
+ * internal/testdata/record: main.handleRequest → main.parseJSON / main.hashBlocks for
+ * route=/api/orders, main.compress for route=/api/archive), filed at the current time, to the
+ * store's /ingest as service `service`.
+ */
 export async function ingestRealProfile(storeUrl: string, service: string): Promise<void> {
   const body = redated(fs.readFileSync(BROWSER_PROFILE), new Date());
   const name = encodeURIComponent(`e2e{service_name=${service}}`);
