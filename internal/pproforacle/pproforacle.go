@@ -550,3 +550,19 @@ func PyroscopeName(pprofName string) string {
 		name = name[j+1:]
 	}
 }
+
+// Output runs the Go toolchain's pprof with args on the profile file at path
+// and returns what it prints (a report checked in beside a profile is
+// compared with it).
+func Output(tb testing.TB, path string, args ...string) string {
+	tb.Helper()
+	base := pprofCommand()
+	full := append(append(append([]string{}, base[1:]...), args...), path)
+	cmd := exec.Command(base[0], full...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		tb.Fatalf("%s %s: %v: %s", base[0], strings.Join(full, " "), err, stderr.String())
+	}
+	return stdout.String()
+}

@@ -267,3 +267,21 @@ func TestCheckedInReports(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckedInGraphs checks that the call graphs and traces checked in beside
+// browser.cpu.pb.gz and virtual.cpu.pb.gz (read by the panel's call graph
+// tests) are what pprof prints for them.
+func TestCheckedInGraphs(t *testing.T) {
+	for _, name := range []string{"browser", "virtual"} {
+		path := testdata.ProfilePath(t, name+".cpu.pb.gz")
+		for file, args := range map[string][]string{
+			name + ".cpu.graph.dot":  {"-dot", "-taghide=.", "-unit=ns"},
+			name + ".cpu.traces.txt": {"-traces", "-taghide=.", "-unit=ns"},
+		} {
+			want := string(testdata.Read(t, "profiles/"+file))
+			if got := Output(t, path, args...); got != want {
+				t.Errorf("profiles/%s is not what pprof %v prints now: run it again (internal/testdata/profiles/README.md)", file, args)
+			}
+		}
+	}
+}

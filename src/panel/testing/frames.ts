@@ -69,3 +69,38 @@ export function repeatedEnumFrame(): DataFrame {
     ],
   });
 }
+
+/**
+ * The nested-set rows of a set of stacks (root first, as parseTraces gives them) under a `total`
+ * root: one node per distinct path, children in the order they were first seen.
+ */
+export function rowsOfStacks(stacks: Array<{ value: number; stack: string[] }>): Row[] {
+  interface T {
+    name: string;
+    total: number;
+    self: number;
+    kids: Map<string, T>;
+  }
+  const root: T = { name: 'total', total: 0, self: 0, kids: new Map() };
+  for (const { value, stack } of stacks) {
+    let at = root;
+    at.total += value;
+    for (const name of stack) {
+      let k = at.kids.get(name);
+      if (!k) {
+        k = { name, total: 0, self: 0, kids: new Map() };
+        at.kids.set(name, k);
+      }
+      k.total += value;
+      at = k;
+    }
+    at.self += value;
+  }
+  const rows: Row[] = [];
+  const walk = (t: T, level: number) => {
+    rows.push([level, t.name, t.total, t.self]);
+    t.kids.forEach((k) => walk(k, level + 1));
+  };
+  walk(root, 0);
+  return rows;
+}

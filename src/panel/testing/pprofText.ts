@@ -79,8 +79,11 @@ export interface Trace {
   stack: string[];
 }
 
-/** Reads a `go tool pprof -traces -unit=ns` report. */
-export function parseTraces(text: string): Trace[] {
+/**
+ * Reads a `go tool pprof -traces -unit=ns` report; names are turned into Pyroscope's form unless
+ * `named` says otherwise (`(n) => n` keeps pprof's own, generic shapes and all).
+ */
+export function parseTraces(text: string, named: (raw: string) => string = pyroscopeName): Trace[] {
   const out: Trace[] = [];
   for (const b of text.split(/^-+\+-+\s*$/m).slice(1)) {
     let value = -1;
@@ -92,9 +95,9 @@ export function parseTraces(text: string): Trace[] {
       const m = /^\s*(\d+ns)\s+(.*)$/.exec(line);
       if (m && value < 0) {
         value = ns(m[1]);
-        frames.push(pyroscopeName(m[2]));
+        frames.push(named(m[2]));
       } else {
-        frames.push(pyroscopeName(line));
+        frames.push(named(line.trim()));
       }
     }
     if (value >= 0) {
@@ -120,4 +123,67 @@ export function traceTree(traces: Trace[]): Map<string, { total: number; self: n
     });
   }
   return out;
+}
+
+/** One function box of a `go tool pprof -dot -unit=ns` graph. */
+export interface DotNode {
+  name: string;
+  flat: number;
+  cum: number;
+}
+
+/** One arrow of a `-dot` graph, by function names; residual is pprof's dotted arrow. */
+export interface DotEdge {
+  from: string;
+  to: string;
+  weight: number;
+  residual: boolean;
+}
+
+/**
+ * Reads a `go tool pprof -dot -unit=ns` graph: its boxes and arrows in pprof's order, and its
+ * legend's lines; names as parseTraces names them.
+ */
+export function parseDot(
+  text: string,
+  named: (raw: string) => string = pyroscopeName
+): { nodes: DotNode[]; edges: DotEdge[]; legend: string[] } {
+  const nodes: DotNode[] = [];
+  const edges: DotEdge[] = [];
+  let legend: string[] = [];
+  const byId = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const leg = /^subgraph cluster_L \{ .* label="(.*?)\\l"/.exec(line);
+    if (leg) {
+      legend = leg[1].split('\\l');
+      continue;
+    }
+    const node = /^(N\d+) \[label="(.*?)" id="node\d+" .*tooltip="(.*) \((\d+)ns\)" color=/.exec(line);
+    if (node) {
+      const [, id, label, rawName, cum] = node;
+      const name = named(rawName);
+      // the label ends with "<flat>ns (x%)", "<flat>ns (x%)\nof <cum>ns (y%)", or "0 of <cum>ns (y%)"
+      const flat = /\\n(\d+)(?:ns \([^)]*\))?(?:\\n| )?(?:of \d+ns \([^)]*\))?$/.exec(label);
+      if (!flat) {
+        throw new Error(`no flat value in the label of ${id}: ${label}`);
+      }
+      nodes.push({ name, flat: Number(flat[1]), cum: Number(cum) });
+      byId.set(id, name);
+      continue;
+    }
+    const edge = /^(N\d+) -> (N\d+) \[label=" (\d+)ns.*?tooltip=".*? (->|\.\.\.) .*?"(.*)$/.exec(line);
+    if (edge) {
+      const [, from, to, weight, arrow, rest] = edge;
+      if (!byId.has(from) || !byId.has(to)) {
+        throw new Error(`an arrow between unknown boxes: ${line}`);
+      }
+      edges.push({
+        from: byId.get(from)!,
+        to: byId.get(to)!,
+        weight: Number(weight),
+        residual: arrow === '...' && rest.includes('style="dotted"'),
+      });
+    }
+  }
+  return { nodes, edges, legend };
 }

@@ -1,0 +1,134 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+/**
+ * The call graph against google/pprof's own graph of the same real profiles: the frame is made
+ * from `go tool pprof -traces` of the profile (every stack with its value), the expected graph is
+ * `go tool pprof -dot` of it (internal/testdata/profiles/*.cpu.traces.txt and *.cpu.graph.dot,
+ * made with `-taghide=. -unit=ns`; internal/pproforacle checks they are what pprof prints).
+ */
+import fs from 'fs';
+import path from 'path';
+import { readFlameData } from '../../shared/flameData';
+import { nestedSet, rowsOfStacks, SMALL } from '../testing/frames';
+import { parseDot, parseTraces } from '../testing/pprofText';
+import { callGraph, PPROF_GRAPH_DEFAULTS, sideValues } from './callGraph';
+
+const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
+
+// pprof's names as they are (less -traces' inline mark): its graph keeps `f[go.shape.int]` and
+// `f[go.shape.string]` apart, where Pyroscope's names (and so the panel's, on its frames) have
+// them as one function
+const asIs = (raw: string) => raw.trim().replace(/ \((partial-)?inline\)$/, '');
+
+function fromTraces(name: string) {
+  const traces = parseTraces(fs.readFileSync(path.join(PROFILES, `${name}.cpu.traces.txt`), 'utf8'), asIs);
+  return readFlameData(nestedSet(rowsOfStacks(traces)));
+}
+
+describe.each(['browser', 'virtual'])('the call graph of %s.cpu.pb.gz', (name) => {
+  const data = fromTraces(name);
+  const dot = parseDot(fs.readFileSync(path.join(PROFILES, `${name}.cpu.graph.dot`), 'utf8'), asIs);
+  const g = callGraph(data);
+
+  it('keeps the functions pprof keeps, in its order, with its flat and cum', () => {
+    expect(dot.nodes.length).toBe(80);
+    expect(g.nodes.map((n) => ({ name: n.name, flat: n.flat, cum: n.cum }))).toEqual(dot.nodes);
+  });
+
+  it('has pprof arrows, weights and dotted arrows', () => {
+    const ours = g.edges.map((e) => ({
+      from: g.nodes[e.from].name,
+      to: g.nodes[e.to].name,
+      weight: e.weight,
+      residual: e.residual,
+    }));
+    expect(ours).toEqual(dot.edges);
+    expect(dot.edges.some((e) => e.residual)).toBe(true);
+  });
+
+  it("says what pprof's legend says was shown and dropped", () => {
+    const shown = dot.legend.find((l) => l.startsWith('Showing nodes accounting for'))!;
+    expect(shown).toContain(`for ${g.shown}ns,`);
+    expect(shown).toContain(`of ${g.total}ns total`);
+    const top = dot.legend.find((l) => l.startsWith('Showing top'));
+    expect(top).toBe(`Showing top ${g.nodeCount} nodes out of ${g.beforeTop}`);
+    const dropped = dot.legend.find((l) => l.startsWith('Dropped') && l.includes('nodes'));
+    expect(dropped).toBe(g.droppedNodes > 0 ? `Dropped ${g.droppedNodes} nodes (cum <= ${g.nodeCutoff}ns)` : undefined);
+    const droppedEdges = dot.legend.find((l) => l.startsWith('Dropped') && l.includes('edges'));
+    expect(droppedEdges).toBe(
+      g.droppedEdges > 0 ? `Dropped ${g.droppedEdges} edges (freq <= ${g.edgeCutoff}ns)` : undefined
+    );
+  });
+});
+
+describe('the call graph of a small tree', () => {
+  const data = readFlameData(nestedSet(SMALL));
+
+  it('has every function and call when nothing is trimmed', () => {
+    const g = callGraph(data, { nodeFraction: 0, edgeFraction: 0, nodeCount: 0 });
+    const by = new Map(g.nodes.map((n) => [n.name, n]));
+    expect(by.get('main.main')).toMatchObject({ flat: 10, cum: 70 });
+    expect(by.get('crypto/sha256.hash')).toMatchObject({ flat: 35, cum: 35 });
+    expect(g.edges.map((e) => [g.nodes[e.from].name, g.nodes[e.to].name, e.weight])).toEqual([
+      ['main.main', 'main.work', 40],
+      ['main.work', 'crypto/sha256.hash', 35],
+      ['main.main', 'encoding/json.parse', 20],
+    ]);
+    expect(g.total).toBe(100);
+    expect(g.shown).toBe(100);
+  });
+
+  it('joins a kept caller to a kept callee over a dropped frame with a dotted arrow', () => {
+    // keep 4 of 5: main.work (cum 40) is the pass-through pprof's entropy order puts last
+    const g = callGraph(data, { nodeFraction: 0, edgeFraction: 0, nodeCount: 4 });
+    expect(g.nodes.map((n) => n.name)).not.toContain('main.work');
+    const e = g.edges.find((x) => g.nodes[x.to].name === 'crypto/sha256.hash')!;
+    expect(g.nodes[e.from].name).toBe('main.main');
+    expect(e).toMatchObject({ weight: 35, residual: true });
+    // main.main's own 10 and main.work's self 5 (its leaf frame is gone: no flat anywhere)
+    expect(g.nodes.find((n) => n.name === 'main.main')!.flat).toBe(10);
+    expect(g.shown).toBe(95);
+  });
+
+  it('counts a recursive function once per sample', () => {
+    const rec = readFlameData(
+      nestedSet([
+        [0, 'total', 10, 0],
+        [1, 'a', 10, 0],
+        [2, 'b', 10, 0],
+        [3, 'a', 10, 0],
+        [4, 'b', 10, 10],
+      ])
+    );
+    const g = callGraph(rec, { nodeFraction: 0, edgeFraction: 0, nodeCount: 0 });
+    expect(g.nodes.map((n) => [n.name, n.flat, n.cum])).toEqual(
+      expect.arrayContaining([
+        ['a', 0, 10],
+        ['b', 10, 10],
+      ])
+    );
+    expect(g.edges.map((e) => [g.nodes[e.from].name, g.nodes[e.to].name, e.weight])).toEqual([
+      ['a', 'b', 10],
+      ['b', 'a', 10],
+    ]);
+  });
+
+  it("makes a diff's graph of one side", () => {
+    const diff = readFlameData(
+      nestedSet(SMALL, {
+        extra: [
+          { name: 'valueRight', type: 'number' as never, values: [60, 10, 50, 5, 35, 30], config: {} },
+          { name: 'selfRight', type: 'number' as never, values: [0, 10, 10, 5, 5, 30], config: {} },
+        ],
+      })
+    );
+    const right = callGraph(diff, PPROF_GRAPH_DEFAULTS, sideValues(diff, 'comparison'));
+    expect(right.total).toBe(60);
+    expect(right.nodes.find((n) => n.name === 'main.main')).toMatchObject({ flat: 10, cum: 50 });
+    const left = callGraph(diff, PPROF_GRAPH_DEFAULTS, sideValues(diff, 'baseline'));
+    // the frame's own value and self are the baseline's (the reader adds the two sides for the bars)
+    expect(left.total).toBe(100);
+    expect(left.nodes.find((n) => n.name === 'main.main')).toMatchObject({ flat: 10, cum: 70 });
+  });
+});
