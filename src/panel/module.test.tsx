@@ -39,7 +39,7 @@ describe('flamegraph panel plugin', () => {
     };
     editors(builder as never, { data: [] } as never);
     expect(kinds.colorMode).toBe('select:4');
-    expect(kinds.viewMode).toBe('select:4');
+    expect(kinds.viewMode).toBe('select:5');
     // the radios left have two short options
     expect(
       Object.values(kinds)

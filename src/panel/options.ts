@@ -9,7 +9,7 @@ export type ColorMode = 'self' | 'selfNode' | 'total' | 'package';
 export type TextAlign = 'left' | 'right';
 
 /** What the panel shows (sandwich is entered from a function and left back to the view it came from). */
-export type ViewMode = 'graph' | 'table' | 'both' | 'tree';
+export type ViewMode = 'graph' | 'table' | 'both' | 'tree' | 'callgraph';
 
 /** Options of the flamegraph panel, as saved in the dashboard JSON. */
 export interface PanelOptions {
@@ -24,6 +24,8 @@ export interface PanelOptions {
   collapse: boolean;
   /** Search text: a regular expression, plain text, or several terms separated by commas. */
   search: string;
+  /** How many functions the call graph keeps at most (pprof's -nodecount; 0: all). */
+  callGraphNodes: number;
 }
 
 /** Defaults used when an option is missing from the saved panel. */
@@ -36,6 +38,7 @@ export const defaultOptions: PanelOptions = {
   viewMode: 'both',
   collapse: true,
   search: '',
+  callGraphNodes: 80,
 };
 
 /** The view the options ask for: 'both' without the table is the graph alone. */
@@ -60,8 +63,16 @@ export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>
             { value: 'table', label: 'Top table' },
             { value: 'both', label: 'Both' },
             { value: 'tree', label: 'Call tree' },
+            { value: 'callgraph', label: 'Call graph' },
           ],
         },
+      })
+      .addNumberInput({
+        path: 'callGraphNodes',
+        name: 'Call graph nodes',
+        description: "At most this many functions in the call graph, chosen as pprof's graph chooses them (0: all)",
+        defaultValue: defaultOptions.callGraphNodes,
+        settings: { min: 0, max: 1000, integer: true },
       })
       .addBooleanSwitch({
         path: 'collapse',

@@ -22,6 +22,7 @@ import { chainNames, Collapsed, collapseChains, LazyCollapsed, shownMatch } from
 import { hasSandwich, Sandwich, sandwichOf, sandwichSteps } from '../model/sandwich';
 import { inIdleSteps } from '../model/idle';
 import { CallTree } from './CallTree';
+import { CallGraphView } from './CallGraphView';
 import { prepareSandwichSteps, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
 import { Header } from './HeaderControls';
@@ -38,6 +39,7 @@ export interface ViewOptions {
   viewMode?: ViewMode;
   collapse?: boolean;
   search?: string;
+  callGraphNodes?: number;
 }
 
 export interface FlameGraphViewProps {
@@ -288,7 +290,8 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   const split = drawer !== undefined && fits && view !== 'table';
   const maxTable = width - MIN_GRAPH_WIDTH - HANDLE_WIDTH;
   const tw = split ? Math.round(Math.max(MIN_TABLE_WIDTH, Math.min(maxTable, tableWidth ?? width * 0.36))) : 0;
-  const showGraph = view !== 'table' || sandwich !== undefined;
+  const showCallGraph = view === 'callgraph' && sandwich === undefined;
+  const showGraph = (view !== 'table' && view !== 'callgraph') || sandwich !== undefined;
   const showTable = (view === 'table' && sandwich === undefined) || (split && drawer === 'table');
   const showTree = split && drawer === 'tree';
   // A drawer once shown stays mounted, hidden, while the other one is open: switching back between
@@ -557,6 +560,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     };
   });
   const onHeaderAction = useCallback((a: HeaderAction) => actionRef.current(a), []);
+  const rootRef = useRef<HTMLDivElement>(null);
 
   if (data.count === 0) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
@@ -564,6 +568,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
 
   return (
     <div
+      ref={rootRef}
       data-testid="flamegraph-view"
       tabIndex={0}
       onKeyDown={onKeyDown}
@@ -735,6 +740,20 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           >
             <div style={{ width: 2, height: '100%', background: theme.colors.border.medium }} />
           </div>
+        )}
+        {showCallGraph && (
+          <CallGraphView
+            data={data}
+            width={width}
+            height={bodyHeight}
+            matcher={matcher}
+            nodeCount={opt.callGraphNodes}
+            onSandwich={(k) => {
+              // the button that asked is gone with the graph: the view keeps the keyboard (Escape leaves)
+              rootRef.current?.focus();
+              openSandwich(k);
+            }}
+          />
         )}
         {(showTable || keepTable) && (
           <Kept hidden={!showTable}>

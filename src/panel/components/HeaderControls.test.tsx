@@ -58,7 +58,7 @@ describe('Header', () => {
       within(box('view'))
         .getAllByText(/./)
         .map((o) => o.textContent)
-    ).toEqual(['Flame graph', 'Top table', 'Both', 'Call tree', 'Sandwich']);
+    ).toEqual(['Flame graph', 'Top table', 'Both', 'Call tree', 'Call graph', 'Sandwich']);
     expect(selected('view')).toEqual(['Call tree']);
     expect(selected('align')).toEqual(['Right']);
     expect(box('colour')).toHaveTextContent('By package');

@@ -29,6 +29,7 @@ export const VIEW_OPTIONS: Array<{ value: ViewMode | 'sandwich'; label: string }
   { value: 'table', label: 'Top table' },
   { value: 'both', label: 'Both' },
   { value: 'tree', label: 'Call tree' },
+  { value: 'callgraph', label: 'Call graph' },
   { value: 'sandwich', label: 'Sandwich' },
 ];
 
