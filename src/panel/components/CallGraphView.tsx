@@ -1,11 +1,13 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useMemo, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
-import { callGraph, CallGraphValues, PPROF_GRAPH_DEFAULTS, sideValues } from '../model/callGraph';
-import { ARROW_FONT, percent, placeCallGraph, pprofColor } from '../model/callGraphLayout';
+import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../model/callGraph';
+import { ARROW_FONT, percent, PlacedGraph, placeCallGraph, pprofColor } from '../model/callGraphLayout';
+import { inIdleSteps } from '../model/idle';
+import { afterPaint } from '../afterPaint';
 import { formatValue } from '../model/format';
 import { Matcher } from '../model/search';
 
@@ -92,17 +94,100 @@ function arrowPath(points: Array<{ x: number; y: number }>): string {
  * (see callGraph); the legend says what was left out. Drag to pan, wheel to zoom, double-click or
  * "Fit" to see it whole; a click picks a function, whose sandwich is a button away.
  */
-export function CallGraphView({ data, width, height, matcher, nodeCount, onSandwich }: CallGraphViewProps) {
+export function CallGraphView(props: CallGraphViewProps) {
+  const { data, width, height, nodeCount } = props;
+  const theme = useTheme2();
+  const count = nodeCount ?? PPROF_GRAPH_DEFAULTS.nodeCount;
+  const format = useCallback((v: number) => formatValue(v, data.unit), [data.unit]);
+  const key = `${count}`;
+  const [made, setMade] = useState<Made | undefined>(() => madeOf(data, key));
+  // made before (for this frame and count: a switch back to the view), or made by the effect below
+  const ready = made && made.data === data && made.key === key ? made : madeOf(data, key);
+  const [placing, setPlacing] = useState<{ data: FlameData; key: string } | undefined>();
+  const stage = placing && placing.data === data && placing.key === key ? 'layout' : 'graph';
+  useEffect(() => {
+    if (ready) {
+      return;
+    }
+    // the graph is made in idle slices (three passes over every row at most), then placed in one
+    // task after a paint that says so: the switch to this view is one frame, the page takes inputs
+    const diff = data.valueRight !== undefined;
+    const build = new CallGraphBuild(
+      data,
+      { ...PPROF_GRAPH_DEFAULTS, nodeCount: count },
+      sideValues(data, diff ? 'comparison' : 'both')
+    );
+    let cancelPaint: (() => void) | undefined;
+    const cancelIdle = inIdleSteps([
+      (d) => build.step(d),
+      () => {
+        setPlacing({ data, key });
+        cancelPaint = afterPaint(() => {
+          const m: Made = { data, key, graph: build.graph!, placed: placeCallGraph(build.graph!, measure, format) };
+          remember(m);
+          setMade(m);
+        });
+      },
+    ]);
+    return () => {
+      cancelIdle();
+      cancelPaint?.();
+    };
+  }, [ready, data, key, count, format]);
+  if (!ready) {
+    return (
+      <div
+        data-testid="callgraph"
+        data-state={stage}
+        style={{
+          width,
+          height,
+          display: 'grid',
+          placeItems: 'center',
+          color: theme.colors.text.secondary,
+          fontSize: theme.typography.bodySmall.fontSize,
+        }}
+      >
+        {stage === 'graph' ? 'Making the call graph…' : 'Placing the call graph…'}
+      </div>
+    );
+  }
+  return <CallGraphPicture {...props} graph={ready.graph} placed={ready.placed} format={format} />;
+}
+
+/** A made call graph and its picture, for one frame and node count. */
+interface Made {
+  data: FlameData;
+  key: string;
+  graph: CallGraph;
+  placed: PlacedGraph;
+}
+
+// the last graphs made, per frame: a switch back to the view shows them at once
+const madeByData = new WeakMap<FlameData, Made[]>();
+
+function madeOf(data: FlameData, key: string): Made | undefined {
+  return madeByData.get(data)?.find((m) => m.key === key);
+}
+
+function remember(m: Made) {
+  const list = madeByData.get(m.data) ?? [];
+  madeByData.set(m.data, [m, ...list.filter((x) => x.key !== m.key)].slice(0, 3));
+}
+
+function CallGraphPicture({
+  data,
+  width,
+  height,
+  matcher,
+  onSandwich,
+  graph,
+  placed,
+  format,
+}: CallGraphViewProps & { graph: CallGraph; placed: PlacedGraph; format: (v: number) => string }) {
   const theme = useTheme2();
   const dark = theme.isDark;
   const diff = data.valueRight !== undefined;
-  const values: CallGraphValues = useMemo(() => sideValues(data, diff ? 'comparison' : 'both'), [data, diff]);
-  const graph = useMemo(
-    () => callGraph(data, { ...PPROF_GRAPH_DEFAULTS, nodeCount: nodeCount ?? PPROF_GRAPH_DEFAULTS.nodeCount }, values),
-    [data, values, nodeCount]
-  );
-  const format = useCallback((v: number) => formatValue(v, data.unit), [data.unit]);
-  const placed = useMemo(() => placeCallGraph(graph, measure, format), [graph, format]);
   const nameIdx = useMemo(() => {
     const m = new Map<string, number>();
     data.names.forEach((n, k) => {
@@ -201,7 +286,11 @@ export function CallGraphView({ data, width, height, matcher, nodeCount, onSandw
   const pickedNode = picked >= 0 ? graph.nodes[picked] : undefined;
 
   return (
-    <div data-testid="callgraph" style={{ width, height, display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+    <div
+      data-testid="callgraph"
+      data-state="ready"
+      style={{ width, height, display: 'flex', flexDirection: 'column', minWidth: 0 }}
+    >
       <div
         style={{
           height: LEGEND,

@@ -12,7 +12,7 @@ import path from 'path';
 import { readFlameData } from '../../shared/flameData';
 import { nestedSet, rowsOfStacks, SMALL } from '../testing/frames';
 import { parseDot, parseTraces } from '../testing/pprofText';
-import { callGraph, PPROF_GRAPH_DEFAULTS, sideValues } from './callGraph';
+import { callGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from './callGraph';
 
 const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
 
@@ -45,6 +45,19 @@ describe.each(['browser', 'virtual'])('the call graph of %s.cpu.pb.gz', (name) =
     }));
     expect(ours).toEqual(dot.edges);
     expect(dot.edges.some((e) => e.residual)).toBe(true);
+  });
+
+  it('is the same graph made a few rows at a time as made at once', () => {
+    let steps = 0;
+    let left = 0;
+    // a deadline with no time left after every chunk of rows
+    const build = new CallGraphBuild(data, PPROF_GRAPH_DEFAULTS);
+    while (!build.step({ timeRemaining: () => left-- })) {
+      left = 0;
+      steps++;
+    }
+    expect(steps).toBeGreaterThan(0);
+    expect(build.graph).toEqual(g);
   });
 
   it("says what pprof's legend says was shown and dropped", () => {

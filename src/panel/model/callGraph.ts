@@ -102,122 +102,180 @@ interface Edge {
   to: Sums;
   weight: number;
   residual: boolean;
+  /** While a graph is made: how many times the pair is on the current path. */
+  onPath: number;
 }
 
-/** The frame's functions: each row's function id, names interned (an enum's text may repeat). */
+/** The frame's functions: each name's function id (an enum's text may repeat a name), and the distinct names. */
 interface Functions {
-  ofRow: (i: number) => number;
+  canon: Int32Array;
   names: string[];
 }
 
-function functionsOf(data: FlameData): Functions {
-  const names: string[] = [];
-  const byName = new Map<string, number>();
-  const canon = new Int32Array(data.names.length);
-  data.names.forEach((n, k) => {
-    let id = byName.get(n);
-    if (id === undefined) {
-      id = names.length;
-      names.push(n);
-      byName.set(n, id);
+/** Deadline of a build step: how many ms are left. */
+export interface Deadline {
+  timeRemaining(): number;
+}
+const NO_DEADLINE: Deadline = { timeRemaining: () => Infinity };
+/** Rows (or names) between two looks at the deadline. */
+const CHUNK = 2048;
+
+/** Interns the frame's names, a chunk at a time. */
+class FunctionsPass {
+  readonly fns: Functions;
+  private readonly byName = new Map<string, number>();
+  private k = 0;
+
+  constructor(private readonly data: FlameData) {
+    this.fns = { canon: new Int32Array(data.names.length), names: [] };
+  }
+
+  step(deadline: Deadline): boolean {
+    const { names: all } = this.data;
+    const { canon, names } = this.fns;
+    while (this.k < all.length) {
+      const end = Math.min(all.length, this.k + CHUNK);
+      for (let k = this.k; k < end; k++) {
+        const n = all[k];
+        let id = this.byName.get(n);
+        if (id === undefined) {
+          id = names.length;
+          names.push(n);
+          this.byName.set(n, id);
+        }
+        canon[k] = id;
+      }
+      this.k = end;
+      if (this.k < all.length && deadline.timeRemaining() <= 0) {
+        return false;
+      }
     }
-    canon[k] = id;
-  });
-  const nameIdx = data.nameIdx;
-  return { ofRow: (i) => canon[nameIdx[i]], names };
+    return true;
+  }
 }
 
 /**
  * The graph of the rows' functions (every function when kept is undefined, else only those with
- * kept[fn] set): pprof's graph.New, node by node. Functions with no flat and no cum are left out.
+ * kept[fn] set): pprof's graph.New, node by node, a chunk of rows at a time. Functions with no
+ * flat and no cum are left out of the result.
  */
-function graphOf(data: FlameData, v: CallGraphValues, fns: Functions, kept?: Uint8Array): Sums[] {
-  const n = data.count;
-  const { level } = data;
-  const { value, self } = v;
-  const nfn = fns.names.length;
-  const sums: Array<Sums | undefined> = new Array(nfn);
-  const get = (fn: number) => {
-    let s = sums[fn];
-    if (!s) {
-      s = { fn, flat: 0, cum: 0, in: new Map(), out: new Map() };
-      sums[fn] = s;
-    }
-    return s;
-  };
-  // along the path from the root: how many times each function and each caller → callee pair is
-  // on it (only the topmost occurrence adds), and per level what was pushed, the last kept
-  // function at or above it and whether frames were dropped after that one
-  const onPath = new Int32Array(nfn);
-  const pairOnPath = new Map<number, number>();
-  const depth = data.maxLevel + 1;
-  const pushedFn = new Int32Array(depth).fill(-1);
-  const pushedPair = new Float64Array(depth).fill(-1);
-  const keptAbove = new Int32Array(depth).fill(-1);
-  const residualAbove = new Uint8Array(depth);
-  let top = 0; // levels [1, top) are on the path
-  for (let i = 1; i < n; i++) {
-    const l = level[i];
-    // leave the levels at and under l
-    while (top > l) {
-      top--;
-      const f = pushedFn[top];
-      if (f >= 0) {
-        onPath[f]--;
-        const p = pushedPair[top];
-        if (p >= 0) {
-          pairOnPath.set(p, pairOnPath.get(p)! - 1);
+class GraphPass {
+  private readonly sums: Array<Sums | undefined>;
+  // along the path from the root: how many times each function is on it, and per level what was
+  // pushed, the last kept function at or above it and whether frames were dropped after that one
+  // (how many times a caller → callee pair is on the path is kept on its edge)
+  private readonly onPath: Int32Array;
+  private readonly pushedFn: Int32Array;
+  private readonly pushedEdge: Array<Edge | undefined>;
+  private readonly keptAbove: Int32Array;
+  private readonly residualAbove: Uint8Array;
+  private top = 0; // levels [1, top) are on the path
+  private i = 1;
+
+  constructor(
+    private readonly data: FlameData,
+    private readonly v: CallGraphValues,
+    private readonly fns: Functions,
+    private readonly kept?: Uint8Array
+  ) {
+    const nfn = fns.names.length;
+    const depth = data.maxLevel + 1;
+    this.sums = new Array(nfn);
+    this.onPath = new Int32Array(nfn);
+    this.pushedFn = new Int32Array(depth).fill(-1);
+    this.pushedEdge = new Array(depth);
+    this.keptAbove = new Int32Array(depth).fill(-1);
+    this.residualAbove = new Uint8Array(depth);
+  }
+
+  step(deadline: Deadline): boolean {
+    const n = this.data.count;
+    const { level, nameIdx } = this.data;
+    const { value, self } = this.v;
+    const { canon } = this.fns;
+    const { sums, onPath, pushedFn, pushedEdge, keptAbove, residualAbove, kept } = this;
+    let top = this.top;
+    let i = this.i;
+    while (i < n) {
+      const end = Math.min(n, i + CHUNK);
+      for (; i < end; i++) {
+        const l = level[i];
+        // leave the levels at and under l
+        while (top > l) {
+          top--;
+          const f = pushedFn[top];
+          if (f >= 0) {
+            onPath[f]--;
+            const e = pushedEdge[top];
+            if (e) {
+              e.onPath--;
+            }
+          }
         }
+        top = l + 1;
+        const parent = l > 1 ? keptAbove[l - 1] : -1;
+        const residual = l > 1 && residualAbove[l - 1] === 1;
+        const fn = canon[nameIdx[i]];
+        pushedFn[l] = -1;
+        pushedEdge[l] = undefined;
+        if (kept && kept[fn] !== 1) {
+          keptAbove[l] = parent;
+          residualAbove[l] = 1;
+          continue;
+        }
+        let s = sums[fn];
+        if (!s) {
+          s = { fn, flat: 0, cum: 0, in: new Map(), out: new Map() };
+          sums[fn] = s;
+        }
+        const total = value[i];
+        if (onPath[fn] === 0) {
+          s.cum += total;
+        }
+        onPath[fn]++;
+        pushedFn[l] = fn;
+        if (parent >= 0 && parent !== fn) {
+          const from = sums[parent]!;
+          let e = from.out.get(fn);
+          if (!e) {
+            e = { from, to: s, weight: 0, residual: false, onPath: 0 };
+            from.out.set(fn, e);
+            s.in.set(parent, e);
+          }
+          // each sample once per pair: only the pair's topmost occurrence on the path adds
+          if (e.onPath === 0) {
+            e.weight += total;
+            if (residual) {
+              e.residual = true;
+            }
+          }
+          e.onPath++;
+          pushedEdge[l] = e;
+        }
+        keptAbove[l] = fn;
+        residualAbove[l] = 0;
+        s.flat += self[i];
+      }
+      if (i < n && deadline.timeRemaining() <= 0) {
+        this.top = top;
+        this.i = i;
+        return false;
       }
     }
-    top = l + 1;
-    const parent = l > 1 ? keptAbove[l - 1] : -1;
-    const residual = l > 1 ? residualAbove[l - 1] === 1 : false;
-    const fn = fns.ofRow(i);
-    pushedFn[l] = -1;
-    pushedPair[l] = -1;
-    if (kept && kept[fn] !== 1) {
-      keptAbove[l] = parent;
-      residualAbove[l] = 1;
-      continue;
-    }
-    const s = get(fn);
-    const total = value[i];
-    if (onPath[fn] === 0) {
-      s.cum += total;
-    }
-    onPath[fn]++;
-    pushedFn[l] = fn;
-    if (parent >= 0 && parent !== fn) {
-      const key = parent * nfn + fn;
-      const on = pairOnPath.get(key) ?? 0;
-      if (on === 0) {
-        const from = sums[parent]!;
-        let e = from.out.get(fn);
-        if (!e) {
-          e = { from, to: s, weight: 0, residual: false };
-          from.out.set(fn, e);
-          s.in.set(parent, e);
-        }
-        e.weight += total;
-        if (residual) {
-          e.residual = true;
-        }
+    this.top = top;
+    this.i = i;
+    return true;
+  }
+
+  result(): Sums[] {
+    const out: Sums[] = [];
+    for (const s of this.sums) {
+      if (s && (s.cum !== 0 || s.flat !== 0)) {
+        out.push(s);
       }
-      pairOnPath.set(key, on + 1);
-      pushedPair[l] = key;
     }
-    keptAbove[l] = fn;
-    residualAbove[l] = 0;
-    s.flat += self[i];
+    return out;
   }
-  const out: Sums[] = [];
-  for (const s of sums) {
-    if (s && (s.cum !== 0 || s.flat !== 0)) {
-      out.push(s);
-    }
-  }
-  return out;
 }
 
 /** pprof's entropy score: how telling a function is in a picture (fan-in and fan-out over pass-through). */
@@ -355,72 +413,150 @@ export function sideValues(data: FlameData, side: 'both' | 'comparison' | 'basel
   return { value, self };
 }
 
-/** The call graph of a frame, trimmed as pprof trims a picture (see CallGraphOptions). */
+/**
+ * The call graph of a frame made a chunk at a time: step() goes on until the graph is made (true)
+ * or the deadline has no time left (false), so that a large frame's graph is made in idle slices
+ * without holding up the page (three passes over every row at most, as pprof makes its graph three
+ * times: whole, without the functions under the node cutoff, and with the top nodeCount only).
+ */
+export class CallGraphBuild {
+  graph?: CallGraph;
+  private readonly functions: FunctionsPass;
+  private pass?: GraphPass;
+  private stage: 'names' | 'whole' | 'cut' | 'top' | 'done' = 'names';
+  private g: Sums[] = [];
+  private nodeCutoff = 0;
+  private edgeCutoff = 0;
+  private droppedNodes = 0;
+  private beforeTop = 0;
+
+  constructor(
+    private readonly data: FlameData,
+    private readonly options: CallGraphOptions = PPROF_GRAPH_DEFAULTS,
+    private readonly values: CallGraphValues = { value: data.value, self: data.self }
+  ) {
+    this.functions = new FunctionsPass(data);
+  }
+
+  step(deadline: Deadline = NO_DEADLINE): boolean {
+    while (this.stage !== 'done') {
+      if (this.stage === 'names') {
+        if (!this.functions.step(deadline)) {
+          return false;
+        }
+        this.stage = 'whole';
+        this.pass = new GraphPass(this.data, this.values, this.functions.fns);
+      }
+      if (!this.pass!.step(deadline)) {
+        return false;
+      }
+      this.g = this.pass!.result();
+      this.pass = undefined;
+      if (!this.next() && deadline.timeRemaining() <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** What follows a finished pass: the next pass to make, or the graph (then true). */
+  private next(): boolean {
+    const { names } = this.functions.fns;
+    const nfn = names.length;
+    const o = this.options;
+    const rebuild = (keep: Sums[]) => {
+      this.pass = new GraphPass(this.data, this.values, this.functions.fns, keptSet(keep, nfn));
+    };
+    if (this.stage === 'whole') {
+      let total = 0;
+      for (const s of this.g) {
+        total += s.flat;
+      }
+      this.nodeCutoff = Math.abs(Math.trunc(total * o.nodeFraction));
+      this.edgeCutoff = Math.abs(Math.trunc(total * o.edgeFraction));
+      this.stage = 'cut';
+      if (this.nodeCutoff > 0) {
+        const keep = this.g.filter((s) => Math.abs(s.cum) >= this.nodeCutoff);
+        if (keep.length !== this.g.length) {
+          this.droppedNodes = this.g.length - keep.length;
+          rebuild(keep);
+          return false;
+        }
+      }
+    }
+    if (this.stage === 'cut') {
+      this.beforeTop = this.g.length;
+      this.g = sortVisual(this.g, names);
+      this.stage = 'top';
+      if (o.nodeCount > 0) {
+        trimEdges(this.g, this.edgeCutoff);
+        if (this.g.length > o.nodeCount) {
+          rebuild(this.g.slice(0, o.nodeCount));
+          return false;
+        }
+      }
+      this.stage = 'done';
+      this.graph = this.finish(false);
+      return true;
+    }
+    // the top nodes made again
+    this.stage = 'done';
+    this.graph = this.finish(true);
+    return true;
+  }
+
+  private finish(sort: boolean): CallGraph {
+    const { names } = this.functions.fns;
+    let g = this.g;
+    if (sort) {
+      g = sortVisual(g, names);
+    }
+    const droppedEdges = trimEdges(g, this.edgeCutoff);
+    removeRedundantEdges(g, names);
+    const at = new Map<Sums, number>();
+    const nodes: CallGraphNode[] = g.map((s, k) => {
+      at.set(s, k);
+      return { name: names[s.fn], flat: s.flat, cum: s.cum, in: [], out: [] };
+    });
+    const all: Edge[] = [];
+    for (const s of g) {
+      all.push(...s.out.values());
+    }
+    all.sort(edgeOrder(names));
+    const edges: CallGraphEdge[] = all.map((e, k) => {
+      const from = at.get(e.from)!;
+      const to = at.get(e.to)!;
+      nodes[from].out.push(k);
+      nodes[to].in.push(k);
+      return { from, to, weight: e.weight, residual: e.residual };
+    });
+    let shown = 0;
+    for (const s of g) {
+      shown += s.flat;
+    }
+    const total = this.data.count > 0 ? this.values.value[0] : 0;
+    return {
+      nodes,
+      edges,
+      total,
+      shown,
+      droppedNodes: this.droppedNodes,
+      nodeCutoff: Math.abs(Math.trunc(total * this.options.nodeFraction)),
+      droppedEdges,
+      edgeCutoff: Math.abs(Math.trunc(total * this.options.edgeFraction)),
+      beforeTop: this.beforeTop,
+      nodeCount: this.options.nodeCount,
+    };
+  }
+}
+
+/** The call graph of a frame, trimmed as pprof trims a picture (see CallGraphOptions), made at once. */
 export function callGraph(
   data: FlameData,
   options: CallGraphOptions = PPROF_GRAPH_DEFAULTS,
   values: CallGraphValues = { value: data.value, self: data.self }
 ): CallGraph {
-  const fns = functionsOf(data);
-  const { names } = fns;
-  const nfn = names.length;
-  let g = graphOf(data, values, fns);
-  let total = 0;
-  for (const s of g) {
-    total += s.flat;
-  }
-  const nodeCutoff = Math.abs(Math.trunc(total * options.nodeFraction));
-  const edgeCutoff = Math.abs(Math.trunc(total * options.edgeFraction));
-  let droppedNodes = 0;
-  if (nodeCutoff > 0) {
-    const keep = g.filter((s) => Math.abs(s.cum) >= nodeCutoff);
-    if (keep.length !== g.length) {
-      droppedNodes = g.length - keep.length;
-      g = graphOf(data, values, fns, keptSet(keep, nfn));
-    }
-  }
-  const beforeTop = g.length;
-  g = sortVisual(g, names);
-  if (options.nodeCount > 0) {
-    trimEdges(g, edgeCutoff);
-    if (g.length > options.nodeCount) {
-      g = sortVisual(graphOf(data, values, fns, keptSet(g.slice(0, options.nodeCount), nfn)), names);
-    }
-  }
-  const droppedEdges = trimEdges(g, edgeCutoff);
-  removeRedundantEdges(g, names);
-
-  const at = new Map<Sums, number>();
-  const nodes: CallGraphNode[] = g.map((s, k) => {
-    at.set(s, k);
-    return { name: names[s.fn], flat: s.flat, cum: s.cum, in: [], out: [] };
-  });
-  const all: Edge[] = [];
-  for (const s of g) {
-    all.push(...s.out.values());
-  }
-  all.sort(edgeOrder(names));
-  const edges: CallGraphEdge[] = all.map((e, k) => {
-    const from = at.get(e.from)!;
-    const to = at.get(e.to)!;
-    nodes[from].out.push(k);
-    nodes[to].in.push(k);
-    return { from, to, weight: e.weight, residual: e.residual };
-  });
-  let shown = 0;
-  for (const s of g) {
-    shown += s.flat;
-  }
-  return {
-    nodes,
-    edges,
-    total: data.count > 0 ? values.value[0] : 0,
-    shown,
-    droppedNodes,
-    nodeCutoff: Math.abs(Math.trunc((data.count > 0 ? values.value[0] : 0) * options.nodeFraction)),
-    droppedEdges,
-    edgeCutoff: Math.abs(Math.trunc((data.count > 0 ? values.value[0] : 0) * options.edgeFraction)),
-    beforeTop,
-    nodeCount: options.nodeCount,
-  };
+  const build = new CallGraphBuild(data, options, values);
+  build.step();
+  return build.graph!;
 }
