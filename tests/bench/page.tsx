@@ -587,6 +587,57 @@ const api = {
     await settle();
     return out;
   },
+  /**
+   * The switch to the call graph: the switch's own ms and frames (it shows the view at once and
+   * makes the graph in idle slices, then places it), the wall ms and frames until the placed graph
+   * is painted, and the longest main-thread task in between (the long-task API's, over 50 ms;
+   * 0 when there was none). Then back to graph + table.
+   */
+  async callGraph(lib: Lib): Promise<{
+    switchMs: number;
+    switchFrames: number;
+    readyMs: number;
+    readyFrames: number;
+    longestTaskMs: number;
+  }> {
+    if (lib !== 'emberscope') {
+      throw new Error('not measured for @grafana/flamegraph');
+    }
+    const labelled = (text: string) => {
+      const l = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === text);
+      if (!l) {
+        throw new Error(`emberscope: no "${text}" label`);
+      }
+      return l as HTMLElement;
+    };
+    let longest = 0;
+    const obs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        longest = Math.max(longest, e.duration);
+      }
+    });
+    obs.observe({ type: 'longtask' });
+    const t0 = performance.now();
+    const sw = await framesOf(() => labelled('Call graph').click());
+    // until the placed graph is in the page, then the frame that paints it
+    while (!host.querySelector('[data-testid="callgraph"][data-state="ready"]')) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const painted = await new Promise<number>((r) => requestAnimationFrame((t) => r(t)));
+    const readyMs = performance.now() - t0;
+    obs.disconnect();
+    const out = {
+      switchMs: sw.ms,
+      switchFrames: sw.frames,
+      readyMs,
+      readyFrames: Math.max(1, Math.round((painted - t0) / frameMs)),
+      longestTaskMs: longest,
+    };
+    await settle();
+    await framesOf(() => labelled('Both').click());
+    await settle();
+    return out;
+  },
 };
 
 (window as unknown as { bench: typeof api }).bench = api;

@@ -42,6 +42,8 @@ interface Measure {
   heapMB?: number;
   /** Emberscope only: sandwich, collapse toggle and view switch, each {ms, frames}. */
   views?: Record<string, { ms: number; frames: number }>;
+  /** The switch to the call graph (bench.callGraph), medians. */
+  callGraph?: Record<string, number>;
   error?: string;
 }
 
@@ -92,6 +94,7 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
   let searchError: string | undefined;
   const heap: number[] = [];
   const views: Array<Record<string, { ms: number; frames: number }>> = [];
+  const callGraphs: Array<Record<string, number>> = [];
   let onScreen: Awaited<ReturnType<typeof onScreenRuns>> = [];
   let onScreenCold: typeof onScreen = [];
   let onScreenRefresh: typeof onScreen = [];
@@ -133,6 +136,7 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
       }
       if (lib === 'emberscope') {
         views.push(await page.evaluate((l) => (window as any).bench.views(l), lib));
+        callGraphs.push(await page.evaluate((l) => (window as any).bench.callGraph(l), lib));
       }
     }
   } catch (e) {
@@ -160,6 +164,9 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
     searchMs: searchError ? undefined : median(search),
     searchFrames: searchError ? undefined : median(searchFrames),
     heapMB: median(heap),
+    callGraph: callGraphs.length
+      ? Object.fromEntries(Object.keys(callGraphs[0]).map((k) => [k, median(callGraphs.map((c) => c[k]))]))
+      : undefined,
     views: views.length
       ? Object.fromEntries(
           Object.keys(views[0]).map((k) => [
@@ -288,6 +295,18 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     for (const [k, v] of Object.entries(r.emberscope.views ?? {})) {
       lines.push(`| ${r.case} | ${r.nodes} | ${k} redraw (ms) | ${fmt(v.ms)} | – | – |`);
       lines.push(`| ${r.case} | ${r.nodes} | ${k}: frames to redraw | ${fmt(v.frames, 0)} | – | – |`);
+    }
+    const cg = r.emberscope.callGraph;
+    if (cg) {
+      for (const [label, key, d] of [
+        ['switch to the call graph (ms)', 'switchMs', 1],
+        ['switch to the call graph: frames to redraw', 'switchFrames', 0],
+        ['call graph on screen after (wall ms)', 'readyMs', 0],
+        ['call graph on screen: frames', 'readyFrames', 0],
+        ['call graph: longest task over 50 ms (ms; 0 = none)', 'longestTaskMs', 0],
+      ] as const) {
+        lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(cg[key], d)} | – | – |`);
+      }
     }
     for (const [label, key, d] of rows) {
       const o = r.emberscope[key] as number | undefined;

@@ -283,6 +283,9 @@ function CallGraphPicture({
   if (graph.nodeCount > 0 && graph.nodeCount < graph.beforeTop) {
     legend.push(`Showing top ${graph.nodeCount} nodes out of ${graph.beforeTop}`);
   }
+  if (placed.hidden > 0) {
+    legend.push(`${placed.hidden} lighter arrows not drawn`);
+  }
   const pickedNode = picked >= 0 ? graph.nodes[picked] : undefined;
 
   return (
@@ -354,6 +357,9 @@ function CallGraphPicture({
         <g transform={`translate(${t.x},${t.y}) scale(${t.s})`} style={{ fontFamily: FONT_FAMILY }}>
           {graph.edges.map((e, k) => {
             const a = placed.arrows[k];
+            if (!a.drawn) {
+              return null;
+            }
             const on = arrowLit(e.from, e.to);
             const color = pprofColor(e.weight / (Math.abs(total) || 1), false, dark);
             const from = graph.nodes[e.from].name;

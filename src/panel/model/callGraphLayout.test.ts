@@ -13,7 +13,15 @@ import { readFlameData } from '../../shared/flameData';
 import { nestedSet, rowsOfStacks } from '../testing/frames';
 import { parseTraces } from '../testing/pprofText';
 import { callGraph } from './callGraph';
-import { arrowWidth, boxFontSize, nameLines, placeCallGraph, pprofColor, valueLines } from './callGraphLayout';
+import {
+  arrowWidth,
+  boxFontSize,
+  drawnArrows,
+  nameLines,
+  placeCallGraph,
+  pprofColor,
+  valueLines,
+} from './callGraphLayout';
 
 const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
 const asIs = (raw: string) => raw.trim().replace(/ \((partial-)?inline\)$/, '');
@@ -91,6 +99,43 @@ describe("the call graph's boxes and arrows, as pprof's -dot draws them", () => 
     for (const a of p.arrows) {
       expect(a.points.length).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it('draws every arrow of a real graph, and of a dense one the heaviest in of every box', () => {
+    expect(drawnArrows(g).every(Boolean)).toBe(true);
+    // a deep recursion over random names, trimmed to 80 functions: hundreds of dotted arrows
+    const rows: Array<[number, string, number, number]> = [[0, 'total', 0, 0]];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let t = 0; t < 60; t++) {
+      const depth = 30 + Math.floor(rnd() * 30);
+      for (let l = 1; l <= depth; l++) {
+        rows.push([l, `main.f${Math.floor(rnd() * 120)}`, 0, 0]);
+      }
+      rows[rows.length - 1][3] = 1 + Math.floor(rnd() * 9);
+    }
+    // totals: each row's self plus its subtree's
+    for (let i = rows.length - 1; i >= 0; i--) {
+      let total = rows[i][3];
+      for (let j = i + 1; j < rows.length && rows[j][0] > rows[i][0]; j++) {
+        if (rows[j][0] === rows[i][0] + 1) {
+          total += rows[j][2];
+        }
+      }
+      rows[i][2] = total;
+    }
+    const dense = callGraph(readFlameData(nestedSet(rows)));
+    const drawn = drawnArrows(dense);
+    expect(dense.edges.length).toBeGreaterThan(200);
+    expect(drawn.filter(Boolean).length).toBe(Math.max(100, Math.ceil(1.5 * dense.nodes.length)));
+    for (const n of dense.nodes) {
+      if (n.in.length) {
+        expect(drawn[Math.min(...n.in)]).toBe(true);
+      }
+    }
+    const p = placeCallGraph(dense, (t, size) => t.length * size * 0.6, ns);
+    expect(p.hidden).toBe(dense.edges.length - drawn.filter(Boolean).length);
+    expect(p.arrows.filter((a) => a.drawn && a.points.length >= 2).length).toBe(drawn.filter(Boolean).length);
   });
 
   it('splits names as pprof does, and keeps what is after a line granularity name', () => {

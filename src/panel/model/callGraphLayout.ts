@@ -22,11 +22,15 @@ export interface PlacedArrow {
   label: string;
   /** pprof's pen width: 1 to 6 by the arrow's share of the total. */
   width: number;
+  /** False for the lighter arrows left out of a dense picture (see drawnArrows). */
+  drawn: boolean;
 }
 
 export interface PlacedGraph {
   boxes: PlacedBox[];
   arrows: PlacedArrow[];
+  /** How many arrows were left out of the picture. */
+  hidden: number;
   width: number;
   height: number;
 }
@@ -38,7 +42,43 @@ export type Measure = (text: string, fontSize: number) => number;
 const PAD = 4;
 const LINE = 1.2;
 /** Arrows past which a graph is placed with dagre's quicker ordering. */
-const DENSE = 150;
+const DENSE = 100;
+
+/**
+ * Which arrows a picture draws: all of them, up to one and a half per box (at least 100). Past that
+ * (a deep recursion trimmed to 80 functions leaves hundreds of dotted arrows between them, and
+ * placing them takes dagre seconds for a picture nobody can read), every box keeps its heaviest
+ * arrow in, then solid arrows go before dotted ones and heavier before lighter.
+ */
+export function drawnArrows(g: CallGraph): boolean[] {
+  const cap = Math.max(100, Math.ceil(1.5 * g.nodes.length));
+  const drawn = g.edges.map(() => g.edges.length <= cap);
+  if (g.edges.length <= cap) {
+    return drawn;
+  }
+  let n = 0;
+  for (const node of g.nodes) {
+    // edges are heaviest first, so a box's first arrow in is its heaviest
+    const k = node.in.length ? Math.min(...node.in) : -1;
+    if (k >= 0 && !drawn[k]) {
+      drawn[k] = true;
+      n++;
+    }
+  }
+  const order = g.edges
+    .map((_, k) => k)
+    .sort((a, b) => Number(g.edges[a].residual) - Number(g.edges[b].residual) || a - b);
+  for (const k of order) {
+    if (n >= cap) {
+      break;
+    }
+    if (!drawn[k]) {
+      drawn[k] = true;
+      n++;
+    }
+  }
+  return drawn;
+}
 /** An arrow label's font size. */
 export const ARROW_FONT = 8;
 
@@ -142,8 +182,10 @@ export function placeCallGraph(g: CallGraph, measure: Measure, format: (v: numbe
     return { x: 0, y: 0, width, height, lines, fontSize };
   });
   const labels = g.edges.map((e) => ` ${format(e.weight)}`);
+  const drawn = drawnArrows(g);
+  const shown = drawn.filter(Boolean).length;
   g.edges.forEach((e, k) => {
-    if (e.from === e.to) {
+    if (e.from === e.to || !drawn[k]) {
       return;
     }
     gr.setEdge(String(e.from), String(e.to), {
@@ -158,14 +200,14 @@ export function placeCallGraph(g: CallGraph, measure: Measure, format: (v: numbe
   });
   // dagre's best ordering of a dense graph (hundreds of arrows between 80 boxes) takes seconds:
   // there, its first good ordering
-  layout(gr, g.edges.length > DENSE ? { disableOptimalOrderHeuristic: true } : undefined);
+  layout(gr, shown > DENSE ? { disableOptimalOrderHeuristic: true } : undefined);
   for (const [k, b] of boxes.entries()) {
     const n = gr.node(String(k));
     b.x = n.x;
     b.y = n.y;
   }
   const arrows: PlacedArrow[] = g.edges.map((e, k) => {
-    const placed = gr.edge(String(e.from), String(e.to));
+    const placed = drawn[k] ? gr.edge(String(e.from), String(e.to)) : undefined;
     const points = placed?.points ? placed.points.map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })) : [];
     return {
       points,
@@ -173,10 +215,11 @@ export function placeCallGraph(g: CallGraph, measure: Measure, format: (v: numbe
       labelY: placed?.y ?? 0,
       label: labels[k],
       width: arrowWidth(e.weight, g.total),
+      drawn: drawn[k],
     };
   });
   const size = gr.graph();
-  return { boxes, arrows, width: size.width ?? 0, height: size.height ?? 0 };
+  return { boxes, arrows, hidden: g.edges.length - shown, width: size.width ?? 0, height: size.height ?? 0 };
 }
 
 /**
