@@ -121,7 +121,12 @@ test('a function picked in the call graph opens its sandwich, and the search dim
   await expect(page.getByTestId('callgraph-picked')).toContainText(
     `main.handleRequest: flat 0 ns (0%), cum ${((peek.cum * TIMES) / 1e9).toFixed(2)} s`
   );
-  await page.getByRole('button', { name: 'Sandwich' }).click();
+  // the keyboard picks too: Enter on a focused box
+  await handler.press('Enter');
+  await expect(handler).not.toHaveAttribute('data-picked', 'true');
+  await handler.press('Enter');
+  await expect(handler).toHaveAttribute('data-picked', 'true');
+  await page.getByRole('button', { name: 'Sandwich', exact: true }).click();
   await expect(page.getByTestId('sandwich-view')).toBeVisible();
   await expect(page.getByTestId('callgraph-svg')).toHaveCount(0);
   await page.keyboard.press('Escape');

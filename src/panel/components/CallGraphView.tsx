@@ -411,8 +411,20 @@ function CallGraphPicture({
                 data-cum={n.cum}
                 data-picked={k === picked || undefined}
                 opacity={on ? 1 : dimmed}
-                style={{ cursor: 'pointer' }}
+                style={{ cursor: 'pointer', outline: 'none' }}
+                role="button"
+                tabIndex={0}
+                aria-pressed={k === picked}
+                aria-label={`${n.name}: flat ${format(n.flat)}, cum ${format(n.cum)}`}
                 onClick={() => pick(k)}
+                onKeyDown={(e) => {
+                  // Enter or Space picks (Escape stays with the view: it leaves a sandwich)
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    e.stopPropagation();
+                    pick(k);
+                  }
+                }}
               >
                 <title>{`${n.name}\nflat ${format(n.flat)} (${percent(n.flat, total)})\ncum ${format(n.cum)} (${percent(n.cum, total)})`}</title>
                 <rect
