@@ -595,7 +595,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           minWidth: 0,
         }}
       >
-        <div style={{ flex: '1 1 180px', minWidth: 0, maxWidth: 420 }}>
+        {/* the search gives way first (to 150 px, its placeholder cut): the view, colour, align and
+            collapse controls stay on one row with it down to a 1,200 px wide panel */}
+        <div style={{ flex: '1 1 150px', minWidth: 0, maxWidth: 420 }}>
           <SearchInput
             data-testid="flamegraph-search"
             aria-label="Search functions"
