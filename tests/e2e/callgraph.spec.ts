@@ -156,3 +156,42 @@ test('the wheel zooms the call graph at the pointer and Fit shows it whole again
   const svg = (await page.getByTestId('callgraph-svg').boundingBox())!;
   expect(fitted.y + fitted.height).toBeLessThanOrEqual(svg.y + svg.height);
 });
+
+/** WCAG contrast ratio of two `#rrggbb` or `rgb(r, g, b)` colours. */
+function contrast(a: string, b: string): number {
+  const rgb = (c: string) =>
+    c.startsWith('#')
+      ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16))
+      : c.match(/\d+/g)!.slice(0, 3).map(Number);
+  const lum = (c: string) => {
+    const [r, g, bl] = rgb(c).map((v) => {
+      const x = v / 255;
+      return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+for (const theme of ['light', 'dark']) {
+  test(`in the ${theme} theme every box's text reads against its fill`, async ({ page }) => {
+    await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}&theme=${theme}`);
+    await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+    await page.getByRole('radio', { name: 'Call graph' }).click();
+    await expect(page.getByTestId('callgraph-svg')).toBeVisible();
+    const pairs = await page
+      .getByTestId('callgraph-node')
+      .evaluateAll((els) =>
+        els.map((el) => [
+          el.querySelector('rect')!.getAttribute('fill')!,
+          getComputedStyle(el.querySelector('text')!).fill,
+        ])
+      );
+    expect(pairs.length).toBe(DOT.nodes.length);
+    for (const [fill, text] of pairs) {
+      expect(contrast(fill, text), `${text} on ${fill}`).toBeGreaterThanOrEqual(4.5);
+    }
+    await page.screenshot({ path: path.join(SHOTS, `callgraph-${theme}.png`) });
+  });
+}
