@@ -6,8 +6,10 @@ package pproforacle
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -284,4 +286,31 @@ func TestCheckedInGraphs(t *testing.T) {
 			}
 		}
 	}
+	// the diff of the two route recordings: its arrows compared as a set, as pprof writes arrows of
+	// equal and opposite weights in no fixed order
+	base := testdata.ProfilePath(t, "routes-1.cpu.pb.gz")
+	graph := Output(t, testdata.ProfilePath(t, "routes-2.cpu.pb.gz"), "-dot", "-taghide=.", "-unit=ns", "-diff_base="+base)
+	if got, want := dotLines(graph), dotLines(string(testdata.Read(t, "profiles/routes.diff.graph.dot"))); !slices.Equal(got, want) {
+		t.Errorf("profiles/routes.diff.graph.dot is not what pprof -diff_base prints now: run it again (internal/testdata/profiles/README.md)")
+	}
+	for _, name := range []string{"routes-1", "routes-2"} {
+		want := string(testdata.Read(t, "profiles/"+name+".cpu.traces.txt"))
+		if got := Output(t, testdata.ProfilePath(t, name+".cpu.pb.gz"), "-traces", "-taghide=.", "-unit=ns"); got != want {
+			t.Errorf("profiles/%s.cpu.traces.txt is not what pprof -traces prints now", name)
+		}
+	}
+}
+
+// dotLines is a -dot graph's lines with its arrows sorted.
+func dotLines(graph string) []string {
+	var lines, arrows []string
+	for _, l := range strings.Split(graph, "\n") {
+		if strings.HasPrefix(l, "N") && strings.Contains(l, " -> ") {
+			arrows = append(arrows, l)
+			continue
+		}
+		lines = append(lines, l)
+	}
+	sort.Strings(arrows)
+	return append(lines, arrows...)
 }

@@ -307,6 +307,17 @@ test('diff: baseline, comparison and diff % columns in the table and the call tr
   await expect(treeRow.getByTestId('cell-comparison')).toHaveText(want[1]);
   await expect(treeRow.getByTestId('cell-diff')).toHaveText(want[2]);
 
+  // pprof's -diff_base graph: each box the comparison's cum less the baseline's, red where it grew
+  await page.getByRole('radio', { name: 'Call graph' }).click();
+  await expect(page.getByTestId('callgraph-legend')).toContainText('Comparison less baseline');
+  const box = page.locator(`[data-testid="callgraph-node"][data-name="${name}"]`);
+  const grew = R.functions[name].cum - L.functions[name].cum;
+  await expect(box).toHaveAttribute('data-cum', String(grew));
+  const stroke = await box.locator('rect').getAttribute('stroke');
+  const [r, g] = [1, 3].map((i) => parseInt(stroke!.slice(i, i + 2), 16));
+  expect(grew > 0 ? r > g : g > r, `${name} ${grew > 0 ? 'grew' : 'shrank'}: ${stroke}`).toBe(true);
+  await page.getByRole('radio', { name: 'Call tree' }).click();
+
   const bar = page.getByTestId('diff-legend-bar');
   await expect(bar).toHaveAttribute('data-from', 'rgb(46, 160, 67)');
   await expect(bar).toHaveAttribute('data-to', 'rgb(218, 54, 51)');

@@ -115,7 +115,7 @@ export function CallGraphView(props: CallGraphViewProps) {
     const build = new CallGraphBuild(
       data,
       { ...PPROF_GRAPH_DEFAULTS, nodeCount: count },
-      sideValues(data, diff ? 'comparison' : 'both')
+      sideValues(data, diff ? 'difference' : 'both')
     );
     let cancelPaint: (() => void) | undefined;
     const cancelIdle = inIdleSteps([
@@ -335,7 +335,7 @@ function CallGraphPicture({
           </>
         ) : (
           <span data-testid="callgraph-legend" style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
-            {diff ? 'Comparison. ' : ''}
+            {diff ? 'Comparison less baseline (pprof -diff_base): red grew, green shrank; shares of the baseline. ' : ''}
             {legend.join('. ')}
           </span>
         )}

@@ -10,7 +10,8 @@
 import fs from 'fs';
 import path from 'path';
 import { readFlameData } from '../../shared/flameData';
-import { nestedSet, rowsOfStacks, SMALL } from '../testing/frames';
+import { FieldType } from '@grafana/data';
+import { diffRowsOfStacks, nestedSet, rowsOfStacks, SMALL } from '../testing/frames';
 import { parseDot, parseTraces } from '../testing/pprofText';
 import { callGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from './callGraph';
 
@@ -72,6 +73,50 @@ describe.each(['browser', 'virtual'])('the call graph of %s.cpu.pb.gz', (name) =
     expect(droppedEdges).toBe(
       g.droppedEdges > 0 ? `Dropped ${g.droppedEdges} edges (freq <= ${g.edgeCutoff}ns)` : undefined
     );
+  });
+});
+
+describe("the call graph of a diff: pprof's -diff_base graph of routes-2.cpu.pb.gz over routes-1.cpu.pb.gz", () => {
+  const read = (name: string) =>
+    parseTraces(fs.readFileSync(path.join(PROFILES, `${name}.cpu.traces.txt`), 'utf8'), asIs);
+  const { rows, valueRight, selfRight } = diffRowsOfStacks(read('routes-1'), read('routes-2'));
+  const data = readFlameData(
+    nestedSet(rows, {
+      extra: [
+        { name: 'valueRight', type: FieldType.number, values: valueRight, config: { unit: 'ns' } },
+        { name: 'selfRight', type: FieldType.number, values: selfRight, config: { unit: 'ns' } },
+      ],
+    })
+  );
+  const dot = parseDot(fs.readFileSync(path.join(PROFILES, 'routes.diff.graph.dot'), 'utf8'), asIs);
+  const g = callGraph(data, PPROF_GRAPH_DEFAULTS, sideValues(data, 'difference'));
+
+  it('keeps the functions pprof keeps, in its order, with their differences of flat and cum', () => {
+    expect(dot.nodes.length).toBe(80);
+    expect(dot.nodes.some((n) => n.cum < 0) && dot.nodes.some((n) => n.cum > 0)).toBe(true);
+    expect(g.nodes.map((n) => ({ name: n.name, flat: n.flat, cum: n.cum }))).toEqual(dot.nodes);
+  });
+
+  it('has its arrows, their differences and its dotted arrows', () => {
+    // pprof writes arrows of equal and opposite weights (+40 ms, −40 ms) in no fixed order (its
+    // sort sees them as equal, and they come from a map): compared as sets
+    const byEnds = (x: { from: string; to: string }, y: { from: string; to: string }) =>
+      x.from.localeCompare(y.from) || x.to.localeCompare(y.to);
+    const ours = g.edges.map((e) => ({
+      from: g.nodes[e.from].name,
+      to: g.nodes[e.to].name,
+      weight: e.weight,
+      residual: e.residual,
+    }));
+    expect(ours.sort(byEnds)).toEqual([...dot.edges].sort(byEnds));
+    expect(dot.edges.some((e) => e.weight < 0) && dot.edges.some((e) => e.residual)).toBe(true);
+  });
+
+  it("says what its legend says, shares of the baseline's total", () => {
+    expect(dot.legend).toContain(`Showing nodes accounting for ${g.shown}ns, 27.17% of ${g.total}ns total`);
+    expect(dot.legend).toContain(`Dropped ${g.droppedNodes} nodes (cum <= ${g.nodeCutoff}ns)`);
+    expect(dot.legend).toContain(`Dropped ${g.droppedEdges} edges (freq <= ${g.edgeCutoff}ns)`);
+    expect(dot.legend).toContain(`Showing top 80 nodes out of ${g.beforeTop}`);
   });
 });
 

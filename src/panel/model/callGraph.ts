@@ -81,10 +81,15 @@ export interface CallGraph {
   nodeCount: number;
 }
 
-/** Values the graph is made of: by default the frame's own; in a diff, one side's. */
+/** Values the graph is made of: by default the frame's own; in a diff, one side's or their difference. */
 export interface CallGraphValues {
   value: ArrayLike<number>;
   self: ArrayLike<number>;
+  /**
+   * What shares are of (the legend's total, its cutoffs and the colours), when not the root's
+   * value: the baseline's total for a difference, as `pprof -diff_base` has it.
+   */
+  total?: number;
 }
 
 /** One function's sums while a graph is made. */
@@ -278,12 +283,36 @@ class GraphPass {
   }
 }
 
-/** pprof's entropy score: how telling a function is in a picture (fan-in and fan-out over pass-through). */
-function entropyScore(s: Sums): number {
+const INT64_MIN = -(BigInt(2) ** BigInt(63));
+const TWO_63 = 2 ** 63;
+
+/**
+ * Go's int64(x) of a float64 as amd64 does it: out of range or NaN gives the minimum int64 (the
+ * machine's "integer indefinite"). A diff's negative values make pprof's entropy NaN (the log of a
+ * negative share), and its node order then follows from this; the checked-in diff graph was made
+ * on amd64.
+ */
+function goInt64(x: number): bigint {
+  if (Number.isNaN(x) || x >= TWO_63 || x < -TWO_63) {
+    return INT64_MIN;
+  }
+  return BigInt(Math.trunc(x));
+}
+
+/** Go's abs64 with int64 wrap-around (the minimum stays itself). */
+function abs64(x: bigint): bigint {
+  return x < BigInt(0) ? BigInt.asIntN(64, -x) : x;
+}
+
+/**
+ * pprof's entropy score: how telling a function is in a picture (fan-in and fan-out over
+ * pass-through), in pprof's own int64 arithmetic (see goInt64).
+ */
+function entropyScore(s: Sums): bigint {
   let score = 0;
   score += s.in.size === 0 ? 1 : edgeEntropy(s.in, 0);
   score += s.out.size === 0 ? 1 : edgeEntropy(s.out, s.flat);
-  return Math.trunc(score * s.cum) + s.flat;
+  return BigInt.asIntN(64, goInt64(score * s.cum) + BigInt(s.flat));
 }
 
 function edgeEntropy(edges: Map<number, Edge>, self: number): number {
@@ -316,13 +345,15 @@ function byName(names: string[], a: number, b: number): number {
 
 /** pprof's visual order: entropy score, then name, then flat. */
 function sortVisual(g: Sums[], names: string[]): Sums[] {
-  const score = new Map<Sums, number>();
+  const score = new Map<Sums, bigint>();
   for (const s of g) {
-    score.set(s, Math.abs(entropyScore(s)));
+    score.set(s, abs64(entropyScore(s)));
   }
-  return g.sort(
-    (a, b) => score.get(b)! - score.get(a)! || byName(names, a.fn, b.fn) || Math.abs(b.flat) - Math.abs(a.flat)
-  );
+  return g.sort((a, b) => {
+    const x = score.get(a)!;
+    const y = score.get(b)!;
+    return x > y ? -1 : x < y ? 1 : byName(names, a.fn, b.fn) || Math.abs(b.flat) - Math.abs(a.flat);
+  });
 }
 
 /** Heaviest first, then caller name, then callee name (pprof's edge order). */
@@ -394,8 +425,12 @@ function keptSet(g: Sums[], nfn: number): Uint8Array {
   return kept;
 }
 
-/** The graph's values in a diff: one side's (the frame's value and self otherwise). */
-export function sideValues(data: FlameData, side: 'both' | 'comparison' | 'baseline'): CallGraphValues {
+/**
+ * The graph's values in a diff: one side's, or the comparison less the baseline (what
+ * `go tool pprof -diff_base=baseline comparison` draws: red where it grew, green where it shrank,
+ * shares of the baseline's total). The frame's own value and self otherwise.
+ */
+export function sideValues(data: FlameData, side: 'both' | 'comparison' | 'baseline' | 'difference'): CallGraphValues {
   if (side === 'both' || !data.valueRight || !data.selfRight) {
     return { value: data.value, self: data.self };
   }
@@ -406,11 +441,19 @@ export function sideValues(data: FlameData, side: 'both' | 'comparison' | 'basel
   const n = data.count;
   const value = new Float64Array(n);
   const self = new Float64Array(n);
+  // the frame's value and self hold both sides (the reader adds them for the bars)
   for (let i = 0; i < n; i++) {
     value[i] = data.value[i] - right.value[i];
     self[i] = data.self[i] - right.self[i];
   }
-  return { value, self };
+  if (side === 'baseline') {
+    return { value, self };
+  }
+  for (let i = 0; i < n; i++) {
+    value[i] = right.value[i] - value[i];
+    self[i] = right.self[i] - self[i];
+  }
+  return { value, self, total: n > 0 ? data.value[0] - right.value[0] : 0 };
 }
 
 /**
@@ -534,7 +577,7 @@ export class CallGraphBuild {
     for (const s of g) {
       shown += s.flat;
     }
-    const total = this.data.count > 0 ? this.values.value[0] : 0;
+    const total = this.values.total ?? (this.data.count > 0 ? this.values.value[0] : 0);
     return {
       nodes,
       edges,

@@ -104,3 +104,48 @@ export function rowsOfStacks(stacks: Array<{ value: number; stack: string[] }>):
   walk(root, 0);
   return rows;
 }
+
+/**
+ * The nested-set rows of a diff of two sets of stacks (root first): one node per path of either,
+ * `value`/`self` the baseline's (rows) and `valueRight`/`selfRight` the comparison's, as the
+ * backend's diff frames carry them.
+ */
+export function diffRowsOfStacks(
+  baseline: Array<{ value: number; stack: string[] }>,
+  comparison: Array<{ value: number; stack: string[] }>
+): { rows: Row[]; valueRight: number[]; selfRight: number[] } {
+  interface T {
+    name: string;
+    v: [number, number];
+    s: [number, number];
+    kids: Map<string, T>;
+  }
+  const root: T = { name: 'total', v: [0, 0], s: [0, 0], kids: new Map() };
+  const add = (side: 0 | 1) => (t: { value: number; stack: string[] }) => {
+    let at = root;
+    at.v[side] += t.value;
+    for (const name of t.stack) {
+      let k = at.kids.get(name);
+      if (!k) {
+        k = { name, v: [0, 0], s: [0, 0], kids: new Map() };
+        at.kids.set(name, k);
+      }
+      k.v[side] += t.value;
+      at = k;
+    }
+    at.s[side] += t.value;
+  };
+  baseline.forEach(add(0));
+  comparison.forEach(add(1));
+  const rows: Row[] = [];
+  const valueRight: number[] = [];
+  const selfRight: number[] = [];
+  const walk = (t: T, level: number) => {
+    rows.push([level, t.name, t.v[0], t.s[0]]);
+    valueRight.push(t.v[1]);
+    selfRight.push(t.s[1]);
+    t.kids.forEach((k) => walk(k, level + 1));
+  };
+  walk(root, 0);
+  return { rows, valueRight, selfRight };
+}

@@ -158,12 +158,12 @@ export function parseDot(
       legend = leg[1].split('\\l');
       continue;
     }
-    const node = /^(N\d+) \[label="(.*?)" id="node\d+" .*tooltip="(.*) \((\d+)ns\)" color=/.exec(line);
+    const node = /^(N\d+) \[label="(.*?)" id="node\d+" .*tooltip="(.*) \((-?\d+)ns\)" color=/.exec(line);
     if (node) {
       const [, id, label, rawName, cum] = node;
       const name = named(rawName);
       // the label ends with "<flat>ns (x%)", "<flat>ns (x%)\nof <cum>ns (y%)", or "0 of <cum>ns (y%)"
-      const flat = /\\n(\d+)(?:ns \([^)]*\))?(?:\\n| )?(?:of \d+ns \([^)]*\))?$/.exec(label);
+      const flat = /\\n(-?\d+)(?:ns \([^)]*\))?(?:\\n| )?(?:of -?\d+ns \([^)]*\))?$/.exec(label);
       if (!flat) {
         throw new Error(`no flat value in the label of ${id}: ${label}`);
       }
@@ -171,7 +171,7 @@ export function parseDot(
       byId.set(id, name);
       continue;
     }
-    const edge = /^(N\d+) -> (N\d+) \[label=" (\d+)ns.*?tooltip=".*? (->|\.\.\.) .*?"(.*)$/.exec(line);
+    const edge = /^(N\d+) -> (N\d+) \[label=" (-?\d+)ns.*?tooltip=".*? (->|\.\.\.) .*?"(.*)$/.exec(line);
     if (edge) {
       const [, from, to, weight, arrow, rest] = edge;
       if (!byId.has(from) || !byId.has(to)) {
