@@ -335,7 +335,9 @@ function CallGraphPicture({
           </>
         ) : (
           <span data-testid="callgraph-legend" style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
-            {diff ? 'Comparison less baseline (pprof -diff_base): red grew, green shrank; shares of the baseline. ' : ''}
+            {diff
+              ? 'Comparison less baseline (pprof -diff_base): red grew, green shrank; shares of the baseline. '
+              : ''}
             {legend.join('. ')}
           </span>
         )}
