@@ -324,6 +324,13 @@ test('diff: baseline, comparison and diff % columns in the table and the call tr
   await page.getByRole('radio', { name: 'Colour-blind' }).click();
   await expect(bar).toHaveAttribute('data-from', 'rgb(33, 113, 181)');
   await expect(bar).toHaveAttribute('data-to', 'rgb(230, 120, 20)');
+  // the call graph takes the palette too: orange where it grew, blue where it shrank
+  await page.getByRole('radio', { name: 'Call graph' }).click();
+  await expect(page.getByTestId('callgraph-legend')).toContainText('orange grew, blue shrank');
+  const cb = await box.locator('rect').getAttribute('stroke');
+  const [cr, cg, cbl] = [1, 3, 5].map((i) => parseInt(cb!.slice(i, i + 2), 16));
+  expect(grew > 0 ? cr > cg && cg > cbl : cbl > cr, `${name} in the colour-blind palette: ${cb}`).toBe(true);
+  await page.getByRole('radio', { name: 'Call tree' }).click();
   await page.screenshot({ path: path.join(SHOTS, 'views-diff.png') });
 });
 

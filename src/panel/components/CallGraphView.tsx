@@ -21,6 +21,8 @@ export interface CallGraphViewProps {
   nodeCount?: number;
   /** Opens the sandwich of a function (by its index in data.names). */
   onSandwich: (nameIdx: number) => void;
+  /** A diff in the colour-blind palette (orange grew, blue shrank) instead of pprof's red and green. */
+  colorBlind?: boolean;
 }
 
 /** The legend row's height, in CSS px. */
@@ -181,6 +183,7 @@ function CallGraphPicture({
   height,
   matcher,
   onSandwich,
+  colorBlind = false,
   graph,
   placed,
   format,
@@ -336,7 +339,7 @@ function CallGraphPicture({
         ) : (
           <span data-testid="callgraph-legend" style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
             {diff
-              ? 'Comparison less baseline (pprof -diff_base): red grew, green shrank; shares of the baseline. '
+              ? `Comparison less baseline (pprof -diff_base): ${colorBlind ? 'orange grew, blue shrank' : 'red grew, green shrank'}; shares of the baseline. `
               : ''}
             {legend.join('. ')}
           </span>
@@ -363,7 +366,7 @@ function CallGraphPicture({
               return null;
             }
             const on = arrowLit(e.from, e.to);
-            const color = pprofColor(e.weight / (Math.abs(total) || 1), false, dark);
+            const color = pprofColor(e.weight / (Math.abs(total) || 1), false, dark, colorBlind);
             const from = graph.nodes[e.from].name;
             const to = graph.nodes[e.to].name;
             const head = arrowHead(a.points, a.width);
@@ -434,8 +437,8 @@ function CallGraphPicture({
                   y={b.y - b.height / 2}
                   width={b.width}
                   height={b.height}
-                  fill={pprofColor(score, true, dark)}
-                  stroke={pprofColor(score, false, dark)}
+                  fill={pprofColor(score, true, dark, colorBlind)}
+                  stroke={pprofColor(score, false, dark, colorBlind)}
                   strokeWidth={k === picked ? 3 : 1}
                 />
                 <text

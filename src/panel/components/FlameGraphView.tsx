@@ -750,6 +750,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             height={bodyHeight}
             matcher={matcher}
             nodeCount={opt.callGraphNodes}
+            colorBlind={opt.colorBlindDiff}
             onSandwich={(k) => {
               // the button that asked is gone with the graph: the view keeps the keyboard (Escape leaves)
               rootRef.current?.focus();

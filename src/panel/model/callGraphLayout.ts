@@ -226,7 +226,7 @@ export function placeCallGraph(g: CallGraph, measure: Measure, format: (v: numbe
  * pprof's colour of a box or an arrow by its share of the total (`score` in -1…1): grey near 0,
  * red as it grows (green for a negative share, as in a diff); a box's fill is the pale kind.
  */
-export function pprofColor(score: number, background: boolean, dark = false): string {
+export function pprofColor(score: number, background: boolean, dark = false, colorBlind = false): string {
   const shift = 0.7;
   let saturation = background ? 0.1 : 1.0;
   const value = background ? (dark ? 0.25 : 0.93) : dark ? 0.85 : 0.7;
@@ -238,6 +238,18 @@ export function pprofColor(score: number, background: boolean, dark = false): st
     saturation *= Math.abs(s) / 0.2;
   }
   s = s > 0 ? Math.pow(s, 1 - shift) : s < 0 ? -Math.pow(-s, 1 - shift) : 0;
+  const hex = (x: number) =>
+    Math.trunc(Math.max(0, Math.min(1, x)) * 255)
+      .toString(16)
+      .padStart(2, '0');
+  if (colorBlind) {
+    // the same amounts on the panel's colour-blind diff palette: orange where it grew, blue where
+    // it shrank, from a grey of the same value
+    const hue = s < 0 ? [0.13, 0.44, 0.71] : [0.9, 0.47, 0.08];
+    const a = saturation * Math.abs(s);
+    const [r, g, b] = hue.map((h) => value * (1 - a * (1 - h / Math.max(...hue))));
+    return `#${hex(r)}${hex(g)}${hex(b)}`;
+  }
   let r: number;
   let gr: number;
   if (s < 0) {
@@ -248,9 +260,5 @@ export function pprofColor(score: number, background: boolean, dark = false): st
     gr = value * (1 - saturation * s);
   }
   const b = value * (1 - saturation);
-  const hex = (x: number) =>
-    Math.trunc(x * 255)
-      .toString(16)
-      .padStart(2, '0');
   return `#${hex(r)}${hex(gr)}${hex(b)}`;
 }
