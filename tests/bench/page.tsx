@@ -167,6 +167,15 @@ async function framesOf(input: () => void): Promise<{ ms: number; frames: number
   });
 }
 
+/** The panel's label (a header radio option's) whose text is text. */
+function labelled(text: string): HTMLElement {
+  const l = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === text);
+  if (!l) {
+    throw new Error(`emberscope: no "${text}" label`);
+  }
+  return l as HTMLElement;
+}
+
 /** Sets a React-controlled input's value as typing does. */
 function typeInto(input: HTMLInputElement, value: string) {
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
@@ -559,13 +568,6 @@ const api = {
       }
       return e;
     };
-    const labelled = (text: string) => {
-      const l = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === text);
-      if (!l) {
-        throw new Error(`emberscope: no "${text}" label`);
-      }
-      return l as HTMLElement;
-    };
     out.sandwich = await framesOf(() => q<HTMLButtonElement>('[data-testid="top-table-sandwich"]').click());
     await settle();
     out.sandwichExit = await framesOf(() => q<HTMLButtonElement>('button[aria-label="Exit sandwich view"]').click());
@@ -603,13 +605,6 @@ const api = {
     if (lib !== 'emberscope') {
       throw new Error('not measured for @grafana/flamegraph');
     }
-    const labelled = (text: string) => {
-      const l = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === text);
-      if (!l) {
-        throw new Error(`emberscope: no "${text}" label`);
-      }
-      return l as HTMLElement;
-    };
     let longest = 0;
     const obs = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
