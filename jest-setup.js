@@ -8,3 +8,10 @@ import { setupJestCanvasMock } from 'jest-canvas-mock';
 // The scaffold's setup stubs HTMLCanvasElement.getContext with a no-op; restore a working
 // 2D context mock so canvas rendering code runs (and can be asserted on) in jsdom.
 setupJestCanvasMock();
+
+// jsdom's window has no structuredClone (every browser the plugin supports has it, and dagre, which
+// places the call graph, uses it): Node's own serializer does the same structured clone.
+if (typeof globalThis.structuredClone !== 'function') {
+  const v8 = require('v8');
+  globalThis.structuredClone = (value) => v8.deserialize(v8.serialize(value));
+}

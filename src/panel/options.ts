@@ -24,9 +24,15 @@ export interface PanelOptions {
   collapse: boolean;
   /** Search text: a regular expression, plain text, or several terms separated by commas. */
   search: string;
-  /** How many functions the call graph keeps at most (pprof's -nodecount; 0: all). */
+  /** How many functions the call graph keeps at most (pprof's -nodecount, 1 to MAX_CALL_GRAPH_NODES). */
   callGraphNodes: number;
 }
+
+/**
+ * The most functions a call graph shows: placing a picture takes dagre time that grows faster than
+ * its boxes (80, pprof's default, about 70 ms), and past a few hundred boxes nobody reads it.
+ */
+export const MAX_CALL_GRAPH_NODES = 300;
 
 /** Defaults used when an option is missing from the saved panel. */
 export const defaultOptions: PanelOptions = {
@@ -70,9 +76,9 @@ export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>
       .addNumberInput({
         path: 'callGraphNodes',
         name: 'Call graph nodes',
-        description: "At most this many functions in the call graph, chosen as pprof's graph chooses them (0: all)",
+        description: "At most this many functions in the call graph (1–300), chosen as pprof's graph chooses them",
         defaultValue: defaultOptions.callGraphNodes,
-        settings: { min: 0, max: 1000, integer: true },
+        settings: { min: 1, max: MAX_CALL_GRAPH_NODES, integer: true },
       })
       .addBooleanSwitch({
         path: 'collapse',

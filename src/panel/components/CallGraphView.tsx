@@ -10,6 +10,7 @@ import { inIdleSteps } from '../model/idle';
 import { afterPaint } from '../afterPaint';
 import { formatValue } from '../model/format';
 import { Matcher } from '../model/search';
+import { MAX_CALL_GRAPH_NODES } from '../options';
 
 export interface CallGraphViewProps {
   data: FlameData;
@@ -17,7 +18,7 @@ export interface CallGraphViewProps {
   height: number;
   /** The header's search: matching functions stand out, the others are dimmed. */
   matcher?: Matcher;
-  /** How many functions the graph keeps at most (pprof's -nodecount; 0: all). */
+  /** How many functions the graph keeps at most (pprof's -nodecount; 1 to MAX_CALL_GRAPH_NODES). */
   nodeCount?: number;
   /** Opens the sandwich of a function (by its index in data.names). */
   onSandwich: (nameIdx: number) => void;
@@ -99,7 +100,8 @@ function arrowPath(points: Array<{ x: number; y: number }>): string {
 export function CallGraphView(props: CallGraphViewProps) {
   const { data, width, height, nodeCount } = props;
   const theme = useTheme2();
-  const count = nodeCount ?? PPROF_GRAPH_DEFAULTS.nodeCount;
+  // a saved count out of range (a hand-edited dashboard) is brought back into it
+  const count = Math.max(1, Math.min(MAX_CALL_GRAPH_NODES, Math.round(nodeCount || PPROF_GRAPH_DEFAULTS.nodeCount)));
   const format = useCallback((v: number) => formatValue(v, data.unit), [data.unit]);
   const key = `${count}`;
   const [made, setMade] = useState<Made | undefined>(() => madeOf(data, key));
