@@ -128,7 +128,18 @@ test('a function picked in the call graph opens its sandwich, and the search dim
   await expect(handler).toHaveAttribute('data-picked', 'true');
   await page.getByRole('button', { name: 'Sandwich', exact: true }).click();
   await expect(page.getByTestId('sandwich-view')).toBeVisible();
+  await expect(page.getByTestId('sandwich-summary')).toHaveAttribute('title', 'main.handleRequest');
   await expect(page.getByTestId('callgraph-svg')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('callgraph-svg')).toBeVisible();
+
+  // the header's Sandwich takes the function picked in the graph
+  await page.getByRole('button', { name: 'Fit' }).click();
+  const compress = page.locator('[data-testid="callgraph-node"][data-name="main.compress"]');
+  await compress.click();
+  await expect(compress).toHaveAttribute('data-picked', 'true');
+  await page.getByRole('radio', { name: 'Sandwich' }).click();
+  await expect(page.getByTestId('sandwich-summary')).toHaveAttribute('title', 'main.compress');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('callgraph-svg')).toBeVisible();
 

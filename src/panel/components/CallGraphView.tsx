@@ -24,6 +24,8 @@ export interface CallGraphViewProps {
   onSandwich: (nameIdx: number) => void;
   /** A diff in the colour-blind palette (orange grew, blue shrank) instead of pprof's red and green. */
   colorBlind?: boolean;
+  /** Tells which function is picked (its index in data.names; -1: none), for the header's Sandwich. */
+  onPick?: (nameIdx: number) => void;
 }
 
 /** The legend row's height, in CSS px. */
@@ -185,6 +187,7 @@ function CallGraphPicture({
   height,
   matcher,
   onSandwich,
+  onPick,
   colorBlind = false,
   graph,
   placed,
@@ -261,11 +264,18 @@ function CallGraphPicture({
     const s = Math.max(MIN_SCALE, Math.min(MAX_SCALE, t.s * Math.exp(-e.deltaY * 0.0015)));
     setView({ placed, s, x: px - ((px - t.x) * s) / t.s, y: py - ((py - t.y) * s) / t.s });
   };
+  // a new graph, or the view gone, leaves nothing picked for the header's Sandwich either
+  useEffect(() => {
+    onPick?.(-1);
+    return () => onPick?.(-1);
+  }, [graph, onPick]);
   const pick = (k: number) => {
     if (drag.current?.moved) {
       return;
     }
-    setPicked((p) => (p === k ? -1 : k));
+    const next = picked === k ? -1 : k;
+    setPicked(next);
+    onPick?.(next >= 0 ? (nameIdx.get(graph.nodes[next].name) ?? -1) : -1);
   };
 
   const total = graph.total;

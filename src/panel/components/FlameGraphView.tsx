@@ -128,6 +128,8 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   const [search, setSearch] = useState(opt.search ?? '');
   const [highlight, setHighlight] = useState(-1);
   const [sandwich, setSandwich] = useState<number | undefined>();
+  // the function picked in the call graph (its name index; -1: none)
+  const [graphPick, setGraphPick] = useState(-1);
   const [treeSeen, setTreeSeen] = useState(() => view === 'tree');
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: diff ? 'diff' : 'self', desc: true });
   const [tableWidth, setTableWidth] = useState<number | undefined>(() => loadNumber(TABLE_WIDTH_KEY));
@@ -142,6 +144,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
     setSelectedO(-1);
     setHighlight(-1);
     setSandwich(undefined);
+    setGraphPick(-1);
     setHover({ node: -1, x: 0, y: 0 });
   }
   // a search saved elsewhere (the panel editor) replaces the typed one
@@ -518,6 +521,11 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   };
 
   const enterSandwichFromHeader = () => {
+    // in the call graph: the function picked there
+    if (view === 'callgraph' && graphPick >= 0) {
+      openSandwich(graphPick);
+      return;
+    }
     const node = selectedO >= 0 ? selectedO : focusO > 0 ? focusO : -1;
     if (node > 0) {
       openSandwich(data.nameIdx[node]);
@@ -751,6 +759,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             matcher={matcher}
             nodeCount={opt.callGraphNodes}
             colorBlind={opt.colorBlindDiff}
+            onPick={setGraphPick}
             onSandwich={(k) => {
               // the button that asked is gone with the graph: the view keeps the keyboard (Escape leaves)
               rootRef.current?.focus();
