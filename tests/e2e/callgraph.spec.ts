@@ -39,8 +39,8 @@ test.afterAll(async () => {
   await pg?.stop();
 });
 
-async function openCallGraph(page: Page) {
-  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+async function openCallGraph(page: Page, theme = 'light') {
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}&theme=${theme}`);
   await page.evaluate(() => window.localStorage.clear());
   await page.reload();
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
@@ -187,10 +187,7 @@ function contrast(a: string, b: string): number {
 
 for (const theme of ['light', 'dark']) {
   test(`in the ${theme} theme every box's text reads against its fill`, async ({ page }) => {
-    await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}&theme=${theme}`);
-    await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
-    await page.getByRole('radio', { name: 'Call graph' }).click();
-    await expect(page.getByTestId('callgraph-svg')).toBeVisible();
+    await openCallGraph(page, theme);
     const pairs = await page
       .getByTestId('callgraph-node')
       .evaluateAll((els) =>

@@ -106,7 +106,7 @@ export function CallGraphView(props: CallGraphViewProps) {
   const count = Math.max(1, Math.min(MAX_CALL_GRAPH_NODES, Math.round(nodeCount || PPROF_GRAPH_DEFAULTS.nodeCount)));
   const format = useCallback((v: number) => formatValue(v, data.unit), [data.unit]);
   const key = `${count}`;
-  const [made, setMade] = useState<Made | undefined>(() => madeOf(data, key));
+  const [made, setMade] = useState<Made | undefined>();
   // made before (for this frame and count: a switch back to the view), or made by the effect below
   const ready = made && made.data === data && made.key === key ? made : madeOf(data, key);
   const [placing, setPlacing] = useState<{ data: FlameData; key: string } | undefined>();

@@ -11,8 +11,8 @@ import fs from 'fs';
 import path from 'path';
 import { readFlameData } from '../../shared/flameData';
 import { FieldType } from '@grafana/data';
-import { diffRowsOfStacks, nestedSet, rowsOfStacks, SMALL } from '../testing/frames';
-import { parseDot, parseTraces } from '../testing/pprofText';
+import { diffRowsOfStacks, flameOfTraces, nestedSet, SMALL } from '../testing/frames';
+import { parseDot, parseTraces, pprofName } from '../testing/pprofText';
 import { callGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from './callGraph';
 
 const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
@@ -20,16 +20,12 @@ const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
 // pprof's names as they are (less -traces' inline mark): its graph keeps `f[go.shape.int]` and
 // `f[go.shape.string]` apart, where Pyroscope's names (and so the panel's, on its frames) have
 // them as one function
-const asIs = (raw: string) => raw.trim().replace(/ \((partial-)?inline\)$/, '');
-
-function fromTraces(name: string) {
-  const traces = parseTraces(fs.readFileSync(path.join(PROFILES, `${name}.cpu.traces.txt`), 'utf8'), asIs);
-  return readFlameData(nestedSet(rowsOfStacks(traces)));
-}
+const fromTraces = (name: string) =>
+  flameOfTraces(fs.readFileSync(path.join(PROFILES, `${name}.cpu.traces.txt`), 'utf8'));
 
 describe.each(['browser', 'virtual'])('the call graph of %s.cpu.pb.gz', (name) => {
   const data = fromTraces(name);
-  const dot = parseDot(fs.readFileSync(path.join(PROFILES, `${name}.cpu.graph.dot`), 'utf8'), asIs);
+  const dot = parseDot(fs.readFileSync(path.join(PROFILES, `${name}.cpu.graph.dot`), 'utf8'), pprofName);
   const g = callGraph(data);
 
   it('keeps the functions pprof keeps, in its order, with its flat and cum', () => {
@@ -78,7 +74,7 @@ describe.each(['browser', 'virtual'])('the call graph of %s.cpu.pb.gz', (name) =
 
 describe("the call graph of a diff: pprof's -diff_base graph of routes-2.cpu.pb.gz over routes-1.cpu.pb.gz", () => {
   const read = (name: string) =>
-    parseTraces(fs.readFileSync(path.join(PROFILES, `${name}.cpu.traces.txt`), 'utf8'), asIs);
+    parseTraces(fs.readFileSync(path.join(PROFILES, `${name}.cpu.traces.txt`), 'utf8'), pprofName);
   const { rows, valueRight, selfRight } = diffRowsOfStacks(read('routes-1'), read('routes-2'));
   const data = readFlameData(
     nestedSet(rows, {
@@ -88,7 +84,7 @@ describe("the call graph of a diff: pprof's -diff_base graph of routes-2.cpu.pb.
       ],
     })
   );
-  const dot = parseDot(fs.readFileSync(path.join(PROFILES, 'routes.diff.graph.dot'), 'utf8'), asIs);
+  const dot = parseDot(fs.readFileSync(path.join(PROFILES, 'routes.diff.graph.dot'), 'utf8'), pprofName);
   const g = callGraph(data, PPROF_GRAPH_DEFAULTS, sideValues(data, 'difference'));
 
   it('keeps the functions pprof keeps, in its order, with their differences of flat and cum', () => {

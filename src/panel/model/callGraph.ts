@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameData } from '../../shared/flameData';
+import { Deadline } from './idle';
 
 /**
  * pprof's call graph (`go tool pprof -http`'s default view, `-dot`/`-web`) of a flamegraph frame:
@@ -117,10 +118,6 @@ interface Functions {
   names: string[];
 }
 
-/** Deadline of a build step: how many ms are left. */
-export interface Deadline {
-  timeRemaining(): number;
-}
 const NO_DEADLINE: Deadline = { timeRemaining: () => Infinity };
 /** Rows (or names) between two looks at the deadline. */
 const CHUNK = 2048;

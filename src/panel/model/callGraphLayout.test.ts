@@ -10,8 +10,7 @@
 import fs from 'fs';
 import path from 'path';
 import { readFlameData } from '../../shared/flameData';
-import { nestedSet, rowsOfStacks } from '../testing/frames';
-import { parseTraces } from '../testing/pprofText';
+import { flameOfTraces, nestedSet } from '../testing/frames';
 import { callGraph } from './callGraph';
 import {
   arrowWidth,
@@ -24,9 +23,7 @@ import {
 } from './callGraphLayout';
 
 const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
-const asIs = (raw: string) => raw.trim().replace(/ \((partial-)?inline\)$/, '');
-const traces = parseTraces(fs.readFileSync(path.join(PROFILES, 'browser.cpu.traces.txt'), 'utf8'), asIs);
-const g = callGraph(readFlameData(nestedSet(rowsOfStacks(traces))));
+const g = callGraph(flameOfTraces(fs.readFileSync(path.join(PROFILES, 'browser.cpu.traces.txt'), 'utf8')));
 const dotText = fs.readFileSync(path.join(PROFILES, 'browser.cpu.graph.dot'), 'utf8');
 
 /** pprof's box attributes by function name, and its arrows' by caller and callee. */

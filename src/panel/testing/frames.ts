@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { createDataFrame, DataFrame, FieldType } from '@grafana/data';
+import { FlameData, readFlameData } from '../../shared/flameData';
+import { parseTraces, pprofName } from './pprofText';
 
 /** One node of a test flamegraph: [level, name, total, self]. */
 export type Row = [number, string, number, number];
@@ -148,4 +150,12 @@ export function diffRowsOfStacks(
   };
   walk(root, 0);
   return { rows, valueRight, selfRight };
+}
+
+/**
+ * The flamegraph of a `go tool pprof -traces -unit=ns` report, with pprof's own names (generic
+ * shapes kept, as pprof's graph keeps `f[go.shape.int]` and `f[go.shape.string]` apart).
+ */
+export function flameOfTraces(report: string): FlameData {
+  return readFlameData(nestedSet(rowsOfStacks(parseTraces(report, pprofName))));
 }

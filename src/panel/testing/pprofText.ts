@@ -7,9 +7,14 @@
  * removed, pprof's "(inline)" marks dropped), as the backend's frames carry them.
  */
 
+/** pprof's function name without its report's inline mark: `f (inline)` → `f`, generic shapes kept. */
+export function pprofName(raw: string): string {
+  return raw.replace(/ \((partial-)?inline\)$/, '').trim();
+}
+
 /** pprof's function name as Pyroscope shows it: `slices.Sort[go.shape.int]` → `slices.Sort`, no inline mark. */
 export function pyroscopeName(raw: string): string {
-  const name = raw.replace(/ \((partial-)?inline\)$/, '').trim();
+  const name = pprofName(raw);
   let out = '';
   let i = 0;
   while (i < name.length) {
