@@ -249,3 +249,110 @@ test('without a hold the real controls replace the stand-in by themselves', asyn
   await expect(page.getByRole('radio', { name: 'Both' })).toBeChecked();
   await expect(page.getByTestId('header-standin')).toHaveCount(0);
 });
+
+/**
+ * Records, at every animation frame (before its paint), whether the header's search box is in the
+ * page, the header's height and the graph's box, from the first frame with a graph on.
+ */
+function recordFrames(page: Page) {
+  return page.addInitScript(() => {
+    const frames: Array<{ search: boolean; header: number; graph: number[] }> = [];
+    (window as Window & { __frames?: typeof frames }).__frames = frames;
+    const tick = () => {
+      const hit = document.querySelector('[data-testid="flamegraph-hit"]');
+      const header = document.querySelector('[data-testid="flamegraph-header"]');
+      if (hit && header) {
+        const r = hit.getBoundingClientRect();
+        frames.push({
+          search: document.querySelector('[data-testid="flamegraph-search"]') !== null,
+          header: header.getBoundingClientRect().height,
+          graph: [r.x, r.y, r.width, r.height],
+        });
+      }
+      if (frames.length < 20) {
+        requestAnimationFrame(tick);
+      }
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+const recorded = (page: Page) =>
+  page.evaluate(
+    () => (window as Window & { __frames?: Array<{ search: boolean; header: number; graph: number[] }> }).__frames ?? []
+  );
+
+/**
+ * The header's row laid out on one line: the width it takes with the search box at its smallest
+ * (150 px), the empty search result and the controls side by side (read from the page).
+ */
+const naturalRowWidth = (page: Page) =>
+  page.evaluate(() => {
+    const row = document.querySelector('[data-testid="header-standin"], [data-testid="header-controls"]')!;
+    const gap = 6;
+    const boxes = Array.from(row.children).map((c) => c.getBoundingClientRect().width);
+    return 150 + 2 * gap + boxes.reduce((a, b) => a + b, 0) + gap * (boxes.length - 1);
+  });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`on a wide panel the graph comes first and the header fills its row after, moving nothing (${theme} theme)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await recordFrames(page);
+    // the page's fonts first: a web font still loading keeps the header in the graph's frame
+    await page.goto(`${pg.url}/?theme=${theme}`);
+    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate(async () => {
+      await Promise.all(Array.from(document.fonts).map((f) => f.load().catch(() => undefined)));
+    });
+    await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}&theme=${theme}`);
+    await expect(page.getByTestId('flamegraph-search')).toBeVisible();
+    await expect.poll(async () => (await recorded(page)).length).toBeGreaterThan(3);
+    const frames = await recorded(page);
+    // the graph's first frame: an empty header row of one row's height
+    expect(frames[0]).toMatchObject({ search: false, header: 38 });
+    const withHeader = frames.findIndex((f) => f.search);
+    expect(withHeader).toBeGreaterThan(0);
+    // the search box and controls come on one row, and the graph never moves
+    for (const f of frames) {
+      expect(f.header).toBe(38);
+      expect(f.graph).toEqual(frames[0].graph);
+    }
+    // the width the panel worked out for the row is the width the row takes in the page
+    const need = Number(await page.getByTestId('flamegraph-header').getAttribute('data-one-row-width'));
+    expect(Math.abs(need - (await naturalRowWidth(page)))).toBeLessThan(1);
+    await expect(page.getByTestId('header-controls')).toBeVisible();
+    expect(Math.abs(need - (await naturalRowWidth(page)))).toBeLessThan(1);
+  });
+}
+
+test('the header comes with the graph where its row might not fit one line, and after it where it does', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 900 });
+  const url = `${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`;
+  await page.goto(url);
+  await expect(page.getByTestId('header-controls')).toBeVisible();
+  const need = Number(await page.getByTestId('flamegraph-header').getAttribute('data-one-row-width'));
+  const margin = 1600 - (await page.getByTestId('flamegraph-view').evaluate((e) => e.getBoundingClientRect().width));
+  expect(need).toBeGreaterThan(900);
+  // 8 px of slack for the boxes' rounding: a panel at need + 8 px gets the header after the
+  // graph, one px narrower with it
+  for (const [panelWidth, after] of [
+    [Math.ceil(need) + 8, true],
+    [Math.ceil(need) + 6, false],
+  ] as const) {
+    const p = await page.context().newPage();
+    await p.setViewportSize({ width: panelWidth + margin, height: 900 });
+    await recordFrames(p);
+    await p.goto(url);
+    await expect(p.getByTestId('header-controls')).toBeVisible();
+    expect(await p.getByTestId('flamegraph-view').evaluate((e) => e.getBoundingClientRect().width)).toBe(panelWidth);
+    const frames = await recorded(p);
+    expect(frames[0].search).toBe(!after);
+    // on one row either way
+    expect(frames.map((f) => f.header)).toEqual(frames.map(() => 38));
+    await p.close();
+  }
+});

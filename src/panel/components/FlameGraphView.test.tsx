@@ -42,16 +42,29 @@ const rowsText = async () =>
   (await screen.findAllByTestId('top-table-row')).map((r) => within(r).getAllByRole('cell')[0].textContent);
 
 describe('FlameGraphView', () => {
-  it('draws the graph first and fills the top table after the first paint', async () => {
+  it('draws the graph first and fills the header and the top table after the first paint', async () => {
     renderView();
     expect(screen.getByTestId('flamegraph-canvas')).toBeInTheDocument();
     expect(screen.queryAllByTestId('top-table-row')).toHaveLength(0);
+    // the table's column headers come with its first rows
+    expect(screen.queryAllByRole('columnheader')).toHaveLength(0);
+    // the header's row fits one line at 1,000 px (in jsdom's mocked text widths): its search box
+    // and controls come after the graph's first paint, in a row already of their height
+    expect(screen.queryByLabelText('Search functions')).toBeNull();
+    expect(screen.getByTestId('flamegraph-header').style.minHeight).toBe('38px');
+    expect(await screen.findByLabelText('Search functions')).toBeInTheDocument();
     expect(await rowsText()).toHaveLength(5); // every symbol but the root
+    expect(screen.getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Symbol', 'Self ▼', 'Total']);
+  });
+
+  it('a panel too narrow for the header on one line has it in the first render', () => {
+    renderView(500);
+    expect(screen.getByLabelText('Search functions')).toBeInTheDocument();
   });
 
   it('search counts matches and their share, dims the rest and filters the table', async () => {
     renderView();
-    fireEvent.change(screen.getByLabelText('Search functions'), { target: { value: 'main' } });
+    fireEvent.change(await screen.findByLabelText('Search functions'), { target: { value: 'main' } });
     expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent('2 matches · 70.0% of total');
     expect((await rowsText()).sort()).toEqual(['main.main', 'main.work']);
   });
@@ -92,13 +105,13 @@ describe('FlameGraphView', () => {
     expect(screen.queryByTestId('flamegraph-breadcrumbs')).toBeNull();
   });
 
-  it('right-click opens the actions; "Highlight same name" highlights', () => {
+  it('right-click opens the actions; "Highlight same name" highlights', async () => {
     renderView();
     const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLElement;
     // with the table the graph is narrower; gc is the leftmost bar at level 1
     fireEvent.contextMenu(overlay, { clientX: 5, clientY: 25 });
     fireEvent.click(screen.getByText('Highlight same name'));
-    expect(screen.getByTestId('flamegraph-search-result')).toHaveTextContent(
+    expect(await screen.findByTestId('flamegraph-search-result')).toHaveTextContent(
       '1 × runtime.gcBgMarkWorker · 30.0% of total'
     );
   });

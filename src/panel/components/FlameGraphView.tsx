@@ -26,7 +26,8 @@ import { CallGraphView } from './CallGraphView';
 import { prepareSandwichSteps, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
 import { Header } from './HeaderControls';
-import { HeaderAction } from './headerOptions';
+import { HeaderAction, HeaderChoices } from './headerOptions';
+import { controlsRowWidth } from './HeaderStandIn';
 import { afterPaint } from '../afterPaint';
 
 /** Display options of the view (the panel's options). */
@@ -61,6 +62,22 @@ const HEADER_PAD = 6;
 /** The header's height when its controls fit in one row: @grafana/ui's control height and the padding under it. */
 export const oneRowHeaderHeight = (theme: GrafanaTheme2) =>
   theme.spacing.gridSize * theme.components.height.md + HEADER_PAD;
+
+/** The search box's smallest width in the header's row, in CSS px (it grows from it to 420). */
+const SEARCH_MIN_WIDTH = 150;
+/** The gap between the items of the header's row, in CSS px. */
+const HEADER_GAP = 6;
+/** What the header's row may need beyond its measured words (sub-pixel rounding of its boxes). */
+const ONE_ROW_SLACK = 8;
+
+/**
+ * The width the header's row needs to hold on one line the search box at its smallest, the
+ * (empty) search result and the controls of `choices`; undefined where words cannot be measured.
+ */
+function oneRowHeaderWidth(theme: GrafanaTheme2, choices: Omit<HeaderChoices, 'diff'>): number | undefined {
+  const controls = controlsRowWidth(theme, choices);
+  return controls === undefined ? undefined : SEARCH_MIN_WIDTH + 2 * HEADER_GAP + controls;
+}
 
 /** The zoom path's row under the header: a small @grafana/ui button's height and the padding under it. */
 export const crumbRowHeight = (theme: GrafanaTheme2) =>
@@ -271,6 +288,25 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // width and height from Grafana), without reading the layout; a header that wraps or grows
   // (breadcrumbs, narrow panels) is measured after the browser's layout and redrawn before paint
   const headerHeight = useElementHeight(headerRef, oneRowHeaderHeight(theme));
+  // The header's search box and controls come in the frame after the graph's when the row is
+  // known to hold them on one line at this width (so they move nothing when they come): the first
+  // frame then lays out and paints the graph and an empty row of the header's height, about half
+  // of a small profile's first draw less (BENCHMARKS, "The header after the graph"). A diff's
+  // header (its legend), a saved search (its result and buttons) or a row that may wrap come with
+  // the graph, measured before the paint as ever.
+  const [oneRowWidth] = useState(() =>
+    diff || search !== ''
+      ? undefined
+      : oneRowHeaderWidth(theme, {
+          view,
+          colorMode: opt.colorMode,
+          colorBlindDiff: opt.colorBlindDiff,
+          textAlign: opt.textAlign,
+          collapse,
+        })
+  );
+  const [headerShown, setHeaderShown] = useState(oneRowWidth === undefined || oneRowWidth + ONE_ROW_SLACK > width);
+  useEffect(() => (headerShown ? undefined : afterPaint(() => setHeaderShown(true))), [headerShown]);
   const bodyHeight = Math.max(40, height - headerHeight);
   // the zoom path is a row of a fixed height over the graph (the drawer beside it keeps its
   // height): a zoom or a reset sizes the graph from it in the same render, with no measuring and
@@ -593,92 +629,105 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       <div
         ref={headerRef}
         data-testid="flamegraph-header"
+        data-one-row-width={oneRowWidth?.toFixed(1)}
         style={{
           display: 'flex',
           flexWrap: 'wrap',
-          gap: 6,
+          gap: HEADER_GAP,
           alignItems: 'center',
           paddingBottom: HEADER_PAD,
           flex: 'none',
           minWidth: 0,
+          boxSizing: 'border-box',
+          minHeight: oneRowHeaderHeight(theme),
         }}
       >
-        {/* the search gives way first (to 150 px, its placeholder cut): the view, colour, align and
+        {headerShown && (
+          <>
+            {/* the search gives way first (to 150 px, its placeholder cut): the view, colour, align and
             collapse controls stay on one row with it down to a 1,200 px wide panel */}
-        <div style={{ flex: '1 1 150px', minWidth: 0, maxWidth: 420 }}>
-          <SearchInput
-            data-testid="flamegraph-search"
-            aria-label="Search functions"
-            placeholder="Search: regex, or terms separated by commas"
-            value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              setHighlight(-1);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                setOpt({ search: e.currentTarget.value });
-                e.preventDefault();
-                e.stopPropagation();
-              } else if (e.key === 'Escape') {
-                setSearch('');
-                setHighlight(-1);
-                setOpt({ search: '' });
-                reset();
-                e.preventDefault();
-                e.stopPropagation();
-              }
-            }}
-            onBlur={(e) => {
-              if ((opt.search ?? '') !== e.currentTarget.value) {
-                setOpt({ search: e.currentTarget.value });
-              }
-            }}
-          />
-        </div>
-        <span
-          data-testid="flamegraph-search-result"
-          style={{ fontSize: 12, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' }}
-        >
-          {resultInfo}
-        </span>
-        {searchResult && searchResult.count > 0 && sandwich === undefined && (
-          <Button
-            size="sm"
-            variant="secondary"
-            fill="text"
-            icon="gf-show-context"
-            data-testid="search-sandwich"
-            tooltip="Sandwich view of the matching function with the largest total"
-            onClick={sandwichOfSearch}
-          >
-            Sandwich
-          </Button>
+            <div style={{ flex: `1 1 ${SEARCH_MIN_WIDTH}px`, minWidth: 0, maxWidth: 420 }}>
+              <SearchInput
+                data-testid="flamegraph-search"
+                aria-label="Search functions"
+                placeholder="Search: regex, or terms separated by commas"
+                value={search}
+                onChange={(e) => {
+                  setSearch(e.currentTarget.value);
+                  setHighlight(-1);
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    setOpt({ search: e.currentTarget.value });
+                    e.preventDefault();
+                    e.stopPropagation();
+                  } else if (e.key === 'Escape') {
+                    setSearch('');
+                    setHighlight(-1);
+                    setOpt({ search: '' });
+                    reset();
+                    e.preventDefault();
+                    e.stopPropagation();
+                  }
+                }}
+                onBlur={(e) => {
+                  if ((opt.search ?? '') !== e.currentTarget.value) {
+                    setOpt({ search: e.currentTarget.value });
+                  }
+                }}
+              />
+            </div>
+            <span
+              data-testid="flamegraph-search-result"
+              style={{
+                fontSize: 12,
+                whiteSpace: 'nowrap',
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                maxWidth: '100%',
+              }}
+            >
+              {resultInfo}
+            </span>
+            {searchResult && searchResult.count > 0 && sandwich === undefined && (
+              <Button
+                size="sm"
+                variant="secondary"
+                fill="text"
+                icon="gf-show-context"
+                data-testid="search-sandwich"
+                tooltip="Sandwich view of the matching function with the largest total"
+                onClick={sandwichOfSearch}
+              >
+                Sandwich
+              </Button>
+            )}
+            {(highlight >= 0 || search) && (
+              <Button
+                size="sm"
+                variant="secondary"
+                fill="text"
+                onClick={() => {
+                  setHighlight(-1);
+                  setSearch('');
+                  setOpt({ search: '' });
+                }}
+              >
+                Clear
+              </Button>
+            )}
+            <Header
+              view={sandwich !== undefined ? 'sandwich' : view}
+              diff={diff}
+              colorMode={opt.colorMode}
+              colorBlindDiff={opt.colorBlindDiff}
+              textAlign={opt.textAlign}
+              collapse={collapse}
+              onAction={onHeaderAction}
+            />
+            {diff && <DiffLegend colorBlind={opt.colorBlindDiff} />}
+          </>
         )}
-        {(highlight >= 0 || search) && (
-          <Button
-            size="sm"
-            variant="secondary"
-            fill="text"
-            onClick={() => {
-              setHighlight(-1);
-              setSearch('');
-              setOpt({ search: '' });
-            }}
-          >
-            Clear
-          </Button>
-        )}
-        <Header
-          view={sandwich !== undefined ? 'sandwich' : view}
-          diff={diff}
-          colorMode={opt.colorMode}
-          colorBlindDiff={opt.colorBlindDiff}
-          textAlign={opt.textAlign}
-          collapse={collapse}
-          onAction={onHeaderAction}
-        />
-        {diff && <DiffLegend colorBlind={opt.colorBlindDiff} />}
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
         {showGraph && sandwichModel && (
@@ -771,6 +820,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           <Kept hidden={!showTable}>
             <TopTable
               rows={rows}
+              pending={table === undefined}
               unit={data.unit}
               rootTotal={data.value[0]}
               rootRight={rootRight}

@@ -12,6 +12,7 @@ import {
   DIFF_PALETTE_OPTIONS,
   HeaderAction,
   HeaderControlsProps,
+  HEADER_WORDS,
   TEXT_ALIGN_OPTIONS,
   VIEW_OPTIONS,
 } from './headerOptions';
@@ -156,7 +157,7 @@ const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsP
         onChange={(v) => onAction({ kind: 'options', changed: { textAlign: v === 'right' ? 'right' : 'left' } })}
       />
       <InlineSwitch
-        label="Collapse"
+        label={HEADER_WORDS.collapse}
         showLabel
         transparent
         aria-label="Collapse chains"
@@ -164,10 +165,10 @@ const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsP
         onChange={(e) => onAction({ kind: 'collapse', on: e.currentTarget.checked })}
       />
       <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: false })}>
-        Expand all
+        {HEADER_WORDS.expandAll}
       </Button>
       <Button size="sm" variant="secondary" fill="text" onClick={() => onAction({ kind: 'collapse', on: true })}>
-        Collapse all
+        {HEADER_WORDS.collapseAll}
       </Button>
     </div>
   );

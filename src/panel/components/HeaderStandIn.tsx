@@ -9,7 +9,9 @@ import {
   COLOR_OPTIONS,
   COLOUR_SCHEME_WIDTH,
   DIFF_PALETTE_OPTIONS,
+  HeaderChoices,
   HeaderControlsProps,
+  HEADER_WORDS,
   TEXT_ALIGN_OPTIONS,
   VIEW_OPTIONS,
 } from './headerOptions';
@@ -28,12 +30,39 @@ export const CONTROLS_ROW_STYLE: React.CSSProperties = {
 };
 
 /**
+ * The stand-in's box sizes that are not text, in CSS px, from the theme as @grafana/ui sizes the
+ * controls: its classes are made from them, and so is the width the header's row needs
+ * (`oneRowHeaderWidth`).
+ */
+function boxMetrics(theme: GrafanaTheme2) {
+  const grid = theme.spacing.gridSize;
+  return {
+    grid,
+    /** a radio group's padding and border, each side */
+    groupInset: 2 + 1,
+    /** a radio option's padding, each side */
+    optionPad: grid,
+    /** an alignment icon and its gap to the word */
+    glyph: 16 + 6,
+    /** the collapse switch row's border and padding, each side */
+    switchInset: 1 + grid,
+    /** the gap between the switch's label and the switch */
+    switchLabelGap: grid,
+    /** the switch itself */
+    switchWidth: 4 * grid,
+    /** a text button's padding and border, each side */
+    buttonInset: grid - 1 + 1,
+  };
+}
+
+/**
  * The stand-in's classes, made once per theme. Every box is sized as @grafana/ui sizes the
  * control it stands for (small radio buttons, the inline switch, small text buttons), from the
  * same theme values, so that the real controls replace it without moving anything.
  */
 function makeClasses(theme: GrafanaTheme2) {
-  const grid = theme.spacing.gridSize;
+  const m = boxMetrics(theme);
+  const grid = m.grid;
   const radius = theme.shape.radius.default;
   // a small control's outer height; a radio option is it less the group's border (1 px each side)
   // and its padding (2 px each side)
@@ -46,7 +75,7 @@ function makeClasses(theme: GrafanaTheme2) {
     justifyContent: 'center',
     height: optionHeight,
     lineHeight: `${optionHeight}px`,
-    padding: `0 ${grid}px`,
+    padding: `0 ${m.optionPad}px`,
     fontSize: theme.typography.bodySmall.fontSize,
     whiteSpace: 'nowrap',
     color: theme.colors.text.secondary,
@@ -57,7 +86,7 @@ function makeClasses(theme: GrafanaTheme2) {
     '&:hover': { color: theme.colors.text.primary },
   } as const;
   const switchLabel = {
-    paddingRight: grid,
+    paddingRight: m.switchLabelGap,
     color: theme.colors.text.secondary,
     whiteSpace: 'nowrap',
     cursor: 'pointer',
@@ -89,7 +118,7 @@ function makeClasses(theme: GrafanaTheme2) {
     flexShrink: 0,
     width: 16,
     height: 16,
-    marginRight: 6,
+    marginRight: m.glyph - 16,
     verticalAlign: 'middle',
   } as const;
   return {
@@ -97,7 +126,7 @@ function makeClasses(theme: GrafanaTheme2) {
       display: 'inline-flex',
       flexDirection: 'row',
       flexWrap: 'nowrap',
-      padding: 2,
+      padding: m.groupInset - 1,
       border: `1px solid ${theme.components.input.borderColor}`,
       borderRadius: radius,
       backgroundColor: theme.colors.background.primary,
@@ -143,7 +172,7 @@ function makeClasses(theme: GrafanaTheme2) {
       display: 'inline-flex',
       alignItems: 'center',
       height: theme.components.height.md * grid,
-      padding: `0 ${grid}px`,
+      padding: `0 ${m.switchInset - 1}px`,
       border: '1px solid transparent',
       borderRadius: radius,
       '&:hover > span': { color: theme.colors.text.primary },
@@ -152,7 +181,7 @@ function makeClasses(theme: GrafanaTheme2) {
     switchLabelOn: css(switchLabel, { color: theme.colors.text.primary }),
     switchBox: css({
       position: 'relative',
-      width: 4 * grid,
+      width: m.switchWidth,
       height: 2 * grid,
       lineHeight: 1,
     }),
@@ -181,7 +210,7 @@ function makeClasses(theme: GrafanaTheme2) {
       alignItems: 'center',
       height: sm,
       lineHeight: `${sm - 2}px`,
-      padding: `0 ${grid - 1}px`,
+      padding: `0 ${m.buttonInset - 1}px`,
       verticalAlign: 'middle',
       fontFamily: theme.typography.fontFamily,
       fontSize: theme.typography.bodySmall.fontSize,
@@ -315,7 +344,7 @@ export const HeaderStandIn = React.memo(function HeaderStandIn(props: HeaderStan
         onPick={(v) => onAction({ kind: 'options', changed: { textAlign: v } })}
       />
       <div className={c.switchRow} data-box="collapse">
-        <span className={collapse ? c.switchLabelOn : c.switchLabel}>Collapse</span>
+        <span className={collapse ? c.switchLabelOn : c.switchLabel}>{HEADER_WORDS.collapse}</span>
         <div className={c.switchBox} data-box="collapse:switch">
           <span
             className={collapse ? c.trackOn : c.track}
@@ -326,11 +355,89 @@ export const HeaderStandIn = React.memo(function HeaderStandIn(props: HeaderStan
         </div>
       </div>
       <div className={c.button} data-box="expand-all" onClick={() => onAction({ kind: 'collapse', on: false })}>
-        Expand all
+        {HEADER_WORDS.expandAll}
       </div>
       <div className={c.button} data-box="collapse-all" onClick={() => onAction({ kind: 'collapse', on: true })}>
-        Collapse all
+        {HEADER_WORDS.collapseAll}
       </div>
     </div>
   );
 });
+
+/** A 2D context of a canvas outside the page, to measure words with; null where there is none. */
+let measurer: CanvasRenderingContext2D | null | undefined;
+/** Words measured in fonts the page had loaded, by font and text (a loaded font stays loaded). */
+const measured = new Map<string, number>();
+
+/** A theme size (px, or rem of the page's root font size, which Grafana sets to the theme's) in px. */
+function sizePx(theme: GrafanaTheme2, size: string | number): number {
+  if (typeof size === 'number') {
+    return size;
+  }
+  return parseFloat(size) * (size.endsWith('rem') ? (theme.typography.htmlFontSize ?? 16) : 1);
+}
+
+/**
+ * The width, in CSS px, that the header's controls for `choices` take side by side, as the
+ * stand-in lays them out (the real controls take the same boxes): their boxes from the theme and
+ * their words measured in the theme's fonts, as the page inherits them (Grafana's body text, its
+ * letter spacing included). Undefined where words cannot be measured (no canvas) or not yet in
+ * the fonts they will show in (a web font still loading). A diff's header
+ * also holds the legend, which this leaves out.
+ */
+export function controlsRowWidth(theme: GrafanaTheme2, choices: Omit<HeaderChoices, 'diff'>): number | undefined {
+  if (measurer === undefined) {
+    measurer = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  }
+  const ctx = measurer;
+  if (!ctx || typeof ctx.measureText !== 'function') {
+    return undefined;
+  }
+  const ty = theme.typography;
+  const bodyPx = sizePx(theme, ty.body.fontSize);
+  const smallPx = sizePx(theme, ty.bodySmall.fontSize);
+  const spacing = (em: string | undefined, px: number) => (em ? parseFloat(em) * (em.endsWith('em') ? px : 1) : 0);
+  // the letter spacing the page's body sets, inherited as it computes there
+  const bodySpacing = spacing(ty.body.letterSpacing, bodyPx);
+  let unloaded = false;
+  const words = (text: string, px: number, weight: number, letterSpacing: number) => {
+    const font = `${weight} ${px}px ${ty.fontFamily}`;
+    const key = `${font}\n${text}`;
+    let w = measured.get(key);
+    if (w === undefined) {
+      // a web font the page has not loaded yet would be measured in its fallback's widths
+      if (typeof document.fonts?.check === 'function' && !document.fonts.check(font, text)) {
+        unloaded = true;
+        return 0;
+      }
+      ctx.font = font;
+      w = ctx.measureText(text).width;
+      measured.set(key, w);
+    }
+    return w + text.length * letterSpacing;
+  };
+  const m = boxMetrics(theme);
+  const radios = <T,>(options: ReadonlyArray<{ value: T; label: string; icon?: string }>, value: T) =>
+    options.reduce(
+      (w, o) =>
+        w +
+        2 * m.optionPad +
+        (o.icon ? m.glyph : 0) +
+        words(o.label, smallPx, o.value === value ? ty.fontWeightMedium : ty.fontWeightRegular, bodySpacing),
+      2 * m.groupInset
+    );
+  const button = (text: string) =>
+    2 * m.buttonInset + words(text, smallPx, ty.fontWeightMedium, spacing(ty.body.letterSpacing, smallPx));
+  const boxes = [
+    radios(VIEW_OPTIONS, choices.view),
+    COLOUR_SCHEME_WIDTH,
+    radios(TEXT_ALIGN_OPTIONS, choices.textAlign),
+    2 * m.switchInset +
+      words(HEADER_WORDS.collapse, bodyPx, ty.fontWeightRegular, bodySpacing) +
+      m.switchLabelGap +
+      m.switchWidth,
+    button(HEADER_WORDS.expandAll),
+    button(HEADER_WORDS.collapseAll),
+  ];
+  return unloaded ? undefined : boxes.reduce((a, b) => a + b, 0) + CONTROLS_GAP * (boxes.length - 1);
+}

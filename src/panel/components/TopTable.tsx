@@ -13,6 +13,11 @@ import { monoCharWidth } from '../render/textMetrics';
 
 export interface TopTableProps {
   rows: TopRow[];
+  /**
+   * No rows summed yet since the panel mounted: the table's box alone (its column headers come
+   * with the first rows, after the graph's first paint; a refresh keeps them)
+   */
+  pending?: boolean;
   unit?: string;
   rootTotal: number;
   width: number;
@@ -189,6 +194,18 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
       {sortKey === key ? (descending ? ' ▼' : ' ▲') : ''}
     </div>
   );
+  if (props.pending) {
+    return (
+      <div
+        role="table"
+        aria-label="Top table"
+        aria-busy="true"
+        data-testid="top-table"
+        className={styles.table}
+        style={{ width, height }}
+      />
+    );
+  }
   return (
     <div role="table" aria-label="Top table" data-testid="top-table" className={styles.table} style={{ width, height }}>
       <div role="row" className={styles.headerRow}>

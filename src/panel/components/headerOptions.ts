@@ -55,5 +55,8 @@ export const TEXT_ALIGN_OPTIONS = [
   { value: 'right' as const, label: 'Right', icon: 'align-right' as const, ariaLabel: 'Align text right' },
 ];
 
+/** The words of the header's collapse switch and buttons (the stand-in's and the real controls'). */
+export const HEADER_WORDS = { collapse: 'Collapse', expandAll: 'Expand all', collapseAll: 'Collapse all' } as const;
+
 /** The colour scheme combobox's width (its stand-ins take the same box). */
 export const COLOUR_SCHEME_WIDTH = 160;
