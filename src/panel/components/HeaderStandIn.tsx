@@ -32,7 +32,7 @@ export const CONTROLS_ROW_STYLE: React.CSSProperties = {
 /**
  * The stand-in's box sizes that are not text, in CSS px, from the theme as @grafana/ui sizes the
  * controls: its classes are made from them, and so is the width the header's row needs
- * (`oneRowHeaderWidth`).
+ * (`controlsRowWidth`).
  */
 function boxMetrics(theme: GrafanaTheme2) {
   const grid = theme.spacing.gridSize;
