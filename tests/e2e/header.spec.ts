@@ -284,14 +284,14 @@ const recorded = (page: Page) =>
 
 /**
  * The header's row laid out on one line: the width it takes with the search box at its smallest
- * (150 px), the empty search result and the controls side by side (read from the page).
+ * (150 px) and the controls side by side (read from the page).
  */
 const naturalRowWidth = (page: Page) =>
   page.evaluate(() => {
     const row = document.querySelector('[data-testid="header-standin"], [data-testid="header-controls"]')!;
     const gap = 6;
     const boxes = Array.from(row.children).map((c) => c.getBoundingClientRect().width);
-    return 150 + 2 * gap + boxes.reduce((a, b) => a + b, 0) + gap * (boxes.length - 1);
+    return 150 + gap + boxes.reduce((a, b) => a + b, 0) + gap * (boxes.length - 1);
   });
 
 for (const theme of ['light', 'dark'] as const) {
@@ -355,4 +355,37 @@ test('the header comes with the graph where its row might not fit one line, and 
     expect(frames.map((f) => f.header)).toEqual(frames.map(() => 38));
     await p.close();
   }
+});
+
+test('typing a search keeps the header on one row and the graph where it was; its count is in the box', async ({
+  page,
+}) => {
+  // 1,280 px: the row holds the search box and the controls with a few px to spare
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  await expect(page.getByTestId('header-controls')).toBeVisible();
+  const header = page.getByTestId('flamegraph-header');
+  const graph = page.getByTestId('flamegraph-hit');
+  const before = { header: (await header.boundingBox())!, graph: (await graph.boundingBox())! };
+  expect(before.header.height).toBe(38);
+  await page.getByLabel('Search functions').fill('main');
+  const result = page.getByTestId('flamegraph-search-result');
+  await expect(result).toHaveAttribute('title', /^\d+ match(es)? · [\d.]+% of total$/);
+  // the count, the sandwich and Clear sit inside the search box, right of what was typed
+  const box = (await page.getByLabel('Search functions').boundingBox())!;
+  for (const el of [result, page.getByTestId('search-sandwich'), page.getByRole('button', { name: 'Clear search' })]) {
+    const r = (await el.boundingBox())!;
+    expect(r.x).toBeGreaterThanOrEqual(box.x);
+    expect(r.x + r.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+  }
+  // what is typed keeps its room: the input's text area, between its paddings, ends where the suffix starts
+  const text = await page.getByLabel('Search functions').evaluate((e) => {
+    const cs = getComputedStyle(e);
+    return e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  });
+  expect(text).toBeGreaterThanOrEqual(60);
+  expect({ header: (await header.boundingBox())!, graph: (await graph.boundingBox())! }).toEqual(before);
+  await page.getByRole('button', { name: 'Clear search' }).click();
+  await expect(page.getByLabel('Search functions')).toHaveValue('');
+  await expect(result).toHaveCount(0);
 });

@@ -69,6 +69,21 @@ describe('FlameGraphView', () => {
     expect((await rowsText()).sort()).toEqual(['main.main', 'main.work']);
   });
 
+  it('what a search found, its sandwich and Clear are inside the search box; Clear empties it', async () => {
+    renderView();
+    const box = await screen.findByLabelText('Search functions');
+    fireEvent.change(box, { target: { value: 'main' } });
+    const wrapper = box.closest('[data-testid="input-wrapper"]') as HTMLElement;
+    expect(within(wrapper).getByTestId('flamegraph-search-result')).toHaveAttribute(
+      'title',
+      '2 matches · 70.0% of total'
+    );
+    expect(within(wrapper).getByTestId('search-sandwich')).toBeInTheDocument();
+    fireEvent.click(within(wrapper).getByRole('button', { name: 'Clear search' }));
+    expect(box).toHaveValue('');
+    expect(screen.queryByTestId('flamegraph-search-result')).toBeNull();
+  });
+
   it('the table sorts by a column and a click highlights the symbol in the graph', async () => {
     renderView();
     expect((await rowsText())[0]).toBe('crypto/sha256.hash'); // self, descending

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Button, ContextMenu, MenuItem, useTheme2 } from '@grafana/ui';
+import { ContextMenu, IconButton, MenuItem, useTheme2 } from '@grafana/ui';
 import { GrafanaTheme2 } from '@grafana/data';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow, warmIndex } from '../model/flameIndex';
@@ -71,12 +71,12 @@ const HEADER_GAP = 6;
 const ONE_ROW_SLACK = 8;
 
 /**
- * The width the header's row needs to hold on one line the search box at its smallest, the
- * (empty) search result and the controls of `choices`; undefined where words cannot be measured.
+ * The width the header's row needs to hold on one line the search box at its smallest and the
+ * controls of `choices`; undefined where words cannot be measured.
  */
 function oneRowHeaderWidth(theme: GrafanaTheme2, choices: Omit<HeaderChoices, 'diff'>): number | undefined {
   const controls = controlsRowWidth(theme, choices);
-  return controls === undefined ? undefined : SEARCH_MIN_WIDTH + 2 * HEADER_GAP + controls;
+  return controls === undefined ? undefined : SEARCH_MIN_WIDTH + HEADER_GAP + controls;
 }
 
 /** The zoom path's row under the header: a small @grafana/ui button's height and the padding under it. */
@@ -292,10 +292,10 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // known to hold them on one line at this width, so they move nothing when they come. The first
   // frame then lays out and paints the graph and an empty row of the header's height: a third
   // less work for a small profile's first draw (BENCHMARKS, "The header after the graph"). A
-  // diff's header (its legend), a saved search (its result and buttons) or a row that may wrap
-  // come with the graph, measured before the paint as before.
+  // diff's header (its legend) or a row that may wrap come with the graph, measured before the
+  // paint as before.
   const [oneRowWidth] = useState(() =>
-    diff || search !== ''
+    diff
       ? undefined
       : oneRowHeaderWidth(theme, {
           view,
@@ -540,6 +540,42 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       ? `${searchResult.count} match${searchResult.count === 1 ? '' : 'es'} · ${formatPercent(searchResult.share)} of total`
       : '';
 
+  // inside the search box, at its right end (as Grafana's flame graph has its Clear there): what
+  // the search or the highlighted name found, the sandwich of the best match, and Clear
+  const searchSuffix =
+    resultInfo || search ? (
+      <>
+        <span
+          data-testid="flamegraph-search-result"
+          title={resultInfo}
+          style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' }}
+        >
+          {resultInfo}
+        </span>
+        {searchResult && searchResult.count > 0 && sandwich === undefined && (
+          <IconButton
+            name="gf-show-context"
+            size="sm"
+            data-testid="search-sandwich"
+            aria-label="Sandwich view of the best match"
+            tooltip="Sandwich view of the matching function with the largest total"
+            onClick={sandwichOfSearch}
+          />
+        )}
+        <IconButton
+          name="times"
+          size="sm"
+          aria-label="Clear search"
+          tooltip="Clear search"
+          onClick={() => {
+            setHighlight(-1);
+            setSearch('');
+            setOpt({ search: '' });
+          }}
+        />
+      </>
+    ) : undefined;
+
   const probeNames = useMemo(
     () => (collapsed ? (s: number) => chainNames(collapsed, data, s) : undefined),
     [collapsed, data]
@@ -645,7 +681,8 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
         {headerShown && (
           <>
             {/* the search gives way first (to 150 px, its placeholder cut): the view, colour, align and
-            collapse controls stay on one row with it down to a 1,200 px wide panel */}
+            collapse controls stay on one row with it down to a 1,200 px wide panel; what a search
+            found and its buttons are inside its box, so typing moves nothing */}
             <div style={{ flex: `1 1 ${SEARCH_MIN_WIDTH}px`, minWidth: 0, maxWidth: 420 }}>
               <SearchInput
                 data-testid="flamegraph-search"
@@ -675,47 +712,9 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
                     setOpt({ search: e.currentTarget.value });
                   }
                 }}
+                suffix={searchSuffix}
               />
             </div>
-            <span
-              data-testid="flamegraph-search-result"
-              style={{
-                fontSize: 12,
-                whiteSpace: 'nowrap',
-                overflow: 'hidden',
-                textOverflow: 'ellipsis',
-                maxWidth: '100%',
-              }}
-            >
-              {resultInfo}
-            </span>
-            {searchResult && searchResult.count > 0 && sandwich === undefined && (
-              <Button
-                size="sm"
-                variant="secondary"
-                fill="text"
-                icon="gf-show-context"
-                data-testid="search-sandwich"
-                tooltip="Sandwich view of the matching function with the largest total"
-                onClick={sandwichOfSearch}
-              >
-                Sandwich
-              </Button>
-            )}
-            {(highlight >= 0 || search) && (
-              <Button
-                size="sm"
-                variant="secondary"
-                fill="text"
-                onClick={() => {
-                  setHighlight(-1);
-                  setSearch('');
-                  setOpt({ search: '' });
-                }}
-              >
-                Clear
-              </Button>
-            )}
             <Header
               view={sandwich !== undefined ? 'sandwich' : view}
               diff={diff}
