@@ -6,7 +6,7 @@ import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { getInputStyles, useStyles2 } from '@grafana/ui';
 
-/** @grafana/ui's Input styles without prefix, suffix or width: worked out once per theme. */
+/** @grafana/ui's Input styles (no width, never invalid): worked out once per theme. */
 const searchInputStyles = (theme: GrafanaTheme2) => getInputStyles({ theme, invalid: false });
 
 /** The suffix's own layout: its words and buttons right-aligned in a row, the words cut first. */
