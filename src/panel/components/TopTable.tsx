@@ -194,20 +194,18 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
       {sortKey === key ? (descending ? ' ▼' : ' ▲') : ''}
     </div>
   );
+  const box = {
+    role: 'table',
+    'aria-label': 'Top table',
+    'data-testid': 'top-table',
+    className: styles.table,
+    style: { width, height },
+  };
   if (props.pending) {
-    return (
-      <div
-        role="table"
-        aria-label="Top table"
-        aria-busy="true"
-        data-testid="top-table"
-        className={styles.table}
-        style={{ width, height }}
-      />
-    );
+    return <div {...box} aria-busy="true" />;
   }
   return (
-    <div role="table" aria-label="Top table" data-testid="top-table" className={styles.table} style={{ width, height }}>
+    <div {...box}>
       <div role="row" className={styles.headerRow}>
         {header('name', 'Symbol', nameW, 'left')}
         {diff ? (
