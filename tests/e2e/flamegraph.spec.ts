@@ -70,11 +70,17 @@ test('search highlights matches and shows their count and share', async ({ page 
   await expect(page.getByTestId('flamegraph-search-result')).toHaveText(
     `${s.count} match${s.count === 1 ? '' : 'es'} · ${pct(s.share)} of total`
   );
-  const rows = await page.getByTestId('top-table-row').allInnerTexts();
-  expect(rows.length).toBeGreaterThan(0);
-  for (const r of rows) {
-    expect(r).toMatch(/main\.(hashBlocks|parseJSON)/);
-  }
+  // the table's filter follows the search box in a deferred render: wait for it to catch up
+  const rows = page.getByTestId('top-table-row');
+  await expect
+    .poll(
+      async () => {
+        const texts = await rows.allInnerTexts();
+        return texts.length > 0 && texts.every((r) => /main\.(hashBlocks|parseJSON)/.test(r));
+      },
+      { timeout: 10_000 }
+    )
+    .toBe(true);
   await page.screenshot({ path: path.join(SHOTS, '03-search.png') });
 });
 

@@ -100,6 +100,8 @@ test('lines granularity names a line pkg.Func file.go:123 with the self and tota
 
   // every row of the table is a line of pprof's report with its self and total
   await page.getByLabel('Search functions').fill('');
+  // the table's filter follows the search box in a deferred render: wait for the whole table
+  await expect.poll(() => page.getByTestId('top-table-row').count(), { timeout: 30_000 }).toBeGreaterThan(5);
   const texts = await page.getByTestId('top-table-row').evaluateAll((rows) =>
     rows.map((r) => ({
       name: r.getAttribute('title') ?? '',
@@ -161,9 +163,7 @@ test('files granularity names a file by its path with the self of pprof -files',
   expect(b.width).toBeGreaterThan(0);
 
   // the address carries the whole query (json), so a reload opens the files view again
-  await expect
-    .poll(() => JSON.parse(new URL(page.url()).searchParams.get('json') ?? '{}').granularity)
-    .toBe('files');
+  await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get('json') ?? '{}').granularity).toBe('files');
   await page.reload();
   await expect(page.getByTestId('options-summary')).toContainText('Granularity: files');
   await expect(page.getByTestId('top-table-row').first()).toBeVisible();
