@@ -294,19 +294,29 @@ const naturalRowWidth = (page: Page) =>
     return 150 + gap + boxes.reduce((a, b) => a + b, 0) + gap * (boxes.length - 1);
   });
 
+/**
+ * Opens url with the page's fonts loaded before the panel's first render: each query's answer is
+ * held until the page has loaded every font it declares. A panel works out its header's width only
+ * with its fonts loaded (while a web font is loading, the header comes in the graph's frame), and on
+ * a busy machine a fresh context's fonts could still be on their way when the first answer came.
+ */
+async function openWithFonts(page: Page, url: string) {
+  await page.route('**/api/ds/query', async (route) => {
+    await page.evaluate(async () => {
+      await Promise.all(Array.from(document.fonts).map((f) => f.load().catch(() => undefined)));
+    });
+    await route.continue();
+  });
+  await page.goto(url);
+}
+
 for (const theme of ['light', 'dark'] as const) {
   test(`on a wide panel the graph comes first and the header fills its row after, moving nothing (${theme} theme)`, async ({
     page,
   }) => {
     await page.setViewportSize({ width: 1600, height: 900 });
     await recordFrames(page);
-    // the page's fonts first: a web font still loading keeps the header in the graph's frame
-    await page.goto(`${pg.url}/?theme=${theme}`);
-    await page.evaluate(() => document.fonts.ready);
-    await page.evaluate(async () => {
-      await Promise.all(Array.from(document.fonts).map((f) => f.load().catch(() => undefined)));
-    });
-    await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}&theme=${theme}`);
+    await openWithFonts(page, `${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}&theme=${theme}`);
     await expect(page.getByTestId('flamegraph-search')).toBeVisible();
     await expect.poll(async () => (await recorded(page)).length).toBeGreaterThan(3);
     const frames = await recorded(page);
@@ -332,7 +342,7 @@ test('the header comes with the graph where its row might not fit one line, and 
 }) => {
   await page.setViewportSize({ width: 1600, height: 900 });
   const url = `${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`;
-  await page.goto(url);
+  await openWithFonts(page, url);
   await expect(page.getByTestId('header-controls')).toBeVisible();
   const need = Number(await page.getByTestId('flamegraph-header').getAttribute('data-one-row-width'));
   const margin = 1600 - (await page.getByTestId('flamegraph-view').evaluate((e) => e.getBoundingClientRect().width));
@@ -346,7 +356,7 @@ test('the header comes with the graph where its row might not fit one line, and 
     const p = await page.context().newPage();
     await p.setViewportSize({ width: panelWidth + margin, height: 900 });
     await recordFrames(p);
-    await p.goto(url);
+    await openWithFonts(p, url);
     await expect(p.getByTestId('header-controls')).toBeVisible();
     expect(await p.getByTestId('flamegraph-view').evaluate((e) => e.getBoundingClientRect().width)).toBe(panelWidth);
     const frames = await recorded(p);
