@@ -129,15 +129,17 @@ fuzz_target() {
   local corpus="$mod/$pkg/testdata/fuzz/$target"
   local before
   before="$(ls "$corpus" 2>/dev/null | sort || true)"
+  fuzz_once() {
+    (cd "$mod" && go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" \
+      -fuzzminimizetime "$FUZZMINIMIZE" "./$pkg")
+  }
   out="$(mktemp)"
   rc=0
-  (cd "$mod" && go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" \
-    -fuzzminimizetime "$FUZZMINIMIZE" "./$pkg") 2>&1 | tee "$out" || rc=$?
+  fuzz_once 2>&1 | tee "$out" || rc=$?
   if [ "$rc" != 0 ] && grep -q '^    context deadline exceeded$' "$out" &&
     [ "$(ls "$corpus" 2>/dev/null | sort || true)" = "$before" ]; then
     echo "$target: the run ended with Go's fuzz-deadline race (golang/go#75804) and no crasher; running it again"
-    (cd "$mod" && go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" \
-      -fuzzminimizetime "$FUZZMINIMIZE" "./$pkg") && rc=0 || rc=$?
+    fuzz_once && rc=0 || rc=$?
   fi
   rm -f "$out"
   return "$rc"
