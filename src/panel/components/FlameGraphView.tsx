@@ -547,6 +547,13 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       ? `${searchResult.count} match${searchResult.count === 1 ? '' : 'es'} · ${formatPercent(searchResult.share)} of total`
       : '';
 
+  /** Empties the search box and the highlighted name, and the saved search with them. */
+  const clearSearch = () => {
+    setHighlight(-1);
+    setSearch('');
+    setOpt({ search: '' });
+  };
+
   // inside the search box, at its right end (as Grafana's flame graph has its Clear there): what
   // the search or the highlighted name found, the sandwich of the best match, and Clear
   const searchSuffix =
@@ -569,17 +576,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             onClick={sandwichOfSearch}
           />
         )}
-        <IconButton
-          name="times"
-          size="sm"
-          aria-label="Clear search"
-          tooltip="Clear search"
-          onClick={() => {
-            setHighlight(-1);
-            setSearch('');
-            setOpt({ search: '' });
-          }}
-        />
+        <IconButton name="times" size="sm" aria-label="Clear search" tooltip="Clear search" onClick={clearSearch} />
       </>
     ) : undefined;
 
@@ -706,9 +703,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
                     e.preventDefault();
                     e.stopPropagation();
                   } else if (e.key === 'Escape') {
-                    setSearch('');
-                    setHighlight(-1);
-                    setOpt({ search: '' });
+                    clearSearch();
                     reset();
                     e.preventDefault();
                     e.stopPropagation();
