@@ -117,9 +117,9 @@ go_test_module() {
 go_tests() { in_each_module go_test_module; }
 
 # fuzz_target fuzzes one target for FUZZTIME. Each new interesting input is minimised for at most
-# FUZZMINIMIZE runs: with Go's default (60 s each), a target whose seeds are real profiles spent its
-# whole 5 s minimising the first mutants of its seeds (9 runs in 5 s). A crasher is still written to
-# testdata/fuzz and fails the step.
+# FUZZMINIMIZE runs: with Go's default (a minute per input), a target whose seeds are real profiles
+# spent its whole short budget minimising its seeds' first mutants and barely fuzzed
+# (BENCHMARKS.md). A crasher is still written to testdata/fuzz and fails the step.
 #
 # Go 1.26's fuzz coordinator can end a run that found nothing with "context deadline exceeded"
 # when -fuzztime runs out while a worker is busy (golang/go#75804, fixed in Go 1.27). That

@@ -5,8 +5,8 @@ import { DataFrame, Field, FieldType } from '@grafana/data';
 
 /**
  * A read-only column of numbers: a typed array made here, or the frame's own array of plain
- * numbers taken as it is. Not copying the frame's four columns saves touching 12 MB of fresh
- * memory at 500k nodes, which is most of what reading them costs (see BENCHMARKS.md).
+ * numbers taken as it is. Not copying the frame's four columns spares touching fresh memory,
+ * which is most of what reading a large frame costs (numbers in BENCHMARKS.md).
  */
 export type Column = ArrayLike<number>;
 
@@ -64,7 +64,7 @@ export interface ReadOptions {
    * Take the label field's enum text as the names as it is, without interning it: the text of
    * an enum is a list of distinct values (what Grafana's Pyroscope datasource and Emberscope's
    * backend send), and `@grafana/flamegraph` reads it so too. Saves hashing every name before the
-   * first draw (about 30 ms of 120k names); the result says `namesUnchecked`, and a reader that
+   * first draw (BENCHMARKS.md); the result says `namesUnchecked`, and a reader that
    * must be sure checks it with namesDistinct and reads the frame again without this option when
    * a name repeats.
    */
@@ -110,7 +110,7 @@ function toNumber(v: unknown): number {
 
 /**
  * Whether v is an integer in 0..2^31-1 (a level, an enum index). `(v | 0) === v` instead of
- * Number.isInteger: in V8 the latter made reading 500k levels 40 times slower (36 ms against 0.9 ms).
+ * Number.isInteger, which V8 runs far slower in this per-row loop (BENCHMARKS.md).
  */
 function isSmallIndex(v: unknown): v is number {
   return typeof v === 'number' && (v | 0) === v && v >= 0;
@@ -283,8 +283,8 @@ function readLabels(f: Field, n: number, names: string[], seen: Map<string, numb
  * numbers and the label an enum's indices (what Grafana's Pyroscope datasource and Emberscope's
  * backend send): the nested-set shape, finite totals and selfs with self <= total, indices inside
  * the enum. Undefined when any of that does not hold; the column-by-column reading then says
- * what and where. One pass instead of five reads each row's four values once (500k rows: about
- * 15 ms in five passes in a profile); it sums each name's self on the way (selfByName), which
+ * what and where. One pass instead of five reads each row's four values once (what that saves on
+ * a large frame: BENCHMARKS.md); it sums each name's self on the way (selfByName), which
  * a draw coloured by self would otherwise read every row again for.
  */
 function readPlainColumns(

@@ -296,7 +296,7 @@ const api = {
   },
   /**
    * Only the first render of lib, with its commit and effects (no frame waited for): what
-   * tests/bench/profile.spec.ts profiles. Returns its ms.
+   * tests/bench/profile-first-draw.spec.ts profiles. Returns its ms.
    */
   render(lib: Lib): number {
     api.unmount();
@@ -505,7 +505,7 @@ const api = {
   /**
    * One sandwich opened, main-thread ms and frames to the redraw: from the top table's first
    * row's button ('table'), or the open context menu's "Sandwich view" ('menu'). Marks the input
-   * and the frame after it in the timeline (for profile.spec.ts).
+   * and the frame after it in the timeline (for profile-sandwich.spec.ts).
    */
   async sandwichInput(from: 'table' | 'menu'): Promise<{ ms: number; frames: number }> {
     if (frameMs === 1000 / 60) {
