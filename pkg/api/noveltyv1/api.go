@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Package vectorsapi is Emberscope's small connect service beside
+// Package noveltyv1 is Emberscope's small connect service beside
 // Pyroscope's querier.v1, which has no call for it: the novelty vectors
 // the embedded store keeps per profile, for a selection.
 //
@@ -12,7 +12,7 @@
 // below): there is no protobuf schema to generate from. Each vector is the
 // binary form of package novelty (novelty.Vector.AppendBinary), its kept
 // features referring to Response.Names by index, base64 in JSON.
-package vectorsapi
+package noveltyv1
 
 import (
 	"context"

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package frames
+package dataframes
 
 import (
 	"bytes"
@@ -39,6 +39,6 @@ func checkGolden(t *testing.T, name string, frames ...*data.Frame) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test ./pkg/frames -update")
+	require.NoError(t, err, "missing golden file; run go test ./pkg/datasource/dataframes -update")
 	require.Equal(t, string(want), indented.String(), "frame JSON differs from %s; rerun with -update if the change is intended", path)
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package frames
+package dataframes
 
 import (
 	"os"
@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 // treeFromFrame rebuilds a tree from a nested-set frame: a row's parent is the
@@ -41,7 +41,7 @@ func treeFromFrame(t *testing.T, f *data.Frame) *flame.Tree {
 // TestFlamegraphRoundTripsRealProfiles reads the pushed pprof files, builds
 // their trees, truncates them and checks the frame rebuilds the same tree.
 func TestFlamegraphRoundTripsRealProfiles(t *testing.T) {
-	files := testdata.Glob(t, "*/pushed-profiles/*.pb.gz")
+	files := fixtures.Glob(t, "*/pushed-profiles/*.pb.gz")
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			fh, err := os.Open(path)

@@ -1,12 +1,12 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package frames
+package dataframes
 
 import (
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // UnitFor maps a profile type's sample unit (the third part of

@@ -1,13 +1,13 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual
+package labelframes
 
 import (
 	"fmt"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/query"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // Apply runs the tree operations of a query on t in order and returns the

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 // flamegraph runs a parsed query the way the plugin does: Build with the
@@ -23,9 +23,9 @@ import (
 func flamegraph(t *testing.T, src *testSource, q *query.Query) *flame.Tree {
 	t.Helper()
 	labels, sep := q.VirtualLabels()
-	built, err := virtual.Build(context.Background(), src, stacksRequest(q.Selector), labels, sep, virtual.Options{})
+	built, err := labelframes.Build(context.Background(), src, stacksRequest(q.Selector), labels, sep, labelframes.Options{})
 	require.NoError(t, err)
-	tree, err := virtual.Apply(built, q.Ops)
+	tree, err := labelframes.Apply(built, q.Ops)
 	require.NoError(t, err)
 	return tree
 }
@@ -49,7 +49,7 @@ func TestBuildAndApplyRunTheWholeQuery(t *testing.T) {
 	assert.Equal(t, want, tree.NodeTotal(burn))
 
 	// Applying runs the transform on the tree with the virtual frames.
-	built, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "::", virtual.Options{})
+	built, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "::", labelframes.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, flametest.Dump(flame.Focus(built, regexp.MustCompile("burn"))), flametest.Dump(tree))
 }
@@ -72,6 +72,6 @@ func (unknownOp) Func() string      { return "mystery" }
 func (unknownOp) Args() []query.Arg { return nil }
 
 func TestApplyRejectsUnknownOps(t *testing.T) {
-	_, err := virtual.Apply(flame.New(), []query.Op{query.Reverse{}, unknownOp{}})
+	_, err := labelframes.Apply(flame.New(), []query.Op{query.Reverse{}, unknownOp{}})
 	assert.EqualError(t, err, "mystery(...) has no flamegraph transform")
 }

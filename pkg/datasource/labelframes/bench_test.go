@@ -1,15 +1,15 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
 
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 // BenchmarkVirtualFrames compares a frames_from_label query over N values
@@ -42,14 +42,14 @@ func BenchmarkVirtualFrames(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("virtual/values=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := virtual.Build(ctx, src, req, []string{"category"}, "", virtual.Options{}); err != nil {
+				if _, err := labelframes.Build(ctx, src, req, []string{"category"}, "", labelframes.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 		b.Run(fmt.Sprintf("virtual-limit10/values=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := virtual.Build(ctx, src, req, []string{"category"}, "", virtual.Options{Limit: 10}); err != nil {
+				if _, err := labelframes.Build(ctx, src, req, []string{"category"}, "", labelframes.Options{Limit: 10}); err != nil {
 					b.Fatal(err)
 				}
 			}

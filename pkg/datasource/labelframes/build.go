@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual
+package labelframes
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // DefaultConcurrency bounds the calls in flight when Options.Concurrency is 0.

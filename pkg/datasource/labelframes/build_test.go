@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 const checkout = `{service_name="checkout"}`
@@ -69,7 +69,7 @@ func TestBuildOneLabel(t *testing.T) {
 	src := newProfileSource(t, p)
 	req := stacksRequest(checkout)
 
-	tree, err := virtual.Build(ctx, src, req, []string{"category"}, "", virtual.Options{})
+	tree, err := labelframes.Build(ctx, src, req, []string{"category"}, "", labelframes.Options{})
 	require.NoError(t, err)
 	plain, err := src.MergeStacks(ctx, req)
 	require.NoError(t, err)
@@ -86,7 +86,7 @@ func TestBuildOneLabel(t *testing.T) {
 		assert.Equal(t, sumWhere(t, p, hasLabel("category", v)), tree.NodeTotal(n), v)
 		assert.Zero(t, tree.Self(n), "virtual frames hold no samples of their own")
 	}
-	missing := child(t, tree, flame.Root, virtual.MissingName("category"), flame.KindVirtual)
+	missing := child(t, tree, flame.Root, labelframes.MissingName("category"), flame.KindVirtual)
 	assert.Equal(t, sumWhere(t, p, hasLabel("category", "")), tree.NodeTotal(missing))
 	assert.NotZero(t, tree.NodeTotal(missing), "the profile has samples without category")
 
@@ -106,7 +106,7 @@ func TestBuildSplitsValuesOnSep(t *testing.T) {
 	p := realCPUProfile(t)
 	src := newProfileSource(t, p)
 
-	tree, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "::", virtual.Options{})
+	tree, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "::", labelframes.Options{})
 	require.NoError(t, err)
 
 	assert.Equal(t, []string{"(no category)", "api", "observability", "storage"}, childNames(tree, flame.Root))
@@ -130,7 +130,7 @@ func TestBuildNestsTwoLabels(t *testing.T) {
 	p := realCPUProfile(t)
 	src := newProfileSource(t, p)
 
-	tree, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category", "route"}, "", virtual.Options{})
+	tree, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category", "route"}, "", labelframes.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, sumWhere(t, p, func(map[string]string) bool { return true }), tree.Total())
 
@@ -178,7 +178,7 @@ func TestBuildFoldsValuesBeyondLimit(t *testing.T) {
 		}
 	}
 
-	tree, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "", virtual.Options{Limit: 2})
+	tree, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "", labelframes.Options{Limit: 2})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, src.seriesCalls.Load(), "totals come from one Series call")
 	assert.Equal(t, sumWhere(t, p, func(map[string]string) bool { return true }), tree.Total())
@@ -198,7 +198,7 @@ func TestBuildFoldsValuesBeyondLimit(t *testing.T) {
 
 	// A limit that every value fits needs no totals.
 	src.seriesCalls.Store(0)
-	_, err = virtual.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "", virtual.Options{Limit: 4})
+	_, err = labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "", labelframes.Options{Limit: 4})
 	require.NoError(t, err)
 	assert.Zero(t, src.seriesCalls.Load())
 }
@@ -208,7 +208,7 @@ func TestBuildLimitPerParent(t *testing.T) {
 	p := realCPUProfile(t)
 	src := newProfileSource(t, p)
 
-	tree, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"route", "category"}, "", virtual.Options{Limit: 1})
+	tree, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"route", "category"}, "", labelframes.Options{Limit: 1})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, src.seriesCalls.Load())
 	assert.Equal(t, sumWhere(t, p, func(map[string]string) bool { return true }), tree.Total())
@@ -239,7 +239,7 @@ func TestByEqualsFramesFromLabel(t *testing.T) {
 		q, err := query.Parse(text)
 		require.NoError(t, err)
 		ls, sep := q.VirtualLabels()
-		tree, err := virtual.Build(ctx, src, stacksRequest(q.Selector), ls, sep, virtual.Options{})
+		tree, err := labelframes.Build(ctx, src, stacksRequest(q.Selector), ls, sep, labelframes.Options{})
 		require.NoError(t, err)
 		return flametest.Dump(tree)
 	}
@@ -252,7 +252,7 @@ func TestByEqualsFramesFromLabel(t *testing.T) {
 func TestBuildWithoutLabelsIsThePlainQuery(t *testing.T) {
 	ctx := context.Background()
 	src := newProfileSource(t, realCPUProfile(t))
-	tree, err := virtual.Build(ctx, src, stacksRequest(checkout), nil, "", virtual.Options{})
+	tree, err := labelframes.Build(ctx, src, stacksRequest(checkout), nil, "", labelframes.Options{})
 	require.NoError(t, err)
 	plain, err := src.MergeStacks(ctx, stacksRequest(checkout))
 	require.NoError(t, err)
@@ -263,12 +263,12 @@ func TestBuildKeepsTheSelection(t *testing.T) {
 	ctx := context.Background()
 	p := realCPUProfile(t)
 	src := newProfileSource(t, p)
-	tree, err := virtual.Build(ctx, src, stacksRequest(`{service_name="checkout",category=~"api|storage"}`), []string{"category"}, "", virtual.Options{})
+	tree, err := labelframes.Build(ctx, src, stacksRequest(`{service_name="checkout",category=~"api|storage"}`), []string{"category"}, "", labelframes.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"api", "storage"}, childNames(tree, flame.Root), "no frame for samples outside the selection")
 	assert.Equal(t, sumWhere(t, p, func(ls map[string]string) bool { return ls["category"] == "api" || ls["category"] == "storage" }), tree.Total())
 
-	empty, err := virtual.Build(ctx, src, stacksRequest(`{service_name="nobody"}`), []string{"category"}, "", virtual.Options{})
+	empty, err := labelframes.Build(ctx, src, stacksRequest(`{service_name="nobody"}`), []string{"category"}, "", labelframes.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, 1, empty.Len())
 }
@@ -277,7 +277,7 @@ func TestBuildBoundsConcurrency(t *testing.T) {
 	ctx := context.Background()
 	src := newProfileSource(t, realCPUProfile(t))
 	src.delay = 2e6 // 2ms per call, so that calls overlap
-	_, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category", "route"}, "", virtual.Options{Concurrency: 2})
+	_, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category", "route"}, "", labelframes.Options{Concurrency: 2})
 	require.NoError(t, err)
 	assert.LessOrEqual(t, src.maxInFlight.Load(), int64(2))
 	assert.GreaterOrEqual(t, src.mergeCalls.Load(), int64(10), "one call per combination and per missing value")
@@ -288,15 +288,15 @@ func TestBuildErrors(t *testing.T) {
 	src := newProfileSource(t, realCPUProfile(t))
 
 	src.failOn = `category="storage"`
-	_, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "", virtual.Options{})
+	_, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category"}, "", labelframes.Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `virtual frames: stacks of {category="storage",service_name="checkout"}: backend unavailable`)
 	src.failOn = ""
 
-	_, err = virtual.Build(ctx, src, stacksRequest(checkout), []string{"category", "category"}, "", virtual.Options{})
+	_, err = labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category", "category"}, "", labelframes.Options{})
 	assert.EqualError(t, err, `virtual frames: label "category" given twice`)
-	_, err = virtual.Build(ctx, src, stacksRequest(checkout), []string{""}, "", virtual.Options{})
+	_, err = labelframes.Build(ctx, src, stacksRequest(checkout), []string{""}, "", labelframes.Options{})
 	assert.EqualError(t, err, `virtual frames: empty label name`)
-	_, err = virtual.Build(ctx, src, stacksRequest(`{service_name=}`), []string{"category"}, "", virtual.Options{})
+	_, err = labelframes.Build(ctx, src, stacksRequest(`{service_name=}`), []string{"category"}, "", labelframes.Options{})
 	assert.ErrorContains(t, err, `virtual frames: label selector "{service_name=}": 1:15: in label matchers`)
 }

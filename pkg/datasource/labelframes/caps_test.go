@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // fanOutSource has one series per combination of 12 values of a, b and c
@@ -35,8 +35,8 @@ func fanOutSource() *testSource {
 
 func TestPlannerCapsLeavesWithANotice(t *testing.T) {
 	src := fanOutSource()
-	ctx, notices := virtual.WithNotices(context.Background())
-	tree, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"a", "b", "c"}, "", virtual.Options{MaxLeaves: 100})
+	ctx, notices := labelframes.WithNotices(context.Background())
+	tree, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"a", "b", "c"}, "", labelframes.Options{MaxLeaves: 100})
 	require.NoError(t, err)
 	require.Equal(t, int64(12*12*12), tree.Total(), "nothing is lost: what is not planned is folded into other")
 	require.LessOrEqual(t, src.mergeCalls.Load(), int64(2*100), "the calls stay within twice the cap")
@@ -46,8 +46,8 @@ func TestPlannerCapsLeavesWithANotice(t *testing.T) {
 
 func TestPlannerCapsLabelsWithANotice(t *testing.T) {
 	src := fanOutSource()
-	ctx, notices := virtual.WithNotices(context.Background())
-	_, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"a", "b", "c", "service_name", "x"}, "", virtual.Options{MaxLabels: 2, MaxLeaves: 1000})
+	ctx, notices := labelframes.WithNotices(context.Background())
+	_, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"a", "b", "c", "service_name", "x"}, "", labelframes.Options{MaxLabels: 2, MaxLeaves: 1000})
 	require.NoError(t, err)
 	require.Contains(t, strings.Join(notices.List(), "\n"), "at most 2 labels; 5 were asked for")
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/source"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 func TestContribution(t *testing.T) {
@@ -21,7 +21,7 @@ func TestContribution(t *testing.T) {
 	sel := stacksRequest(checkout).Selection
 	all := sumWhere(t, p, func(map[string]string) bool { return true })
 
-	rows, err := virtual.Contribution(ctx, src, sel, "category", 0)
+	rows, err := labelframes.Contribution(ctx, src, sel, "category", 0)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, src.seriesCalls.Load(), "one grouped Series call")
 	require.Len(t, rows, 5, "four values and the missing row")
@@ -45,7 +45,7 @@ func TestContribution(t *testing.T) {
 	}
 	assert.InDelta(t, 1.0, shares, 1e-9)
 
-	limited, err := virtual.Contribution(ctx, src, sel, "category", 2)
+	limited, err := labelframes.Contribution(ctx, src, sel, "category", 2)
 	require.NoError(t, err)
 	require.Len(t, limited, 4, "two values, other, missing")
 	assert.Equal(t, rows[0], limited[0])
@@ -62,10 +62,10 @@ func TestContributionOfNarrowSelection(t *testing.T) {
 	src := newProfileSource(t, p)
 	sel := stacksRequest(`{service_name="checkout",category="storage"}`).Selection
 
-	rows, err := virtual.Contribution(ctx, src, sel, "route", 0)
+	rows, err := labelframes.Contribution(ctx, src, sel, "route", 0)
 	require.NoError(t, err)
 	require.Len(t, rows, 1)
-	assert.Equal(t, virtual.ValueTotal{Value: "/write", Total: sumWhere(t, p, hasLabel("category", "storage")), Share: 1}, rows[0])
+	assert.Equal(t, labelframes.ValueTotal{Value: "/write", Total: sumWhere(t, p, hasLabel("category", "storage")), Share: 1}, rows[0])
 }
 
 func TestContributionErrors(t *testing.T) {
@@ -73,10 +73,10 @@ func TestContributionErrors(t *testing.T) {
 	src := newProfileSource(t, realCPUProfile(t))
 	sel := stacksRequest(checkout).Selection
 
-	_, err := virtual.Contribution(ctx, src, sel, " ", 0)
+	_, err := labelframes.Contribution(ctx, src, sel, " ", 0)
 	assert.EqualError(t, err, "label contribution: empty label name")
 
 	sel.Range = source.TimeRange{From: testRange.To, To: testRange.From}
-	_, err = virtual.Contribution(ctx, src, sel, "category", 0)
+	_, err = labelframes.Contribution(ctx, src, sel, "category", 0)
 	assert.ErrorContains(t, err, "label contribution: empty time range")
 }

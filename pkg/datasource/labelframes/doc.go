@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Package virtual makes virtual frames at query time, over any source.Source:
+// Package labelframes makes virtual frames at query time, over any source.Source:
 // frames_from_label(Q, "category", "route") (or Q by (category, route))
 // becomes one MergeStacks call per combination of label values, each answer
 // grafted under frames named for its values. Nothing is copied in storage.
@@ -13,4 +13,4 @@
 //
 // Contribution answers the labels view: each value's total and share of the
 // whole, from one grouped Series call.
-package virtual
+package labelframes

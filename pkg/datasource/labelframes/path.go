@@ -1,12 +1,12 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual
+package labelframes
 
 import (
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // MissingName is the name of the virtual frame (and contribution row) that

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual
+package labelframes
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // leaf is one planned MergeStacks call and the virtual path of its answer.

@@ -1,17 +1,17 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"testing"
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
-// The recorded CPU profile virtual.cpu.pb.gz (internal/testdata/record) runs
+// The recorded CPU profile virtual.cpu.pb.gz (internal/fixtures/cmd/record) runs
 // each workload in its own function under pprof labels, covering a value
 // split by "::", values on two labels, a value without the second label, the
 // second label without the first, and no labels:
@@ -36,7 +36,7 @@ const (
 // realCPUProfile parses the recorded CPU profile of the workloads above.
 func realCPUProfile(tb testing.TB) *profile.Profile {
 	tb.Helper()
-	p, err := profile.ParseData(testdata.Profile(tb, "virtual.cpu.pb.gz"))
+	p, err := profile.ParseData(fixtures.Profile(tb, "virtual.cpu.pb.gz"))
 	if err != nil {
 		tb.Fatalf("parse the recorded CPU profile: %v", err)
 	}

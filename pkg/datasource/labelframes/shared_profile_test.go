@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"context"
@@ -11,16 +11,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // sharedProfile reads one of the real profiles pushed to Parca; a missing
 // one fails the test.
 func sharedProfile(t *testing.T, name string) *profile.Profile {
 	t.Helper()
-	p, err := profile.ParseData(testdata.Read(t, "parca/pushed-profiles/"+name))
+	p, err := profile.ParseData(fixtures.Read(t, "parca/pushed-profiles/"+name))
 	require.NoError(t, err)
 	return p
 }
@@ -34,7 +34,7 @@ func TestBuildOnRecordedProfile(t *testing.T) {
 	src := newProfileSource(t, p)
 	all := sumWhere(t, p, func(map[string]string) bool { return true })
 
-	tree, err := virtual.Build(ctx, src, stacksRequest(checkout), []string{"category", "route"}, "::", virtual.Options{})
+	tree, err := labelframes.Build(ctx, src, stacksRequest(checkout), []string{"category", "route"}, "::", labelframes.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, all, tree.Total())
 	assert.Equal(t, []string{"(no category)", "authentication", "observability"}, childNames(tree, flame.Root))
@@ -52,7 +52,7 @@ func TestBuildOnRecordedProfile(t *testing.T) {
 	none := child(t, tree, flame.Root, "(no category)", flame.KindVirtual)
 	assert.Equal(t, sumWhere(t, p, hasLabel("category", "")), tree.NodeTotal(none))
 
-	rows, err := virtual.Contribution(ctx, src, stacksRequest(checkout).Selection, "route", 2)
+	rows, err := labelframes.Contribution(ctx, src, stacksRequest(checkout).Selection, "route", 2)
 	require.NoError(t, err)
 	require.Len(t, rows, 4)
 	assert.Equal(t, []string{"/bike", "/car", "other", "(no route)"}, []string{rows[0].Value, rows[1].Value, rows[2].Value, rows[3].Value})

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package virtual_test
+package labelframes_test
 
 import (
 	"context"
@@ -18,11 +18,11 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 const cpuType = "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
@@ -234,7 +234,7 @@ func (s *testSource) Series(_ context.Context, r source.SeriesRequest) ([]source
 }
 
 func (s *testSource) MergeProfile(context.Context, source.StacksRequest) (*profile.Profile, error) {
-	return nil, errors.New("testSource: MergeProfile is not used by package virtual")
+	return nil, errors.New("testSource: MergeProfile is not used by package labelframes")
 }
 
 var _ source.Source = (*testSource)(nil)

@@ -11,17 +11,17 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/pyroscope"
 )
 
 // benchStore holds the real profile bench-sort.cpu in a fresh store and
 // returns its URL and the query range around the profile.
 func benchStore(b *testing.B) (string, backend.TimeRange) {
 	b.Helper()
-	raw := testdata.Read(b, pushedProfiles+"bench-sort.cpu.redated.pb.gz")
+	raw := fixtures.Read(b, pushedProfiles+"bench-sort.cpu.redated.pb.gz")
 	url := plugintest.Store(b)
 	plugintest.Ingest(b, url, "bench", raw)
 	at := time.Unix(0, plugintest.Parse(b, raw).TimeNanos)

@@ -22,11 +22,11 @@ import (
 	"github.com/maypok86/otter/v2"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/emberscope/emberscope/pkg/models"
-	"github.com/emberscope/emberscope/pkg/rangesplit"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/settings"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/rangesplit"
 
-	"github.com/emberscope/emberscope/pkg/redact"
+	"github.com/emberscope/emberscope/pkg/security/redact"
 )
 
 // PluginID is the datasource's id in plugin.json.
@@ -34,9 +34,9 @@ const PluginID = "emberscope-datasource"
 
 // Datasource is one configured instance of the datasource.
 type Datasource struct {
-	settings *models.Settings
+	settings *settings.Settings
 	// src is the server's client inside split, which keeps every call
-	// within the server's longest query range (pkg/rangesplit).
+	// within the server's longest query range (pkg/datasource/source/rangesplit).
 	src       source.Source
 	split     *rangesplit.Source
 	now       func() time.Time
@@ -76,7 +76,7 @@ var (
 // by default, Parca's with serverKind "parca", detected with "auto") over the
 // SDK's HTTP client.
 func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (instancemgmt.Instance, error) {
-	settings, err := models.Load(s)
+	settings, err := settings.Load(s)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func NewDatasource(ctx context.Context, s backend.DataSourceInstanceSettings) (i
 // New returns a datasource reading from src with the given settings; its
 // calls over a range longer than the server accepts are split into pieces
 // (settings.MaxQueryLength, else the limit the server names).
-func New(settings *models.Settings, src source.Source) *Datasource {
+func New(settings *settings.Settings, src source.Source) *Datasource {
 	split := rangesplit.New(src, rangesplit.Options{MaxQueryLength: settings.MaxQueryLength})
 	d := &Datasource{
 		settings:  settings,

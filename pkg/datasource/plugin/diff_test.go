@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 // TestDiffOfARangeWithItselfIsAllZeroChange: the baseline and the comparison

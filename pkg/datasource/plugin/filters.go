@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/emberscope/emberscope/pkg/query"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
 )
 
 // adHocFilter is one of Grafana's ad-hoc filters as a dashboard sends it in

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 func TestParseRequestMergesFilters(t *testing.T) {

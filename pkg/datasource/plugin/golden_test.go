@@ -14,20 +14,20 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden frames in testdata/")
 
-// pushedProfiles holds the real pprof files pushed to Parca (internal/testdata).
+// pushedProfiles holds the real pprof files pushed to Parca (internal/fixtures).
 const pushedProfiles = "parca/pushed-profiles/"
 
 // TestGoldenFrames ingests a real labelled CPU profile into the store and
 // checks the frames of several queries against testdata/*.golden.json, in
 // Grafana's data frame JSON. Run with -update to rewrite them.
 func TestGoldenFrames(t *testing.T) {
-	raw := testdata.Read(t, pushedProfiles+"labeled.cpu.redated.pb.gz")
+	raw := fixtures.Read(t, pushedProfiles+"labeled.cpu.redated.pb.gz")
 	url := plugintest.Store(t)
 	plugintest.Ingest(t, url, "ride", raw)
 	at := time.Unix(0, plugintest.Parse(t, raw).TimeNanos)

@@ -13,8 +13,8 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 // The profiles of the frames in testdata/grafana/, which the frontend's
@@ -31,8 +31,8 @@ const (
 // frames of a profile query of "labeled" and of a diff of "labeled" (the
 // baseline) against "sort" (the comparison). Run with -update to rewrite them.
 func TestGrafanaGoldenFrames(t *testing.T) {
-	labeled := testdata.Read(t, labeledProfile)
-	sorted := testdata.Read(t, sortProfile)
+	labeled := fixtures.Read(t, labeledProfile)
+	sorted := fixtures.Read(t, sortProfile)
 	url := plugintest.Store(t)
 	plugintest.Ingest(t, url, "labeled", labeled)
 	plugintest.Ingest(t, url, "sort", sorted)
@@ -59,7 +59,7 @@ func TestGrafanaGoldenFrames(t *testing.T) {
 				return
 			}
 			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "run go test ./pkg/plugin -run TestGrafanaGoldenFrames -update to write %s", golden)
+			require.NoError(t, err, "run go test ./pkg/datasource/plugin -run TestGrafanaGoldenFrames -update to write %s", golden)
 			require.JSONEq(t, string(want), string(got))
 		})
 	}

@@ -16,14 +16,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 // pyroscopeRecorded is the range of the recorded Pyroscope queries
-// (internal/testdata/pyroscope/README.md).
+// (internal/fixtures/pyroscope/README.md).
 var pyroscopeRecorded = backend.TimeRange{From: time.UnixMilli(1796108400000).UTC(), To: time.UnixMilli(1796111700000).UTC()}
 
 // topRows reads a top table frame: self (non-zero only) and total per symbol,
@@ -121,7 +121,7 @@ func TestGranularityOnParcaRecording(t *testing.T) {
 	var answer struct {
 		Pprof []byte `json:"pprof"`
 	}
-	require.NoError(t, json.Unmarshal(testdata.Read(t, "parca/21-query-merge-pprof.response.json"), &answer))
+	require.NoError(t, json.Unmarshal(fixtures.Read(t, "parca/21-query-merge-pprof.response.json"), &answer))
 	require.NotEmpty(t, answer.Pprof)
 	for _, g := range []string{"lines", "files"} {
 		want := pproforacle.TopOfBytes(t, answer.Pprof, pproforacle.Options{Granularity: g})
@@ -142,7 +142,7 @@ func TestGranularityOnParcaRecording(t *testing.T) {
 func TestGranularityOnStore(t *testing.T) {
 	fx := storeFixture(t)
 	d := newDS(t, fx.url)
-	path := testdata.ProfilePath(t, plugintest.CPUFile)
+	path := fixtures.ProfilePath(t, plugintest.CPUFile)
 	sel := `"profileTypeId":"` + cpuType + `","labelSelector":"{service_name=\"shop\"}"`
 	tr := testRange()
 	cmp := `,"comparison":{"labelSelector":"{service_name=\"shop\"}","from":` + strconv.FormatInt(tr.From.UnixMilli(), 10) + `,"to":` + strconv.FormatInt(tr.To.UnixMilli(), 10) + `}`

@@ -12,11 +12,11 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/parca"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
-	"github.com/emberscope/emberscope/pkg/rangesplit"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/parca"
+	"github.com/emberscope/emberscope/pkg/datasource/source/pyroscope"
+	"github.com/emberscope/emberscope/pkg/datasource/source/rangesplit"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // healthRecent is the range CheckHealth first lists profile types over: one

@@ -20,10 +20,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 )
@@ -52,7 +52,7 @@ func limitStore(t *testing.T, maxLen time.Duration) string {
 // at returns a recorded profile filed at time ts.
 func at(t *testing.T, file string, ts time.Time) []byte {
 	t.Helper()
-	p := plugintest.Parse(t, testdata.Profile(t, file))
+	p := plugintest.Parse(t, fixtures.Profile(t, file))
 	p.TimeNanos = ts.UnixNano()
 	var buf bytes.Buffer
 	require.NoError(t, p.Write(&buf))
@@ -334,11 +334,11 @@ func TestHealthAndEmptyAnswersOnALimitedServer(t *testing.T) {
 // type (the day up to the query's end, recording 65) finds it. Every call
 // matched a recording.
 func TestAgainstPyroscopeRecordings(t *testing.T) {
-	srv := pyroscopereplay.NewServerOf(t, testdata.PyroscopeLimits())
+	srv := pyroscopereplay.NewServerOf(t, fixtures.PyroscopeLimits())
 	var params struct {
 		RecordedAtMs int64 `json:"recordedAtMs"`
 	}
-	require.NoError(t, json.Unmarshal(testdata.Read(t, "pyroscope/limits/limits-query-params.json"), &params))
+	require.NoError(t, json.Unmarshal(fixtures.Read(t, "pyroscope/limits/limits-query-params.json"), &params))
 	now := time.UnixMilli(params.RecordedAtMs).UTC()
 	d := newDSWith(t, srv.URL, `{"minStep":"15s","serverKind":"pyroscope"}`)
 	d.now = func() time.Time { return now }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/prometheus/common/model"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // Live mode defaults and bounds. A live query covers the last Window and is

@@ -15,7 +15,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/emberscope/emberscope/pkg/rangesplit"
+	"github.com/emberscope/emberscope/pkg/datasource/source/rangesplit"
 )
 
 // queryFunc answers one parsed query with its frames.

@@ -17,12 +17,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/parca"
-	"github.com/emberscope/emberscope/pkg/parca/parcatest"
+	"github.com/emberscope/emberscope/pkg/datasource/source/parca"
+	"github.com/emberscope/emberscope/pkg/datasource/source/parca/parcatest"
 )
 
 // parcaRecorded is the time range of the recorded Parca exchanges
-// (internal/testdata/parca/README.md).
+// (internal/fixtures/parca/README.md).
 var parcaRecorded = backend.TimeRange{
 	From: time.Date(2026, 11, 29, 7, 50, 0, 0, time.UTC),
 	To:   time.Date(2026, 11, 29, 8, 50, 0, 0, time.UTC),

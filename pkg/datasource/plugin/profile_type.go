@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // knownTypesWindow is the shortest range the profile-type check looks at:

@@ -11,9 +11,9 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 // TestBothFollowsTheDraggedRange: a drag over the series in Explore sets the
@@ -22,14 +22,14 @@ import (
 // 3.77 s, then bench-sort, 23.52 s, as pprof totals them): over both, the root
 // is their sum; over the second one's minute, it is the second alone.
 func TestBothFollowsTheDraggedRange(t *testing.T) {
-	labeled := testdata.Read(t, labeledProfile)
-	sorted := testdata.Read(t, sortProfile)
+	labeled := fixtures.Read(t, labeledProfile)
+	sorted := fixtures.Read(t, sortProfile)
 	url := plugintest.Store(t)
 	plugintest.Ingest(t, url, "drag", labeled)
 	plugintest.Ingest(t, url, "drag", sorted)
 	lp, sp := plugintest.Parse(t, labeled), plugintest.Parse(t, sorted)
-	totalL := pproforacle.Top(t, testdata.Path(t, labeledProfile), pproforacle.Options{SampleType: "cpu"}).Total
-	totalS := pproforacle.Top(t, testdata.Path(t, sortProfile), pproforacle.Options{SampleType: "cpu"}).Total
+	totalL := pproforacle.Top(t, fixtures.Path(t, labeledProfile), pproforacle.Options{SampleType: "cpu"}).Total
+	totalS := pproforacle.Top(t, fixtures.Path(t, sortProfile), pproforacle.Options{SampleType: "cpu"}).Total
 	require.Equal(t, []int64{3_770_000_000, 23_520_000_000}, []int64{totalL, totalS}, "pprof's totals")
 	atL, atS := time.Unix(0, lp.TimeNanos), time.Unix(0, sp.TimeNanos)
 	require.True(t, atS.Sub(atL) >= time.Minute, "the profiles are a minute or more apart")

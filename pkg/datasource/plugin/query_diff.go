@@ -9,9 +9,9 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // queryDiff answers a "diff" query: the query's selection (the baseline, on
@@ -34,5 +34,5 @@ func (d *Datasource) queryDiff(ctx context.Context, r *request) (data.Frames, er
 		return nil, err
 	}
 	diff := flame.NewDiff(lt, rt).Truncate(r.MaxNodes)
-	return data.Frames{frames.DiffFlamegraph(diff, frames.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
+	return data.Frames{dataframes.DiffFlamegraph(diff, dataframes.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
 }

@@ -10,9 +10,9 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // histogramBuckets is the number of value buckets of a histogram.
@@ -33,7 +33,7 @@ func (d *Datasource) queryHistogram(ctx context.Context, r *request) (data.Frame
 			return nil, err
 		}
 	}
-	f, err := frames.Histogram(points, frames.HistogramOptions{Step: r.Step, Buckets: histogramBuckets, Unit: frames.UnitOfProfileType(r.Query.ProfileTypeID)})
+	f, err := dataframes.Histogram(points, dataframes.HistogramOptions{Step: r.Step, Buckets: histogramBuckets, Unit: dataframes.UnitOfProfileType(r.Query.ProfileTypeID)})
 	if err != nil {
 		return nil, userErrorf("histogram: %v; narrow the time range or raise the step", err)
 	}
@@ -52,18 +52,18 @@ func (d *Datasource) queryHistogram(ctx context.Context, r *request) (data.Frame
 
 // histogramPoints returns the values to bucket, whether each is one profile
 // (or one span), and the heatmap's slots for their exemplars.
-func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.ProfileTotal, bool, []source.HeatmapSlot, error) {
+func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]dataframes.ProfileTotal, bool, []source.HeatmapSlot, error) {
 	slots, err := source.Heatmap(ctx, d.src, source.HeatmapRequest{Selection: r.selection(), Step: r.Step, Spans: r.Spans.Spans, Exemplars: r.Spans.Exemplars})
 	switch {
 	case err == nil:
-		var points []frames.ProfileTotal
+		var points []dataframes.ProfileTotal
 		for _, s := range slots {
 			for i, c := range s.Counts {
 				if i >= len(s.YMin) {
 					return nil, false, nil, fmt.Errorf("heatmap slot at %s has %d counts for %d ranges", s.Time, len(s.Counts), len(s.YMin))
 				}
 				for range c {
-					points = append(points, frames.ProfileTotal{Time: s.Time, Total: int64(s.YMin[i])})
+					points = append(points, dataframes.ProfileTotal{Time: s.Time, Total: int64(s.YMin[i])})
 				}
 			}
 		}
@@ -80,10 +80,10 @@ func (d *Datasource) histogramPoints(ctx context.Context, r *request) ([]frames.
 	if err != nil {
 		return nil, false, nil, err
 	}
-	var points []frames.ProfileTotal
+	var points []dataframes.ProfileTotal
 	for _, s := range series {
 		for _, p := range s.Points {
-			points = append(points, frames.ProfileTotal{Time: p.Time, Total: int64(p.Value)})
+			points = append(points, dataframes.ProfileTotal{Time: p.Time, Total: int64(p.Value)})
 		}
 	}
 	return points, false, nil, nil

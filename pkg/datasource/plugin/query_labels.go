@@ -9,8 +9,8 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
 )
 
 // queryLabels answers a "labels" query: for each label of the query's
@@ -25,10 +25,10 @@ func (d *Datasource) queryLabels(ctx context.Context, r *request) (data.Frames, 
 	if len(names) == 0 {
 		return nil, userErrorf("a labels query needs a label: set groupBy, or write the query as `... by (label)`")
 	}
-	unit := frames.UnitOfProfileType(r.Query.ProfileTypeID)
+	unit := dataframes.UnitOfProfileType(r.Query.ProfileTypeID)
 	out := make(data.Frames, 0, len(names))
 	for _, name := range names {
-		rows, err := virtual.Contribution(ctx, d.src, r.selection(), name, r.Limit)
+		rows, err := labelframes.Contribution(ctx, d.src, r.selection(), name, r.Limit)
 		if err != nil {
 			return nil, err
 		}
@@ -37,13 +37,13 @@ func (d *Datasource) queryLabels(ctx context.Context, r *request) (data.Frames, 
 				return nil, err
 			}
 		}
-		vt := make([]frames.ValueTotal, 0, len(rows))
+		vt := make([]dataframes.ValueTotal, 0, len(rows))
 		folded := false
 		for _, row := range rows {
-			vt = append(vt, frames.ValueTotal{Value: row.Value, Total: row.Total})
+			vt = append(vt, dataframes.ValueTotal{Value: row.Value, Total: row.Total})
 			folded = folded || row.Other
 		}
-		f, err := frames.LabelContribution(name, vt, unit)
+		f, err := dataframes.LabelContribution(name, vt, unit)
 		if err != nil {
 			return nil, fmt.Errorf("label %q: %w", name, err)
 		}

@@ -9,13 +9,13 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // queryMetrics answers a "metrics" query: one series per value set of the
 // query's group-by, at most limit of them, the rest summed into "other".
-// Each frame carries its points' step windows (frames.WithStepWindows) for
+// Each frame carries its points' step windows (dataframes.WithStepWindows) for
 // the data links that open a point's flamegraph.
 func (d *Datasource) queryMetrics(ctx context.Context, r *request) (data.Frames, error) {
 	series, err := d.src.Series(ctx, source.SeriesRequest{
@@ -33,7 +33,7 @@ func (d *Datasource) queryMetrics(ctx context.Context, r *request) (data.Frames,
 		}
 	}
 	kept, folded := foldSeries(series, r.Limit, r.Query.GroupBy)
-	out := data.Frames(frames.WithStepWindows(frames.Series(kept, r.Query.ProfileTypeID, frames.UnitOfProfileType(r.Query.ProfileTypeID)), r.Step))
+	out := data.Frames(dataframes.WithStepWindows(dataframes.Series(kept, r.Query.ProfileTypeID, dataframes.UnitOfProfileType(r.Query.ProfileTypeID)), r.Step))
 	if folded > 0 && len(out) > 0 {
 		out[0].AppendNotices(data.Notice{
 			Severity: data.NoticeSeverityInfo,

@@ -15,11 +15,11 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/novelty"
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 )
 
 // QueryTypeNovelty scores each profile (or, on servers without vectors,
@@ -93,8 +93,8 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 		return nil, err
 	}
 	var (
-		scores   []frames.NoveltySeries
-		novel    []frames.NovelPoint
+		scores   []dataframes.NoveltySeries
+		novel    []dataframes.NovelPoint
 		scored   int
 		notices  []data.Notice
 		windowed bool
@@ -116,14 +116,14 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 		if err != nil {
 			return nil, err
 		}
-		ns := frames.NoveltySeries{Labels: s.labels, Selector: s.selector}
+		ns := dataframes.NoveltySeries{Labels: s.labels, Selector: s.selector}
 		for _, x := range res {
-			p := frames.NoveltyPoint{From: x.Time, To: x.End, Score: x.Score, Sigma: opts.Method == novelty.MethodSigma, MatchFrom: x.MatchTime, MatchTo: x.MatchEnd}
+			p := dataframes.NoveltyPoint{From: x.Time, To: x.End, Score: x.Score, Sigma: opts.Method == novelty.MethodSigma, MatchFrom: x.MatchTime, MatchTo: x.MatchEnd}
 			ns.Points = append(ns.Points, p)
 			if x.Novel {
-				np := frames.NovelPoint{NoveltyPoint: p, Labels: s.labels, Threshold: opts.Threshold}
+				np := dataframes.NovelPoint{NoveltyPoint: p, Labels: s.labels, Threshold: opts.Threshold}
 				for _, c := range x.Changes {
-					np.Changes = append(np.Changes, frames.NoveltyChange{Name: c.Name, From: c.From, To: c.To, Sigma: c.Sigma})
+					np.Changes = append(np.Changes, dataframes.NoveltyChange{Name: c.Name, From: c.From, To: c.To, Sigma: c.Sigma})
 				}
 				novel = append(novel, np)
 			}
@@ -140,11 +140,11 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 		notices = append(notices, data.Notice{Severity: data.NoticeSeverityInfo,
 			Text: strings.ToUpper(windowReason(r)[:1]) + windowReason(r)[1:] + ": each step window's merged profile is scored instead of each profile."})
 	}
-	out := data.Frames(frames.NoveltyScores(scores, frames.DiffLink{DatasourceUID: d.uid, ProfileTypeID: r.Query.ProfileTypeID}))
+	out := data.Frames(dataframes.NoveltyScores(scores, dataframes.DiffLink{DatasourceUID: d.uid, ProfileTypeID: r.Query.ProfileTypeID}))
 	if len(out) > 0 {
 		out[0].AppendNotices(append(notices, noveltyNotices(scores, dropped, len(series), opts.WarmUp)...)...)
 	}
-	return append(out, frames.NoveltyAnnotations(novel)), nil
+	return append(out, dataframes.NoveltyAnnotations(novel)), nil
 }
 
 // windowReason says why a query is scored per window.
@@ -224,7 +224,7 @@ func (d *Datasource) noveltyPoints(ctx context.Context, r *request, s noveltySer
 
 // noveltyNotices tell what a user may otherwise misread: series left out by
 // the limit, and series too short to flag anything.
-func noveltyNotices(scores []frames.NoveltySeries, dropped, kept, warmUp int) []data.Notice {
+func noveltyNotices(scores []dataframes.NoveltySeries, dropped, kept, warmUp int) []data.Notice {
 	var out []data.Notice
 	if dropped > 0 {
 		out = append(out, data.Notice{

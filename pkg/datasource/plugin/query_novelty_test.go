@@ -17,11 +17,11 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/require"
 
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/novelty"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
-	"github.com/emberscope/emberscope/pkg/source"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 )
 
 // noveltyFixture is a store holding, for service "novelty", one real CPU

@@ -8,18 +8,18 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
 )
 
 // queryProfile answers a "profile" query with one flamegraph frame.
 func (d *Datasource) queryProfile(ctx context.Context, r *request) (data.Frames, error) {
-	ctx, notices := virtual.WithNotices(ctx)
+	ctx, notices := labelframes.WithNotices(ctx)
 	t, err := d.tree(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	f := frames.Flamegraph(t, frames.UnitOfProfileType(r.Query.ProfileTypeID))
+	f := dataframes.Flamegraph(t, dataframes.UnitOfProfileType(r.Query.ProfileTypeID))
 	for _, n := range notices.List() {
 		f.AppendNotices(data.Notice{Severity: data.NoticeSeverityWarning, Text: n})
 	}

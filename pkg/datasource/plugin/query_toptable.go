@@ -8,8 +8,8 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/frames"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // queryTopTable answers a "topTable" query: self and total per function of
@@ -19,5 +19,5 @@ func (d *Datasource) queryTopTable(ctx context.Context, r *request) (data.Frames
 	if err != nil {
 		return nil, err
 	}
-	return data.Frames{frames.TopTable(flame.TopTable(t), frames.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
+	return data.Frames{dataframes.TopTable(flame.TopTable(t), dataframes.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
 }

@@ -6,7 +6,7 @@ package plugin
 import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/rangesplit"
+	"github.com/emberscope/emberscope/pkg/datasource/source/rangesplit"
 )
 
 // noticeSplit tells, on the query's first frame, that its range was longer

@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // export answers GET export?format=pprof&profileTypeId=&labelSelector=&expr=&start=&end=

@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 func profileTypeMatcher(id string) *labels.Matcher {

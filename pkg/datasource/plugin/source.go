@@ -13,21 +13,21 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 
-	"github.com/emberscope/emberscope/pkg/detect"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/models"
-	"github.com/emberscope/emberscope/pkg/parca"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/settings"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/detect"
+	"github.com/emberscope/emberscope/pkg/datasource/source/parca"
+	"github.com/emberscope/emberscope/pkg/datasource/source/pyroscope"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 
-	"github.com/emberscope/emberscope/pkg/redact"
+	"github.com/emberscope/emberscope/pkg/security/redact"
 )
 
 // newSource returns the client of the server kind the settings name: the
 // Pyroscope client, the Parca client, or (the default) one that detects the
 // kind at its first call.
-func newSource(settings *models.Settings, opts httpclient.Options) (source.Source, *http.Client, error) {
+func newSource(settings *settings.Settings, opts httpclient.Options) (source.Source, *http.Client, error) {
 	hc, err := httpclient.New(opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("create the HTTP client for %s: %w", redact.URL(settings.URL), err)

@@ -11,7 +11,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 // TestServerKindAuto detects that the embedded store speaks Pyroscope's API

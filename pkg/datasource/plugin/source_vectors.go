@@ -7,7 +7,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // Vectors forwards to the detected client when it keeps vectors.

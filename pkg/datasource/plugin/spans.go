@@ -10,8 +10,8 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // Heatmap types of a histogram query's heatmapType, as Grafana's Pyroscope
@@ -78,8 +78,8 @@ func isHex(s string, n int) bool {
 // exemplarLinks is what the exemplar frames of r link to: this datasource
 // (the uid and name of the request's plugin context, else the instance's)
 // and the settings' tracing datasource.
-func (d *Datasource) exemplarLinks(ctx context.Context, r *request) frames.ExemplarLinks {
-	l := frames.ExemplarLinks{
+func (d *Datasource) exemplarLinks(ctx context.Context, r *request) dataframes.ExemplarLinks {
+	l := dataframes.ExemplarLinks{
 		DatasourceUID:  d.uid,
 		DatasourceName: d.name,
 		ProfileTypeID:  r.Query.ProfileTypeID,
@@ -97,14 +97,14 @@ func (d *Datasource) exemplarLinks(ctx context.Context, r *request) frames.Exemp
 // seriesExemplars returns one exemplar frame per series that has exemplars.
 func (d *Datasource) seriesExemplars(ctx context.Context, r *request, series []source.Series) data.Frames {
 	links := d.exemplarLinks(ctx, r)
-	unit := frames.UnitOfProfileType(r.Query.ProfileTypeID)
+	unit := dataframes.UnitOfProfileType(r.Query.ProfileTypeID)
 	var out data.Frames
 	for _, s := range series {
 		var exs []source.Exemplar
 		for _, p := range s.Points {
 			exs = append(exs, p.Exemplars...)
 		}
-		if f := frames.Exemplars(s.Labels, exs, false, unit, links); f != nil {
+		if f := dataframes.Exemplars(s.Labels, exs, false, unit, links); f != nil {
 			out = append(out, f)
 		}
 	}
@@ -117,5 +117,5 @@ func (d *Datasource) heatmapExemplars(ctx context.Context, r *request, slots []s
 	for _, s := range slots {
 		exs = append(exs, s.Exemplars...)
 	}
-	return frames.Exemplars(nil, exs, r.Spans.Spans, frames.UnitOfProfileType(r.Query.ProfileTypeID), d.exemplarLinks(ctx, r))
+	return dataframes.Exemplars(nil, exs, r.Spans.Spans, dataframes.UnitOfProfileType(r.Query.ProfileTypeID), d.exemplarLinks(ctx, r))
 }

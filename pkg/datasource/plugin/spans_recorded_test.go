@@ -20,13 +20,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 // spanFiles are the span-labelled CPU profiles of the traced demo service
-// (internal/testdata/record-spans).
+// (internal/fixtures/cmd/record-spans).
 var spanFiles = []string{"cpu-0.pb.gz", "cpu-1.pb.gz", "cpu-2.pb.gz"}
 
 // TestRecordedSpanProfilesAgainstPprof ingests the checked-in span-labelled
@@ -40,7 +40,7 @@ func TestRecordedSpanProfilesAgainstPprof(t *testing.T) {
 	now := time.Now().Truncate(time.Second)
 	paths := make([]string, len(spanFiles))
 	for i, f := range spanFiles {
-		p := plugintest.Parse(t, testdata.Read(t, "profiles/spans/"+f))
+		p := plugintest.Parse(t, fixtures.Read(t, "profiles/spans/"+f))
 		p.TimeNanos = now.Add(time.Duration(i-len(spanFiles)) * 10 * time.Second).UnixNano()
 		var buf bytes.Buffer
 		require.NoError(t, p.Write(&buf))

@@ -17,14 +17,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
 // spanRecorded is the range of the span recordings 44-63
-// (internal/testdata/pyroscope/spans-query-params.json).
+// (internal/fixtures/pyroscope/spans-query-params.json).
 var spanRecorded = backend.TimeRange{From: time.UnixMilli(1796178321000), To: time.UnixMilli(1796181981000)}
 
 // spanReplayDS is a datasource named "Profiles" (uid "profiles") in front of
@@ -49,7 +49,7 @@ func spanQuery(refID, queryType, js string) backend.DataQuery {
 }
 
 func pushedSpanProfile(t *testing.T, name string) string {
-	return testdata.Path(t, "pyroscope/pushed-profiles/"+name)
+	return fixtures.Path(t, "pyroscope/pushed-profiles/"+name)
 }
 
 // TestGrafanaPyroscopeSpanProfileQuery sends the profile query Grafana's
@@ -204,7 +204,7 @@ func TestGrafanaPyroscopeShapesOnOurStore(t *testing.T) {
 	url := plugintest.Store(t)
 	files := []string{"span-1.cpu.pb.gz", "span-2.cpu.pb.gz"}
 	for _, f := range files {
-		plugintest.Ingest(t, url, "rec-spans{env=demo}", testdata.Read(t, "pyroscope/pushed-profiles/"+f))
+		plugintest.Ingest(t, url, "rec-spans{env=demo}", fixtures.Read(t, "pyroscope/pushed-profiles/"+f))
 	}
 	inst, err := NewDatasource(context.Background(), backend.DataSourceInstanceSettings{
 		UID: "store", Name: "Store", Type: PluginID, URL: url, JSONData: json.RawMessage(`{"serverKind":"pyroscope","minStep":"1s"}`),

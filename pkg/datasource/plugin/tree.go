@@ -6,10 +6,10 @@ package plugin
 import (
 	"context"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/query"
-	"github.com/emberscope/emberscope/pkg/source"
-	"github.com/emberscope/emberscope/pkg/virtual"
+	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // serverNodeBudget is the node budget asked of the server. When transforms
@@ -63,7 +63,7 @@ func (d *Datasource) fullTree(ctx context.Context, r *request, sel source.Select
 // (frames_from_label was applied when the tree was built); an operation with
 // no tree transform is the user's error.
 func applyOps(t *flame.Tree, ops []query.Op) (*flame.Tree, error) {
-	out, err := virtual.Apply(t, ops)
+	out, err := labelframes.Apply(t, ops)
 	if err != nil {
 		return nil, userErrorf("%v", err)
 	}

@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-//go:generate go run ./genfunctions -o ../../src/datasource/language/functions.json
+//go:generate go run ./genfunctions -o ../../../src/datasource/language/functions.json
 
 // The built-in functions of the language (docs/design.md §4). The editor's
-// list is generated from this table: run `go generate ./pkg/query` after
+// list is generated from this table: run `go generate ./pkg/datasource/query` after
 // changing it.
 func init() {
 	Register(&Function{

@@ -128,7 +128,7 @@ func Register(f *Function) {
 // EditorFunction is what the query editor knows of a function, for
 // completion, highlighting and the cheat sheet. The editor's list
 // (src/datasource/language/functions.json) is generated from
-// EditorFunctions by `go generate ./pkg/query`, and a test fails when the
+// EditorFunctions by `go generate ./pkg/datasource/query`, and a test fails when the
 // two differ.
 type EditorFunction struct {
 	Name      string `json:"name"`

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // Model is the structured query of the editor (docs/design.md §3): the fields a

@@ -6,7 +6,7 @@ package query
 import (
 	"strconv"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // maxNesting bounds how deeply function calls nest.

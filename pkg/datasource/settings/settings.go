@@ -1,10 +1,10 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Package models holds the datasource's settings: what an admin types into the
+// Package settings holds the datasource's settings: what an admin types into the
 // datasource's configuration page (jsonData and secureJsonData), parsed and
 // checked so that a wrong field is reported by name.
-package models
+package settings
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend/gtime"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // DefaultMinStep is the smallest step of a series when minStep is not set.

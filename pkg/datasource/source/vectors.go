@@ -8,8 +8,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/novelty"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 )
 
 // ErrNoVectors is what a VectorSource returns when its server keeps no

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/playground"
-	"github.com/emberscope/emberscope/pkg/playground/page"
+	"github.com/emberscope/emberscope/pkg/hosts/playground"
+	"github.com/emberscope/emberscope/pkg/hosts/playground/page"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 

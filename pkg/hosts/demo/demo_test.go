@@ -201,7 +201,7 @@ func TestDemoServesQueryableProfiles(t *testing.T) {
 		return nil
 	})
 	all := strings.Join(flameNames(t, flame), "\n")
-	assert.Contains(t, all, "pkg/demo.(*Service).serveTrip")
+	assert.Contains(t, all, "pkg/hosts/demo.(*Service).serveTrip")
 	// The service runs in its own process: the store's work is not in its
 	// profiles.
 	assert.NotContains(t, all, "emberscope/pkg/store")

@@ -19,7 +19,7 @@ import (
 const recentSpans = 2048
 
 // tracerName is the instrumentation scope of the service's spans.
-const tracerName = "github.com/emberscope/emberscope/pkg/demo"
+const tracerName = "github.com/emberscope/emberscope/pkg/hosts/demo"
 
 // newTracing sets the service up as a span-profiled service is set up: the
 // OpenTelemetry SDK sampling every trace, wrapped by otel-profiling-go, so

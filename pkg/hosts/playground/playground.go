@@ -3,7 +3,7 @@
 
 // Package playground hosts the datasource's backend behind the HTTP shapes of
 // Grafana's API, so that the playground page (and the browser tests) can use
-// the very same pkg/plugin code without a Grafana server:
+// the very same pkg/datasource/plugin code without a Grafana server:
 //
 //	POST     /api/ds/query                                   QueryData
 //	GET|POST /api/datasources/uid/emberscope/resources/<path> CallResource
@@ -26,8 +26,8 @@ import (
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
-	"github.com/emberscope/emberscope/pkg/playground/page"
-	"github.com/emberscope/emberscope/pkg/plugin"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin"
+	"github.com/emberscope/emberscope/pkg/hosts/playground/page"
 )
 
 // DatasourceUID is the uid under which the playground serves the datasource,

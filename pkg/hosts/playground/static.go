@@ -9,7 +9,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/playground/page"
+	"github.com/emberscope/emberscope/pkg/hosts/playground/page"
 )
 
 // staticHandler serves the built playground page from fsys. A path without a

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 var (

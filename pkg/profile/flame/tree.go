@@ -6,7 +6,7 @@
 // (children sorted by name) so the same data always draws the same picture.
 //
 // The tree knows no wire format: each client converts its server's answer into
-// a Tree, and package frames turns a Tree into Grafana data frames.
+// a Tree, and package dataframes turns a Tree into Grafana data frames.
 //
 // Beyond building and merging, the package cuts a tree to a node budget
 // (Truncate, TruncateDepth), transforms it for the query language (Reverse,

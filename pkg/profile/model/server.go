@@ -6,7 +6,7 @@ package model
 import (
 	"errors"
 	"fmt"
-	"github.com/emberscope/emberscope/pkg/redact"
+	"github.com/emberscope/emberscope/pkg/security/redact"
 	"net/url"
 	"strings"
 )

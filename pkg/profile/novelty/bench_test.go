@@ -6,9 +6,9 @@ package novelty
 import (
 	"testing"
 
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 // BenchmarkBuildAndScore16k builds the vector of a 16,384-node tree shaped

@@ -14,9 +14,9 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 // seriesProfile is one profile of the evaluation series with its vector.
@@ -227,7 +227,7 @@ const seriesHeader = "| method | part | steady 5 | steady 10 | steady 15 | stead
 func anyProg(string) bool { return true }
 
 // TestEvaluationOnSeries is the evaluation of BENCHMARKS.md on four real
-// programs recorded as naturally varying series (internal/testdata/novelty
+// programs recorded as naturally varying series (internal/fixtures/novelty
 // /series): ROC-AUC per change size and kind, per program, and the
 // false-positive rate at the default threshold on the stable series, for
 // the default σ score and the alternatives it was chosen over. The σ

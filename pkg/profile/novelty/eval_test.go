@@ -14,13 +14,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
-// evalProfile is one recorded profile of internal/testdata/novelty.
+// evalProfile is one recorded profile of internal/fixtures/novelty.
 type evalProfile struct {
 	noveltydata.Entry
 	tree *flame.Tree
@@ -215,7 +215,7 @@ const evalHeader = "| configuration | stable / changed scores | ROC-AUC | highes
 func TestEvaluationOnRealProfiles(t *testing.T) {
 	ps := loadEvalProfiles(t)
 	nStable := 30
-	if testdata.Full() {
+	if fixtures.Full() {
 		nStable = math.MaxInt
 	}
 	r := evaluate(t, ps, nStable, Params{}, Options{})
@@ -263,7 +263,7 @@ func TestEvaluationOnRealProfiles(t *testing.T) {
 	// shifts (the lowest changed scores: see BENCHMARKS.md).
 	require.GreaterOrEqual(t, r.auc, 0.95, "changed profiles score above stable ones")
 
-	if !testdata.Full() {
+	if !fixtures.Full() {
 		return
 	}
 	rows := []string{r.row()}

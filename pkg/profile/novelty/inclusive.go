@@ -7,7 +7,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // DefaultGroups is how many functions a vector keeps by inclusive share

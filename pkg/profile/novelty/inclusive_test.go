@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 func TestGroupsAreInclusiveSharesCountedOncePerStack(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
 )
 
 // nullScores scores each stable profile of the tuning programs against the

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // FromTree builds the vector of a merged tree in one pass over its nodes:

@@ -16,17 +16,17 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/data"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // demoProfiles returns the first n of the consecutive 1 s CPU profiles of
-// the demo service recorded in internal/testdata/profiles/demo-cpu: distinct
+// the demo service recorded in internal/fixtures/profiles/demo-cpu: distinct
 // real profiles of one program, as continuous profiling produces them.
 func demoProfiles(tb testing.TB, n int) [][]byte {
 	tb.Helper()
-	files := testdata.Glob(tb, "profiles/demo-cpu/cpu-*.pb.gz")
+	files := fixtures.Glob(tb, "profiles/demo-cpu/cpu-*.pb.gz")
 	if len(files) < n {
 		tb.Fatalf("%d demo profiles recorded, want %d", len(files), n)
 	}
@@ -64,7 +64,7 @@ func mergeFrame(tb testing.TB, ps [][]byte, workers int) *data.Frame {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return frames.Flamegraph(t, "nanoseconds")
+	return dataframes.Flamegraph(t, "nanoseconds")
 }
 
 // BenchmarkMerge merges 50 distinct consecutive CPU profiles of the demo

@@ -10,11 +10,11 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // cpuFile is the recorded CPU profile with category labels: parse, hash,
@@ -23,7 +23,7 @@ const cpuFile = "categories.cpu.pb.gz"
 
 func cpuProfile(t testing.TB) *profile.Profile {
 	t.Helper()
-	return parseFile(t, testdata.ProfilePath(t, cpuFile))
+	return parseFile(t, fixtures.ProfilePath(t, cpuFile))
 }
 
 func parseFile(t testing.TB, path string) *profile.Profile {
@@ -77,10 +77,10 @@ func cumByName(tr *flame.Tree) map[string]int64 {
 // `go tool pprof -top`, see internal/pproforacle).
 func TestToTreeMatchesGooglePprof(t *testing.T) {
 	paths := []string{
-		testdata.ProfilePath(t, cpuFile),
-		testdata.ProfilePath(t, "heap-2.pb.gz"),
-		testdata.Path(t, "parca/pushed-profiles/labeled.cpu.redated.pb.gz"),
-		testdata.Path(t, "pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz"),
+		fixtures.ProfilePath(t, cpuFile),
+		fixtures.ProfilePath(t, "heap-2.pb.gz"),
+		fixtures.Path(t, "parca/pushed-profiles/labeled.cpu.redated.pb.gz"),
+		fixtures.Path(t, "pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz"),
 	}
 	for _, path := range paths {
 		p := parseFile(t, path)
@@ -122,7 +122,7 @@ func TestConvertCPU(t *testing.T) {
 		}
 	}
 	// The oracle is google/pprof (go tool pprof -top, internal/pproforacle).
-	path := testdata.ProfilePath(t, cpuFile)
+	path := fixtures.ProfilePath(t, cpuFile)
 	cpuTotal := pproforacle.Top(t, path, pproforacle.Options{SampleType: "cpu"}).Total
 	countTotal := pproforacle.Top(t, path, pproforacle.Options{SampleType: "samples"}).Total
 	require.Equal(t, map[string]int64{

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // FuzzDecodeMatchesPprof feeds the same bytes to the merge's pprof decoder
@@ -44,7 +44,7 @@ func FuzzDecodeMatchesPprof(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	// One real demo profile, not gzipped.
-	real, err := os.ReadFile(testdata.Glob(f, "profiles/demo-cpu/cpu-*.pb.gz")[0])
+	real, err := os.ReadFile(fixtures.Glob(f, "profiles/demo-cpu/cpu-*.pb.gz")[0])
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -10,11 +10,11 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // topByName is the top table of tr as two maps, the root's row left out
@@ -39,11 +39,11 @@ func topByName(tr *flame.Tree) (self, total map[string]int64) {
 // the oracle is `go tool pprof -top -lines` / `-files` (internal/pproforacle).
 func TestGranularTreeMatchesPprofLinesAndFiles(t *testing.T) {
 	paths := []string{
-		testdata.ProfilePath(t, "browser.cpu.pb.gz"),
-		testdata.ProfilePath(t, cpuFile),
-		testdata.ProfilePath(t, "heap-2.pb.gz"),
-		testdata.Path(t, "pyroscope/pushed-profiles/labeled.cpu.redated.pb.gz"),
-		testdata.Path(t, "pyroscope/pushed-profiles/deep.cpu.redated.pb.gz"),
+		fixtures.ProfilePath(t, "browser.cpu.pb.gz"),
+		fixtures.ProfilePath(t, cpuFile),
+		fixtures.ProfilePath(t, "heap-2.pb.gz"),
+		fixtures.Path(t, "pyroscope/pushed-profiles/labeled.cpu.redated.pb.gz"),
+		fixtures.Path(t, "pyroscope/pushed-profiles/deep.cpu.redated.pb.gz"),
 	}
 	for _, path := range paths {
 		p := parseFile(t, path)
@@ -68,7 +68,7 @@ func TestGranularTreeMatchesPprofLinesAndFiles(t *testing.T) {
 // "pkg.Func file.go:123" with the file's directory dropped, a file its full
 // path; an inlined call is a frame of its own.
 func TestGranularTreeNames(t *testing.T) {
-	p := parseFile(t, testdata.ProfilePath(t, "browser.cpu.pb.gz"))
+	p := parseFile(t, fixtures.ProfilePath(t, "browser.cpu.pb.gz"))
 	tr, err := pprofconv.GranularTree(p, 1, model.GranularityLines)
 	require.NoError(t, err)
 	_, total := topByName(tr)
@@ -126,7 +126,7 @@ func depthByName(tr *flame.Tree) map[string]int {
 }
 
 func TestSampleIndexOf(t *testing.T) {
-	p := parseFile(t, testdata.ProfilePath(t, "heap-2.pb.gz"))
+	p := parseFile(t, fixtures.ProfilePath(t, "heap-2.pb.gz"))
 	i, err := pprofconv.SampleIndexOf(p, "memory:inuse_space:bytes:space:bytes")
 	require.NoError(t, err)
 	require.Equal(t, "inuse_space", p.SampleType[i].Type)

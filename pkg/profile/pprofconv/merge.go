@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // MergeProfiles merges sample type sampleIndex of every pprof profile of ps

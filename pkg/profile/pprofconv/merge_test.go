@@ -10,9 +10,9 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // walkRow is one node of a tree as a flamegraph shows it.
@@ -59,7 +59,7 @@ func TestMergeEqualsPprofMerge(t *testing.T) {
 		got, err := pprofconv.MergeProfiles(raws, cpuSample, workers)
 		require.NoError(t, err)
 		require.Equal(t, rows(want), rows(got), "workers %d", workers)
-		require.Equal(t, frames.Flamegraph(want, "nanoseconds"), frames.Flamegraph(got, "nanoseconds"), "workers %d", workers)
+		require.Equal(t, dataframes.Flamegraph(want, "nanoseconds"), dataframes.Flamegraph(got, "nanoseconds"), "workers %d", workers)
 	}
 }
 

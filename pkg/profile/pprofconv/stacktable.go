@@ -3,7 +3,7 @@
 
 package pprofconv
 
-import "github.com/emberscope/emberscope/pkg/flame"
+import "github.com/emberscope/emberscope/pkg/profile/flame"
 
 // stackTable is an open-addressing hash table from stacks of shared location
 // ids to tree leaves. Stacks are kept in one arena so that the equality check

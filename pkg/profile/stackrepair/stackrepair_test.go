@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/stackrepair"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/profile/stackrepair"
 )
 
 // frames returns a sample's function names, root first.
@@ -59,12 +59,12 @@ func cum(p *profile.Profile, idx int) map[string]int64 {
 func rooted(fs []string) bool { return len(fs) > 0 && fs[0] == "runtime.main" }
 
 // TestRepairProperties checks the repair on deep chains cut at 64 frames by
-// Go's profiler (recorded with runtime/pprof by internal/testdata/stackrepair/gen.go,
+// Go's profiler (recorded with runtime/pprof by internal/fixtures/cmd/record-stackrepair,
 // not part of the Pyroscope recordings).
 func TestRepairProperties(t *testing.T) {
-	for _, file := range testdata.Glob(t, "stackrepair/*.pb.gz") {
+	for _, file := range fixtures.Glob(t, "stackrepair/*.pb.gz") {
 		t.Run(file[strings.LastIndex(file, "/")+1:], func(t *testing.T) {
-			p, err := profile.Parse(strings.NewReader(string(testdata.Read(t, "stackrepair/"+file[strings.LastIndex(file, "/")+1:]))))
+			p, err := profile.Parse(strings.NewReader(string(fixtures.Read(t, "stackrepair/"+file[strings.LastIndex(file, "/")+1:]))))
 			require.NoError(t, err)
 			require.True(t, stackrepair.IsGo(p))
 			require.True(t, stackrepair.MayBeTruncated(p), "the profiler cut some stacks at 64 frames")

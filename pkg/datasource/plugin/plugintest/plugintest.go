@@ -17,8 +17,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 
@@ -54,8 +54,8 @@ func Ingest(t testing.TB, storeURL, name string, pprofBytes []byte) {
 	}
 }
 
-// The recorded profiles (internal/testdata/profiles, made by
-// internal/testdata/record) the plugin's tests send the store.
+// The recorded profiles (internal/fixtures/profiles, made by
+// internal/fixtures/cmd/record) the plugin's tests send the store.
 const (
 	// CPUFile is a shop's CPU profile: main.burnCheckout (JSON encoding,
 	// sha256) under pprof label route=/checkout, main.burnSearch (regexp)
@@ -75,19 +75,19 @@ var Routes = []string{"/checkout", "/search"}
 // to now, nothing else changed) so that queries of the last hour find it.
 func CPUProfile(t testing.TB) []byte {
 	t.Helper()
-	return Now(t, testdata.Profile(t, CPUFile))
+	return Now(t, fixtures.Profile(t, CPUFile))
 }
 
 // SecondCPUProfile returns SecondCPUFile, filed at the current time.
 func SecondCPUProfile(t testing.TB) []byte {
 	t.Helper()
-	return Now(t, testdata.Profile(t, SecondCPUFile))
+	return Now(t, fixtures.Profile(t, SecondCPUFile))
 }
 
 // HeapProfile returns HeapFile, filed at the current time.
 func HeapProfile(t testing.TB) []byte {
 	t.Helper()
-	return Now(t, testdata.Profile(t, HeapFile))
+	return Now(t, fixtures.Profile(t, HeapFile))
 }
 
 // Now returns the profile with its time_nanos set to the current time.
@@ -103,7 +103,7 @@ func Now(t testing.TB, b []byte) []byte {
 }
 
 // Pprof is the oracle: google/pprof's report (go tool pprof -top, see
-// internal/pproforacle) on a recorded profile file of internal/testdata/profiles,
+// internal/pproforacle) on a recorded profile file of internal/fixtures/profiles,
 // for one sample type, optionally restricted to one value of one label
 // (labels = key, value; value "" for the samples without the label).
 func Pprof(t testing.TB, file, sampleType string, labels ...string) pproforacle.Report {
@@ -112,7 +112,7 @@ func Pprof(t testing.TB, file, sampleType string, labels ...string) pproforacle.
 	if len(labels) == 2 {
 		o.Labels = map[string]string{labels[0]: labels[1]}
 	}
-	return pproforacle.Top(t, testdata.ProfilePath(t, file), o)
+	return pproforacle.Top(t, fixtures.ProfilePath(t, file), o)
 }
 
 // CPUByRoute is google/pprof's cpu total of CPUFile per route ("" for the

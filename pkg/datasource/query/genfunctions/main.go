@@ -3,8 +3,8 @@
 
 // Command genfunctions writes the query editor's list of the query
 // language's functions (src/datasource/language/functions.json) from
-// pkg/query's function table, so that the editor cannot drift from the
-// parser. `go generate ./pkg/query` runs it.
+// pkg/datasource/query's function table, so that the editor cannot drift from the
+// parser. `go generate ./pkg/datasource/query` runs it.
 package main
 
 import (
@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/emberscope/emberscope/pkg/query"
+	"github.com/emberscope/emberscope/pkg/datasource/query"
 )
 
 func main() {

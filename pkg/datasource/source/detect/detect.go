@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // ProbeTimeout bounds detection when ctx has no earlier deadline.

@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/detect"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/parca/parcatest"
+	"github.com/emberscope/emberscope/pkg/datasource/source/detect"
+	"github.com/emberscope/emberscope/pkg/datasource/source/parca/parcatest"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // querier is a minimal Pyroscope querier: it answers ProfileTypes only.

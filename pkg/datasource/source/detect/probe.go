@@ -14,7 +14,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // maxProbeBody bounds how much of a probe's answer is read.

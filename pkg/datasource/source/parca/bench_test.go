@@ -11,15 +11,15 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // readRecording reads a recorded file; a missing one fails the benchmark.
 func readRecording(b *testing.B, name string) []byte {
 	b.Helper()
-	return testdata.Read(b, "parca/"+name)
+	return fixtures.Read(b, "parca/"+name)
 }
 
 // BenchmarkFlamegraphToTree decodes the recorded FLAMEGRAPH_TABLE answer

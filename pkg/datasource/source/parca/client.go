@@ -11,8 +11,8 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // Options configure a Client.

@@ -14,7 +14,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // gRPC codes that appear in Parca's error bodies.

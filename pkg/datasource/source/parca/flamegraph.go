@@ -6,8 +6,8 @@ package parca
 import (
 	"fmt"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // treeFromFlamegraph converts a FLAMEGRAPH_TABLE report into a call tree

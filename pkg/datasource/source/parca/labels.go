@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"slices"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // LabelNames lists the label names of the series in r. A

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // maxDefaultPoints bounds the points of a series when no step is given.

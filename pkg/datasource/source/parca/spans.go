@@ -4,8 +4,8 @@
 package parca
 
 import (
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // checkTraceSelectors refuses what Parca cannot select: its query API has

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // deltaSuffix ends the Parca ID of a delta profile type.

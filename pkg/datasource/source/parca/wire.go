@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // The JSON shapes of Parca's REST answers (grpc-gateway over parca's

@@ -20,18 +20,18 @@ import (
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/api/noveltyv1"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 
-	"github.com/emberscope/emberscope/pkg/redact"
+	"github.com/emberscope/emberscope/pkg/security/redact"
 )
 
 // Client reads profiles from one server. It is safe for concurrent use.
 type Client struct {
 	url     string
 	querier querierv1connect.QuerierServiceClient
-	vectors *vectorsapi.Client
+	vectors *noveltyv1.Client
 }
 
 var _ source.Source = (*Client)(nil)
@@ -53,7 +53,7 @@ func NewWithHTTPClient(baseURL string, hc *http.Client) *Client {
 	return &Client{
 		url:     redact.URL(baseURL),
 		querier: querierv1connect.NewQuerierServiceClient(hc, baseURL),
-		vectors: vectorsapi.NewClient(hc, baseURL),
+		vectors: noveltyv1.NewClient(hc, baseURL),
 	}
 }
 

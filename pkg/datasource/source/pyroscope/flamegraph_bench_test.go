@@ -6,7 +6,7 @@ package pyroscope
 import (
 	"testing"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // benchTree is a tree of about n nodes with a realistic fan-out.

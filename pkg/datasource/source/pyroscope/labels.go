@@ -10,7 +10,7 @@ import (
 	"connectrpc.com/connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // LabelNames lists the label names of the series matching r.

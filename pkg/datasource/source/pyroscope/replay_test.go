@@ -6,7 +6,7 @@ package pyroscope_test
 import (
 	"context"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 	"net/http"
 	"testing"
 	"time"
@@ -16,11 +16,11 @@ import (
 
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/pyroscope"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // The recorded range: 2026-12-01 07:00 to 07:55 UTC.
@@ -71,7 +71,7 @@ func treeSelf(tr *flame.Tree) (map[string]int64, int) {
 // (the oracle: go tool pprof -top), named as Pyroscope names them.
 func pprofSelf(t *testing.T, file, sampleType string) (int64, map[string]int64) {
 	t.Helper()
-	r := pproforacle.Top(t, testdata.Path(t, "pyroscope/"+file), pproforacle.Options{SampleType: sampleType})
+	r := pproforacle.Top(t, fixtures.Path(t, "pyroscope/"+file), pproforacle.Options{SampleType: sampleType})
 	return r.Total, r.Flat()
 }
 

@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // spanParams are the ids the span recordings (41-63) used.
@@ -30,7 +30,7 @@ type spanParams struct {
 func readSpanParams(t *testing.T) (spanParams, source.TimeRange) {
 	t.Helper()
 	var p spanParams
-	require.NoError(t, json.Unmarshal(testdata.Read(t, "pyroscope/spans-query-params.json"), &p))
+	require.NoError(t, json.Unmarshal(fixtures.Read(t, "pyroscope/spans-query-params.json"), &p))
 	return p, source.TimeRange{From: time.UnixMilli(p.Start), To: time.UnixMilli(p.End)}
 }
 
@@ -42,7 +42,7 @@ func spanOracle(t *testing.T, ids ...string) (int64, map[string]int64) {
 	var total int64
 	flat := map[string]int64{}
 	for _, f := range []string{"span-1.cpu.pb.gz", "span-2.cpu.pb.gz"} {
-		path := testdata.Path(t, "pyroscope/pushed-profiles/"+f)
+		path := fixtures.Path(t, "pyroscope/pushed-profiles/"+f)
 		for _, id := range ids {
 			r := pproforacle.Top(t, path, pproforacle.Options{SampleType: "cpu", Labels: map[string]string{"span_id": id}})
 			total += r.Total
@@ -82,7 +82,7 @@ func TestClientProfileIDSelector(t *testing.T) {
 		ProfileTypeID: cpuType, LabelSelector: `{env="demo"}`, Range: rng, ProfileIDs: []string{"25b7a4ca-04d8-40d8-96a0-57b70fa5208a"},
 	}})
 	require.NoError(t, err)
-	want := pproforacle.Top(t, testdata.Path(t, "pyroscope/pushed-profiles/span-1.cpu.pb.gz"), pproforacle.Options{SampleType: "cpu"})
+	want := pproforacle.Top(t, fixtures.Path(t, "pyroscope/pushed-profiles/span-1.cpu.pb.gz"), pproforacle.Options{SampleType: "cpu"})
 	assert.Equal(t, want.Total, tr.Total())
 	self, _ := treeSelf(tr)
 	assert.Equal(t, want.Flat(), nonZero(self))
@@ -105,7 +105,7 @@ func TestClientSeriesExemplars(t *testing.T) {
 	e := exs[0]
 	assert.Equal(t, "25b7a4ca-04d8-40d8-96a0-57b70fa5208a", e.ProfileID)
 	assert.Equal(t, time.UnixMilli(1796181351311).UTC(), e.Time)
-	want := pproforacle.Top(t, testdata.Path(t, "pyroscope/pushed-profiles/span-1.cpu.pb.gz"), pproforacle.Options{SampleType: "cpu"})
+	want := pproforacle.Top(t, fixtures.Path(t, "pyroscope/pushed-profiles/span-1.cpu.pb.gz"), pproforacle.Options{SampleType: "cpu"})
 	assert.Equal(t, float64(want.Total), e.Value, "the exemplar's value is its profile's total")
 	assert.Equal(t, "rec-spans", e.Labels.Get("service_name"))
 }

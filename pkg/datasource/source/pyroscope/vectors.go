@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/novelty"
-	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/api/noveltyv1"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 )
 
 var _ source.VectorSource = (*Client)(nil)
@@ -21,9 +21,9 @@ var _ source.VectorSource = (*Client)(nil)
 // it (Pyroscope itself) gives source.ErrNoVectors.
 func (c *Client) Vectors(ctx context.Context, s source.Selection) ([]source.ProfileVector, error) {
 	start, end := rangeMillis(s.Range)
-	res, err := c.vectors.SelectVectors(ctx, &vectorsapi.Request{ProfileTypeID: s.ProfileTypeID, LabelSelector: s.LabelSelector, Start: start, End: end})
+	res, err := c.vectors.SelectVectors(ctx, &noveltyv1.Request{ProfileTypeID: s.ProfileTypeID, LabelSelector: s.LabelSelector, Start: start, End: end})
 	if err != nil {
-		if vectorsapi.Unavailable(err) {
+		if noveltyv1.Unavailable(err) {
 			return nil, fmt.Errorf("%w: %s", source.ErrNoVectors, c.url)
 		}
 		return nil, c.wrap("select vectors", err)

@@ -14,10 +14,10 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 	"github.com/stretchr/testify/require"
 
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
-	"github.com/emberscope/emberscope/pkg/source"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/pyroscope"
 )
 
 func TestVectorsFromTheStore(t *testing.T) {

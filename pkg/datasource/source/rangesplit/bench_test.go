@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/plugin/plugintest"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/pyroscope"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 )
@@ -25,7 +25,7 @@ import (
 // ("split"); the stores hold the same 14 recorded CPU profiles, two a day.
 // Compare the ns/op of the two sub-benchmarks of one run.
 //
-//	go test ./pkg/rangesplit/ -run '^$' -bench Week -benchtime 20x
+//	go test ./pkg/datasource/source/rangesplit/ -run '^$' -bench Week -benchtime 20x
 func BenchmarkWeek(b *testing.B) {
 	start := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	open := func(maxLen time.Duration) string {
@@ -42,7 +42,7 @@ func BenchmarkWeek(b *testing.B) {
 	whole, limited := open(0), open(24*time.Hour)
 	for d := range 7 {
 		for i, file := range []string{plugintest.CPUFile, plugintest.SecondCPUFile} {
-			p := plugintest.Parse(b, testdata.Profile(b, file))
+			p := plugintest.Parse(b, fixtures.Profile(b, file))
 			p.TimeNanos = start.Add(time.Duration(d)*24*time.Hour + time.Duration(3+12*i)*time.Hour).UnixNano()
 			var buf bytes.Buffer
 			if err := p.Write(&buf); err != nil {

@@ -19,7 +19,7 @@ import (
 
 	promodel "github.com/prometheus/common/model"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // tooLong matches Pyroscope's refusal: "the query time range exceeds the

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 )
 
 // MaxPieces bounds the pieces of one call: a range that needs more is

@@ -12,17 +12,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/pyroscope"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source/pyroscope"
 )
 
 // TestLimitOfPyroscopesRefusals reads the limit from every refusal that
 // Pyroscope v2.2.1 sent (recordings 64, 66–71), as the Pyroscope client
 // reports it, and finds none in its answers.
 func TestLimitOfPyroscopesRefusals(t *testing.T) {
-	srv := pyroscopereplay.NewServerOf(t, testdata.PyroscopeLimits())
+	srv := pyroscopereplay.NewServerOf(t, fixtures.PyroscopeLimits())
 	c := pyroscope.NewWithHTTPClient(srv.URL, srv.Client())
 	ms := func(v int64) time.Time { return time.UnixMilli(v).UTC() }
 	refused := 0

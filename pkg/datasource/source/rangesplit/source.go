@@ -12,9 +12,9 @@ import (
 	"github.com/google/pprof/profile"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/source"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // DefaultConcurrency is how many pieces of one call run at once.

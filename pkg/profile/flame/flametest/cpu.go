@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // CPUFile is the recorded CPU profile CPUProfile reads: parsing, hashing and
@@ -20,11 +20,11 @@ const CPUFile = "categories.cpu.pb.gz"
 // CPUProfilePath is the absolute path of CPUFile.
 func CPUProfilePath(tb testing.TB) string {
 	tb.Helper()
-	return testdata.ProfilePath(tb, CPUFile)
+	return fixtures.ProfilePath(tb, CPUFile)
 }
 
 // CPUProfile parses CPUFile, a real CPU profile recorded with runtime/pprof
-// by internal/testdata/record (functions main.burnParse, main.burnHash,
+// by internal/fixtures/cmd/record (functions main.burnParse, main.burnHash,
 // main.burnSort, main.recurse).
 func CPUProfile(tb testing.TB) *profile.Profile {
 	tb.Helper()

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // Dump renders t one node a line in Walk order, indented two spaces a level,

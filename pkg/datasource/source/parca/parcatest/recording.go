@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package parcatest replays recorded exchanges with a real Parca server's
-// REST API (the recordings in internal/testdata/parca, one NN-name.request.txt
+// REST API (the recordings in internal/fixtures/parca, one NN-name.request.txt
 // and NN-name.response.json per exchange) so that code talking to Parca can be
 // tested without a Parca server.
 package parcatest
@@ -17,12 +17,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // DefaultDir is where the recordings are: the repository's
-// internal/testdata/parca, as an absolute path.
-var DefaultDir = testdata.Parca()
+// internal/fixtures/parca, as an absolute path.
+var DefaultDir = fixtures.Parca()
 
 // Exchange is one recorded request and the server's answer.
 type Exchange struct {
