@@ -27,7 +27,7 @@ export default defineConfig([
       '**/coverage',
       '**/dist/',
       '**/dist-playground/',
-      'pkg/playground/page/built/',
+      'pkg/hosts/playground/page/built/',
       '**/artifacts/',
       '**/work/',
       '**/ci/',

@@ -9,7 +9,7 @@ import type { Configuration } from 'webpack';
 type Env = Record<string, string | boolean | undefined>;
 
 /** Where the page is written: the Go package that embeds it in the emberscope binary. */
-const OUT = path.resolve(__dirname, 'pkg/playground/page/built');
+const OUT = path.resolve(__dirname, 'pkg/hosts/playground/page/built');
 
 /** Grafana's public files that @grafana/ui asks the page for, and where they come from. */
 const GRAFANA_PUBLIC = [
@@ -29,7 +29,7 @@ const GRAFANA_PUBLIC = [
 /**
  * Webpack config of the standalone playground page (`src/playground`). It is a normal
  * browser bundle (React, @grafana/ui and @grafana/data bundled in, no AMD, no externals)
- * written to `pkg/playground/page/built/` with the fonts and icons @grafana/ui asks for, and
+ * written to `pkg/hosts/playground/page/built/` with the fonts and icons @grafana/ui asks for, and
  * embedded from there in the emberscope binary (build the page, then the binary). It is not
  * part of the plugin bundle in `dist/`.
  */

@@ -11,7 +11,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend/datasource"
 	"github.com/grafana/grafana-plugin-sdk-go/backend/log"
 
-	"github.com/emberscope/emberscope/pkg/plugin"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin"
 )
 
 func main() {

@@ -52,54 +52,37 @@ step() {
   timings+=("$((SECONDS - start))	$name")
 }
 
-# go_modules lists the folder of every Go module (every go.mod outside
-# node_modules), except tools/, which only pins the linters.
+# go_modules lists the folder of every Go module git tracks (x/k6 and its
+# submodules keep their own go version and dependencies), except tools/, which
+# only pins the linters. node_modules is a module too once npm's postinstall
+# wrote its go.mod (scripts/go-mod-in-node-modules.mjs), but an untracked one.
 go_modules() {
-  find . -name node_modules -prune -o -name go.mod -print | sed 's|/go.mod$||' | grep -v '^\./tools$' | sort
+  git ls-files -- go.mod '*/go.mod' | sed -e 's|/*go\.mod$||' -e 's|^$|.|' | grep -vx tools
 }
 
-# in_this_module reports whether a path (relative to the current module's
-# folder) belongs to it: no go.mod between it and the module's folder.
-in_this_module() {
-  local d
-  d="$(dirname "$1")"
-  while [ "$d" != . ]; do
-    [ -f "$d/go.mod" ] && return 1
-    d="$(dirname "$d")"
-  done
-}
-
-# go_packages lists a module's package folders, relative (./pkg/flame), from
-# inside the module: `./...` without node_modules (which holds Go files), and
-# with the testdata folders that hold Go code (./... leaves testdata out).
-go_packages() {
-  local here f
-  here="$(pwd)"
-  {
-    go list -e -f '{{.Dir}}' ./... 2>/dev/null | grep -v '/node_modules/' | sed "s|^$here|.|"
-    find . -name node_modules -prune -o -path '*/testdata/*.go' -print 2>/dev/null |
-      while read -r f; do in_this_module "$f" && dirname "$f"; done
-  } | sort -u
-}
-
-# go_fuzz_files lists the current module's test files with fuzz targets.
-go_fuzz_files() {
-  local f
-  grep -rlE --include='*_test.go' --exclude-dir=node_modules '^func Fuzz' . 2>/dev/null |
-    while read -r f; do in_this_module "$f" && echo "$f"; done
-}
-
-# in_each_module runs "$@" in every Go module with its packages as arguments.
+# in_each_module runs "$@" ./... inside every Go module: the go command's own
+# pattern names the module's packages and stops at the folders of other
+# modules.
 in_each_module() {
   local ok=0 mod
   for mod in $(go_modules); do
-    local pkgs
-    mapfile -t pkgs < <(cd "$mod" && go_packages)
-    [ ${#pkgs[@]} -gt 0 ] || continue
-    echo "module $mod: ${#pkgs[@]} packages"
-    (cd "$mod" && "$@" "${pkgs[@]}") || ok=1
+    echo "module $mod"
+    (cd "$mod" && "$@" ./...) || ok=1
   done
   return $ok
+}
+
+# fuzz_targets prints "package-folder target" for each fuzz target of the
+# current module: the go command lists the packages' test files, whose
+# `func Fuzz...` lines name the targets.
+fuzz_targets() {
+  local here file target
+  here="$(pwd)"
+  go list -f '{{range .TestGoFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}}{{range .XTestGoFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}}' ./... |
+    xargs -r awk 'match($0, /^func Fuzz[A-Za-z0-9_]+/) { print FILENAME, substr($0, 6, RLENGTH - 5) }' |
+    while read -r file target; do
+      echo "$(dirname "${file#"$here"/}") $target"
+    done
 }
 
 go_vet() { in_each_module go vet; }
@@ -147,15 +130,14 @@ fuzz_target() {
 
 # go_fuzz runs every Go fuzz target of every module for FUZZTIME.
 go_fuzz() {
-  local ok=0 mod file target pkg
+  local ok=0 mod targets pkg target
   for mod in $(go_modules); do
-    for file in $(cd "$mod" && go_fuzz_files); do
-      pkg="$(dirname "${file#./}")"
-      for target in $(grep -oE '^func (Fuzz[A-Za-z0-9_]+)' "$mod/$file" | awk '{print $2}'); do
-        echo "fuzzing $target in $mod/$pkg for $FUZZTIME"
-        fuzz_target "$mod" "$pkg" "$target" || ok=1
-      done
-    done
+    targets="$(cd "$mod" && fuzz_targets)" || { echo "module $mod: its fuzz targets cannot be listed"; ok=1; continue; }
+    while read -r pkg target; do
+      [ -n "$target" ] || continue
+      echo "fuzzing $target in $mod/$pkg for $FUZZTIME"
+      fuzz_target "$mod" "$pkg" "$target" </dev/null || ok=1
+    done <<<"$targets"
   done
   return $ok
 }

@@ -12,7 +12,7 @@ import (
 
 	sdklog "github.com/grafana/grafana-plugin-sdk-go/backend/log"
 
-	"github.com/emberscope/emberscope/pkg/demo"
+	"github.com/emberscope/emberscope/pkg/hosts/demo"
 )
 
 // runDemo runs the embedded store, the instrumented ride-share service, a

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/emberscope/emberscope/pkg/redact"
+	"github.com/emberscope/emberscope/pkg/security/redact"
 )
 
 const usage = `usage: emberscope <command> [flags]

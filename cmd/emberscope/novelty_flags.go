@@ -6,7 +6,7 @@ package main
 import (
 	"flag"
 
-	"github.com/emberscope/emberscope/pkg/novelty"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 	"github.com/emberscope/emberscope/pkg/store/vectors"
 )
 

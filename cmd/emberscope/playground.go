@@ -11,9 +11,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/emberscope/emberscope/pkg/httpguard"
-	"github.com/emberscope/emberscope/pkg/playground"
-	"github.com/emberscope/emberscope/pkg/redact"
+	"github.com/emberscope/emberscope/pkg/hosts/playground"
+	"github.com/emberscope/emberscope/pkg/security/httpguard"
+	"github.com/emberscope/emberscope/pkg/security/redact"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 

@@ -12,8 +12,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/httpguard"
-	"github.com/emberscope/emberscope/pkg/redact"
+	"github.com/emberscope/emberscope/pkg/security/httpguard"
+	"github.com/emberscope/emberscope/pkg/security/redact"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/telemetry"

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // walk computes flat and cum per Pyroscope name straight from the samples
@@ -79,7 +79,7 @@ func TestTopReadsPprofsReport(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.sampleType, func(t *testing.T) {
-			path := testdata.Path(t, c.file)
+			path := fixtures.Path(t, c.file)
 			got := Top(t, path, Options{SampleType: c.sampleType})
 			want, total := walk(t, path, c.sampleType, func(*profile.Sample) bool { return true })
 			if got.Total != total {
@@ -100,7 +100,7 @@ func TestTopReadsPprofsReport(t *testing.T) {
 }
 
 func TestTopFiltersByLabel(t *testing.T) {
-	path := testdata.Path(t, "parca/pushed-profiles/labeled.cpu.redated.pb.gz")
+	path := fixtures.Path(t, "parca/pushed-profiles/labeled.cpu.redated.pb.gz")
 	all := Top(t, path, Options{SampleType: "cpu"})
 	var sum int64
 	for _, v := range []string{"authentication", "observability :: metrics", "observability :: tracing", ""} {
@@ -128,7 +128,7 @@ func TestTopFiltersByLabel(t *testing.T) {
 }
 
 func TestGenericNamesMerge(t *testing.T) {
-	path := testdata.Path(t, "parca/pushed-profiles/bench-sort.cpu.redated.pb.gz")
+	path := fixtures.Path(t, "parca/pushed-profiles/bench-sort.cpu.redated.pb.gz")
 	r := Top(t, path, Options{SampleType: "cpu"})
 	if got := r.PprofNames["cmp.Less"]; len(got) < 2 {
 		t.Fatalf("cmp.Less stands for %v; want cmp.Less[go.shape.int] and [go.shape.string]", got)
@@ -203,7 +203,7 @@ func walkNamed(t *testing.T, path string, name func(profile.Line) string) (map[s
 // TestLinesAndFiles checks the -lines and -files reports (generic functions
 // whose rows merge at lines, files whose rows merge) against the samples.
 func TestLinesAndFiles(t *testing.T) {
-	path := testdata.ProfilePath(t, "categories.cpu.pb.gz")
+	path := fixtures.ProfilePath(t, "categories.cpu.pb.gz")
 	lines := func(l profile.Line) string {
 		return PyroscopeName(l.Function.Name) + " " + filepath.Base(l.Function.Filename) + ":" + strconv.FormatInt(l.Line, 10)
 	}
@@ -238,7 +238,7 @@ func TestLinesAndFiles(t *testing.T) {
 // browser.cpu.pb.gz (read by the browser tests) are what pprof prints, rows
 // of one name compared in any order (pprof prints them in no fixed order).
 func TestCheckedInReports(t *testing.T) {
-	path := testdata.ProfilePath(t, "browser.cpu.pb.gz")
+	path := fixtures.ProfilePath(t, "browser.cpu.pb.gz")
 	byName := func(rs []Row) {
 		sort.Slice(rs, func(a, b int) bool {
 			if rs[a].Name != rs[b].Name {
@@ -251,7 +251,7 @@ func TestCheckedInReports(t *testing.T) {
 		})
 	}
 	for _, g := range []string{"lines", "files"} {
-		text := testdata.Read(t, "profiles/browser.cpu."+g+".txt")
+		text := fixtures.Read(t, "profiles/browser.cpu."+g+".txt")
 		rows, total, err := ParseTop(string(text))
 		if err != nil {
 			t.Fatal(err)
@@ -275,27 +275,27 @@ func TestCheckedInReports(t *testing.T) {
 // tests) are what pprof prints for them.
 func TestCheckedInGraphs(t *testing.T) {
 	for _, name := range []string{"browser", "virtual"} {
-		path := testdata.ProfilePath(t, name+".cpu.pb.gz")
+		path := fixtures.ProfilePath(t, name+".cpu.pb.gz")
 		for file, args := range map[string][]string{
 			name + ".cpu.graph.dot":  {"-dot", "-taghide=.", "-unit=ns"},
 			name + ".cpu.traces.txt": {"-traces", "-taghide=.", "-unit=ns"},
 		} {
-			want := string(testdata.Read(t, "profiles/"+file))
+			want := string(fixtures.Read(t, "profiles/"+file))
 			if got := Output(t, path, args...); got != want {
-				t.Errorf("profiles/%s is not what pprof %v prints now: run it again (internal/testdata/profiles/README.md)", file, args)
+				t.Errorf("profiles/%s is not what pprof %v prints now: run it again (internal/fixtures/profiles/README.md)", file, args)
 			}
 		}
 	}
 	// the diff of the two route recordings: its arrows compared as a set, as pprof writes arrows of
 	// equal and opposite weights in no fixed order
-	base := testdata.ProfilePath(t, "routes-1.cpu.pb.gz")
-	graph := Output(t, testdata.ProfilePath(t, "routes-2.cpu.pb.gz"), "-dot", "-taghide=.", "-unit=ns", "-diff_base="+base)
-	if got, want := dotLines(graph), dotLines(string(testdata.Read(t, "profiles/routes.diff.graph.dot"))); !slices.Equal(got, want) {
-		t.Errorf("profiles/routes.diff.graph.dot is not what pprof -diff_base prints now: run it again (internal/testdata/profiles/README.md)")
+	base := fixtures.ProfilePath(t, "routes-1.cpu.pb.gz")
+	graph := Output(t, fixtures.ProfilePath(t, "routes-2.cpu.pb.gz"), "-dot", "-taghide=.", "-unit=ns", "-diff_base="+base)
+	if got, want := dotLines(graph), dotLines(string(fixtures.Read(t, "profiles/routes.diff.graph.dot"))); !slices.Equal(got, want) {
+		t.Errorf("profiles/routes.diff.graph.dot is not what pprof -diff_base prints now: run it again (internal/fixtures/profiles/README.md)")
 	}
 	for _, name := range []string{"routes-1", "routes-2"} {
-		want := string(testdata.Read(t, "profiles/"+name+".cpu.traces.txt"))
-		if got := Output(t, testdata.ProfilePath(t, name+".cpu.pb.gz"), "-traces", "-taghide=.", "-unit=ns"); got != want {
+		want := string(fixtures.Read(t, "profiles/"+name+".cpu.traces.txt"))
+		if got := Output(t, fixtures.ProfilePath(t, name+".cpu.pb.gz"), "-traces", "-taghide=.", "-unit=ns"); got != want {
 			t.Errorf("profiles/%s.cpu.traces.txt is not what pprof -traces prints now", name)
 		}
 	}

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package pyroscopereplay reads the exchanges recorded with a real Grafana
-// Pyroscope v2.2.1 (internal/testdata/pyroscope: NN-name.request.txt and
+// Pyroscope v2.2.1 (internal/fixtures/pyroscope: NN-name.request.txt and
 // NN-name.response.json per exchange, the pushed pprof files beside them)
 // and replays them: Server answers querier.v1 calls with the recorded
 // answers, so that a client can be tested against what Pyroscope really

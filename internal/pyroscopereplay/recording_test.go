@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 func TestLoadReadsEveryRecording(t *testing.T) {
-	exs, err := Load(testdata.Pyroscope())
+	exs, err := Load(fixtures.Pyroscope())
 	require.NoError(t, err)
 	require.Len(t, exs, 63)
 	for i, ex := range exs {
@@ -45,7 +45,7 @@ func TestLoadReadsEveryRecording(t *testing.T) {
 }
 
 func TestTreeNodesDecodesTheRecordedTree(t *testing.T) {
-	exs, err := Load(testdata.Pyroscope())
+	exs, err := Load(fixtures.Pyroscope())
 	require.NoError(t, err)
 	ex := exs[17]
 	require.Equal(t, "18-merge-labeled-cpu-tree-format", ex.Name)

@@ -18,7 +18,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // Handler answers connect unary calls (JSON or binary protobuf) with the
@@ -143,16 +143,16 @@ type Server struct {
 	Exchanges []Exchange
 }
 
-// NewServer replays the recordings in internal/testdata/pyroscope for the
+// NewServer replays the recordings in internal/fixtures/pyroscope for the
 // test on 127.0.0.1 and stops when the test ends. A missing recording fails
 // the test.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	return NewServerOf(t, testdata.Pyroscope())
+	return NewServerOf(t, fixtures.Pyroscope())
 }
 
 // NewServerOf replays the recordings in dir (such as
-// testdata.PyroscopeLimits()) as NewServer does.
+// fixtures.PyroscopeLimits()) as NewServer does.
 func NewServerOf(t testing.TB, dir string) *Server {
 	t.Helper()
 	exs, err := Load(dir)

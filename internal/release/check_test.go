@@ -139,7 +139,9 @@ func TestCheckDirRefuses(t *testing.T) {
 				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nSee the [changelog](CHANGELOG.md) and the [licence](./LICENSE).\n")
 			}},
 		{"nested plugin without README", "nestedreadme", "datasource/README.md", "datasource/plugin.json",
-			func(t *testing.T, dir, _ string) { require.NoError(t, os.Remove(filepath.Join(dir, "datasource/README.md"))) }},
+			func(t *testing.T, dir, _ string) {
+				require.NoError(t, os.Remove(filepath.Join(dir, "datasource/README.md")))
+			}},
 		{"nested README linking relatively", "relativelinks", "datasource/README.md", `"../LICENSE"`,
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "datasource/README.md"), "# Demo data source\n\n[Licence](../LICENSE).\n")

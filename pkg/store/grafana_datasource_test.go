@@ -19,8 +19,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
 )
 
 // grafanaPyroscopeQuery is the query model Grafana's built-in Pyroscope
@@ -114,7 +114,7 @@ func grafanaPyroscopeCall(t *testing.T, c querierv1connect.QuerierServiceClient,
 // with Pyroscope v2.2.1's answer to the same request (recordings 49, 54, 56,
 // 57, 58, 60) as the replay suite does.
 func TestGrafanaPyroscopeDatasourceQueries(t *testing.T) {
-	exs, err := pyroscopereplay.Load(testdata.Pyroscope())
+	exs, err := pyroscopereplay.Load(fixtures.Pyroscope())
 	require.NoError(t, err)
 	byNumber := map[int]*pyroscopereplay.Exchange{}
 	for i := range exs {

@@ -21,8 +21,8 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
 )
 
 // heapOracle is google/pprof's report (go tool pprof -top) on a recorded heap
@@ -30,7 +30,7 @@ import (
 // the same process later, so its alloc_* values include the first round's).
 func heapOracle(t *testing.T, file, sampleType string) pproforacle.Report {
 	t.Helper()
-	return pproforacle.Top(t, testdata.ProfilePath(t, file), pproforacle.Options{SampleType: sampleType})
+	return pproforacle.Top(t, fixtures.ProfilePath(t, file), pproforacle.Options{SampleType: sampleType})
 }
 
 // TestHeapProfilesStoredAsSent checks that heap profiles are stored as
@@ -38,8 +38,8 @@ func heapOracle(t *testing.T, file, sampleType string) pproforacle.Report {
 // baseline, no server-side delta (recordings 20 and 21).
 func TestHeapProfilesStoredAsSent(t *testing.T) {
 	s := newServer(t, t.TempDir())
-	first := testdata.Profile(t, "heap-1.pb.gz")
-	second := testdata.Profile(t, "heap-2.pb.gz")
+	first := fixtures.Profile(t, "heap-1.pb.gz")
+	second := fixtures.Profile(t, "heap-2.pb.gz")
 	p1, p2 := parse(t, first), parse(t, second)
 	require.NotEqual(t, p1.TimeNanos, p2.TimeNanos)
 
@@ -145,7 +145,7 @@ func TestZeroSamplesDropped(t *testing.T) {
 // profile under service_name="shop" only; a series never holds a label twice.
 func TestIngestNameServiceLabelWins(t *testing.T) {
 	s := newServer(t, t.TempDir())
-	body := testdata.Read(t, "pyroscope/pushed-profiles/labeled.cpu.redated.pb.gz")
+	body := fixtures.Read(t, "pyroscope/pushed-profiles/labeled.cpu.redated.pb.gz")
 	p := ingestParams("app{service_name=shop}")
 	p.Set("from", "0")
 	status, text := s.ingest(p, "", body)
@@ -169,7 +169,7 @@ func TestPyroscopeGoSDKUpload(t *testing.T) {
 	r.Start()
 	defer r.Stop()
 	data := cpuData(t)
-	heap := testdata.Profile(t, "heap-1.pb.gz")
+	heap := fixtures.Profile(t, "heap-1.pb.gz")
 	now := time.Now()
 	r.Upload(&upstream.UploadJob{
 		Name: "sdkapp{otel.scope.name=go}", StartTime: now.Add(-10 * time.Second), EndTime: now,

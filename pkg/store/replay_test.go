@@ -29,8 +29,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 
@@ -61,7 +61,7 @@ func newReplayStore(t *testing.T) *httptest.Server {
 // flamegraphs node for node, trees byte for byte, series points, label sets.
 // Only error message texts may differ (README, "Differences from Pyroscope").
 func TestReplayPyroscopeRecordings(t *testing.T) {
-	exs, err := pyroscopereplay.Load(testdata.Pyroscope())
+	exs, err := pyroscopereplay.Load(fixtures.Pyroscope())
 	require.NoError(t, err)
 	require.Len(t, exs, 63, "every recorded exchange is replayed")
 	srv := newReplayStore(t)
@@ -229,7 +229,7 @@ func compareAnswer(t *testing.T, ex *pyroscopereplay.Exchange, got []byte, ids p
 // its alloc_space is the pprof's own (google/pprof's total, 245,095,928
 // bytes), on /ingest as on push.v1, as Pyroscope v2 stores it.
 func TestSingleHeapProfileAllocSpace(t *testing.T) {
-	raw := testdata.Read(t, "pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz")
+	raw := fixtures.Read(t, "pyroscope/pushed-profiles/bench-regexp.mem.redated.pb.gz")
 	p, err := profile.ParseData(raw)
 	require.NoError(t, err)
 	var want int64
@@ -270,7 +270,7 @@ func TestSingleHeapProfileAllocSpace(t *testing.T) {
 func spanExemplarOracle(t *testing.T, e *typesv1.Exemplar) {
 	t.Helper()
 	for _, f := range spanProfiles {
-		p, err := profile.ParseData(testdata.Read(t, f))
+		p, err := profile.ParseData(fixtures.Read(t, f))
 		require.NoError(t, err)
 		if p.TimeNanos/1e6 != e.Timestamp {
 			continue

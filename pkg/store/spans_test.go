@@ -20,8 +20,8 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/store"
 )
 
@@ -48,7 +48,7 @@ type spanQueryParams struct {
 
 func loadSpanQueryParams(t testing.TB) spanQueryParams {
 	var p spanQueryParams
-	require.NoError(t, json.Unmarshal(testdata.Read(t, "pyroscope/spans-query-params.json"), &p))
+	require.NoError(t, json.Unmarshal(fixtures.Read(t, "pyroscope/spans-query-params.json"), &p))
 	return p
 }
 
@@ -62,7 +62,7 @@ func TestSpanLabelledPushesKeepTheSeriesCount(t *testing.T) {
 	var recorded struct {
 		LabelsSet []json.RawMessage `json:"labelsSet"`
 	}
-	require.NoError(t, json.Unmarshal(testdata.Read(t, "pyroscope/45-series-spans.response.json"), &recorded))
+	require.NoError(t, json.Unmarshal(fixtures.Read(t, "pyroscope/45-series-spans.response.json"), &recorded))
 	require.Len(t, recorded.LabelsSet, 6, "Pyroscope's series for two pushes of rec-spans")
 
 	st, err := store.Open(store.Options{Dir: t.TempDir(), NoIngestWindow: true, NoRetention: true})
@@ -72,7 +72,7 @@ func TestSpanLabelledPushesKeepTheSeriesCount(t *testing.T) {
 	var profiles []*profile.Profile
 	spans := map[string]bool{}
 	for _, f := range spanProfiles {
-		p, err := profile.ParseData(testdata.Read(t, f))
+		p, err := profile.ParseData(fixtures.Read(t, f))
 		require.NoError(t, err)
 		for _, s := range p.Sample {
 			if len(s.Label["span_id"]) > 0 {
@@ -133,8 +133,8 @@ func TestSpanAndTraceSelectorsMatchPprofTagfocus(t *testing.T) {
 	var paths []string
 	spanIDs, traceIDs := []string{}, []string{}
 	for i, f := range spanProfiles {
-		raw := testdata.Read(t, f)
-		paths = append(paths, testdata.Path(t, f))
+		raw := fixtures.Read(t, f)
+		paths = append(paths, fixtures.Path(t, f))
 		resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {"spans{env=demo}"}, "format": {"pprof"}}.Encode(), "application/octet-stream", bytes.NewReader(raw))
 		require.NoError(t, err)
 		require.NoError(t, resp.Body.Close())
@@ -227,7 +227,7 @@ func TestSpansSurviveRestart(t *testing.T) {
 	st, err := store.Open(store.Options{Dir: dir, NoIngestWindow: true, NoRetention: true})
 	require.NoError(t, err)
 	srv := httptest.NewServer(st.Handler())
-	resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {"restart"}, "format": {"pprof"}}.Encode(), "application/octet-stream", bytes.NewReader(testdata.Read(t, f)))
+	resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {"restart"}, "format": {"pprof"}}.Encode(), "application/octet-stream", bytes.NewReader(fixtures.Read(t, f)))
 	require.NoError(t, err)
 	require.NoError(t, resp.Body.Close())
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -235,7 +235,7 @@ func TestSpansSurviveRestart(t *testing.T) {
 	before, id := query(st)
 	require.NoError(t, st.Close())
 
-	want := pproforacle.Top(t, testdata.Path(t, f), pproforacle.Options{SampleType: "cpu", LabelIn: map[string][]string{"span_id": params.SpanSelectorTwo}}).Total
+	want := pproforacle.Top(t, fixtures.Path(t, f), pproforacle.Options{SampleType: "cpu", LabelIn: map[string][]string{"span_id": params.SpanSelectorTwo}}).Total
 	require.Equal(t, want, before)
 	st, err = store.Open(store.Options{Dir: dir, NoIngestWindow: true, NoRetention: true})
 	require.NoError(t, err)

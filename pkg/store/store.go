@@ -26,7 +26,7 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/emberscope/emberscope/pkg/httpguard"
+	"github.com/emberscope/emberscope/pkg/security/httpguard"
 	"github.com/emberscope/emberscope/pkg/store/ingest"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"

@@ -15,8 +15,8 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
-	"github.com/emberscope/emberscope/internal/testdata"
 )
 
 const (
@@ -30,7 +30,7 @@ const cpuFile = "categories.cpu.pb.gz"
 
 func cpuData(t *testing.T) []byte {
 	t.Helper()
-	return testdata.Profile(t, cpuFile)
+	return fixtures.Profile(t, cpuFile)
 }
 
 // oracle is google/pprof's report (go tool pprof -top) on the recorded CPU
@@ -41,7 +41,7 @@ func oracle(t *testing.T, sampleType string, category ...string) pproforacle.Rep
 	if len(category) > 0 {
 		o.Labels = map[string]string{"category": category[0]}
 	}
-	return pproforacle.Top(t, testdata.ProfilePath(t, cpuFile), o)
+	return pproforacle.Top(t, fixtures.ProfilePath(t, cpuFile), o)
 }
 
 func ingestParams(name string) url.Values {

@@ -31,9 +31,9 @@ function replaceVariables(value: string, scopedVars?: ScopedVars): string {
   });
 }
 
-/** The frames the backend answers, as kept by pkg/plugin's TestExemplarGoldenFrames. */
+/** The frames the backend answers, as kept by pkg/datasource/plugin's TestExemplarGoldenFrames. */
 function golden(name: string): DataFrame[] {
-  const file = path.join(__dirname, '../../pkg/plugin/testdata/grafana', `${name}.golden.json`);
+  const file = path.join(__dirname, '../../pkg/datasource/plugin/testdata/grafana', `${name}.golden.json`);
   const frames: DataFrameJSON[] = JSON.parse(fs.readFileSync(file, 'utf8'));
   return frames.map((f) => dataFrameFromJSON(f));
 }

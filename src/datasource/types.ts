@@ -68,7 +68,7 @@ export type HeatmapType = 'individual' | 'span';
 /** How the datasource authenticates to the profile server. */
 export type AuthMethod = 'none' | 'basic' | 'bearer';
 
-/** The datasource's jsonData, as `pkg/models` reads it. */
+/** The datasource's jsonData, as `pkg/datasource/settings` reads it. */
 /** The API the profile server speaks; `auto` detects it at the first query. */
 export type ServerKind = 'auto' | 'pyroscope' | 'parca';
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /**
- * Our backend's golden frames (pkg/plugin/testdata/grafana/, made from two real CPU profiles by
+ * Our backend's golden frames (pkg/datasource/plugin/testdata/grafana/, made from two real CPU profiles by
  * TestGrafanaGoldenFrames) read by @grafana/flamegraph's own data container, as Grafana's Explore
  * does, and checked against what `go tool pprof -top` says about the same profiles
  * (testdata/pprofTop.json, with the command that made it). Our panel must read the same frames
@@ -45,7 +45,7 @@ const LABELED: PprofTop = pprofTop.profiles['labeled.cpu.redated.pb.gz'];
 const SORT: PprofTop = pprofTop.profiles['bench-sort.cpu.redated.pb.gz'];
 
 function golden(name: string): DataFrame {
-  const file = path.join(__dirname, '../../pkg/plugin/testdata/grafana', `${name}.golden.json`);
+  const file = path.join(__dirname, '../../pkg/datasource/plugin/testdata/grafana', `${name}.golden.json`);
   const frames: DataFrameJSON[] = JSON.parse(fs.readFileSync(file, 'utf8'));
   expect(frames).toHaveLength(1);
   return dataFrameFromJSON(frames[0]);

@@ -26,8 +26,8 @@ import { onScreenRuns } from './onScreen';
 const CASES = [
   {
     name: '1k',
-    profile: 'internal/testdata/profiles/virtual.cpu.pb.gz',
-    other: 'internal/testdata/profiles/categories.cpu.pb.gz',
+    profile: 'internal/fixtures/profiles/virtual.cpu.pb.gz',
+    other: 'internal/fixtures/profiles/categories.cpu.pb.gz',
     nodes: 0,
   },
   { name: '16k', nodes: 16_000 },

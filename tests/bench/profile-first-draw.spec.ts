@@ -39,7 +39,7 @@ interface Profile {
   timeDeltas: number[];
 }
 const CASES = [
-  { name: '1k', profile: 'internal/testdata/profiles/virtual.cpu.pb.gz', nodes: 0 },
+  { name: '1k', profile: 'internal/fixtures/profiles/virtual.cpu.pb.gz', nodes: 0 },
   { name: '16k', nodes: 16_000 },
   { name: '100k', nodes: 100_000 },
   { name: '500k', nodes: 500_000 },

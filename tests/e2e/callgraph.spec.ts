@@ -10,7 +10,7 @@ import { parseDot } from '../../src/panel/testing/pprofText';
 /**
  * pprof's call graph in the playground: the real browser.cpu.pb.gz pushed twice into the embedded
  * store, the panel switched to "Call graph" from its header, and every box and arrow it draws
- * checked against `go tool pprof -dot` of the same file (internal/testdata/profiles/
+ * checked against `go tool pprof -dot` of the same file (internal/fixtures/profiles/
  * browser.cpu.graph.dot, each number twice pprof's): the same 80 functions with their flat and
  * cum, the same arrows with their weights, dotted where pprof's are, and pprof's legend. Then a
  * function is picked and its sandwich opened from the graph, and the search dims what it misses.
@@ -19,7 +19,7 @@ import { parseDot } from '../../src/panel/testing/pprofText';
 const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'e2e-callgraph';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
-const DOT = parseDot(fs.readFileSync(path.join(REPO, 'internal/testdata/profiles/browser.cpu.graph.dot'), 'utf8'));
+const DOT = parseDot(fs.readFileSync(path.join(REPO, 'internal/fixtures/profiles/browser.cpu.graph.dot'), 'utf8'));
 const TIMES = 2; // ingested twice
 
 let pg: Playground;

@@ -16,7 +16,7 @@ import { ingestPushedProfile, Playground, startPlayground } from '../support/pla
  * - every query type is reachable at 200 % zoom and at 1280×800.
  *
  * The profile: labeled.cpu.redated.pb.gz, one real CPU profile of 3.77 s taken at
- * 2026-12-01T07:20:00Z, whose samples carry `route` (internal/testdata/pyroscope/README.md).
+ * 2026-12-01T07:20:00Z, whose samples carry `route` (internal/fixtures/pyroscope/README.md).
  * Per route, `go tool pprof -tags` of the file: /bike 680 ms, /car 640 ms, /scooter 350 ms.
  */
 

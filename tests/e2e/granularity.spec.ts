@@ -12,7 +12,7 @@ import { ingestRealProfile, Playground, REPO, startPlayground } from '../support
  * Line granularity in the playground: the real browser.cpu.pb.gz pushed once into the embedded
  * store, "Lines" picked in the query options, and a line of main.compress shown as
  * `main.compress workloads.go:243` with the self and total that google/pprof's own
- * `-top -lines` report gives (internal/testdata/profiles/browser.cpu.lines.txt, checked in
+ * `-top -lines` report gives (internal/fixtures/profiles/browser.cpu.lines.txt, checked in
  * beside the profile and kept true by internal/pproforacle's TestCheckedInReports).
  */
 

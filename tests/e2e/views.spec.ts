@@ -11,7 +11,7 @@ import { parsePeek } from '../../src/panel/testing/pprofText';
 
 /**
  * The panel's views in the playground on real checked-in profiles: the sandwich of a function
- * against `go tool pprof -peek` of the same file (internal/testdata/profiles/browser.peek.txt; the
+ * against `go tool pprof -peek` of the same file (internal/fixtures/profiles/browser.peek.txt; the
  * profile is ingested twice, so every number is twice pprof's), collapsed chains, the call tree,
  * the diff columns (labeled vs bench-sort, checked against pprof -top in
  * src/shared/testdata/pprofTop.json) and the header's choices kept across a reload.
@@ -20,7 +20,7 @@ import { parsePeek } from '../../src/panel/testing/pprofText';
 const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'e2e-views';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
-const PEEK = parsePeek(fs.readFileSync(path.join(REPO, 'internal/testdata/profiles/browser.peek.txt'), 'utf8'));
+const PEEK = parsePeek(fs.readFileSync(path.join(REPO, 'internal/fixtures/profiles/browser.peek.txt'), 'utf8'));
 const TIMES = 2; // ingested twice
 
 const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';

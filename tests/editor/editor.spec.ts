@@ -204,7 +204,7 @@ test('the Top table query type shows a table of symbols by self and total', asyn
   const table = page.getByTestId('result-table');
   await expect(table).toBeVisible();
   await expect(table.locator('thead th')).toHaveText(['symbol', 'self', 'total']);
-  // the functions of the recorded profile (internal/testdata/profiles/browser.cpu.pb.gz) are rows of the table
+  // the functions of the recorded profile (internal/fixtures/profiles/browser.cpu.pb.gz) are rows of the table
   await expect(table.getByTestId('result-table-row').filter({ hasText: 'main.hashBlocks' })).toHaveCount(1);
   await expect(table.getByTestId('result-table-row').filter({ hasText: 'main.compress' })).toHaveCount(1);
   await expect(page.getByTestId('flamegraph-canvas')).toHaveCount(0);

@@ -42,7 +42,7 @@ export function buildEmberscope(dir: string): string {
   return bin;
 }
 
-/** The built playground page, which `go build` embeds in the binary (pkg/playground/page). */
+/** The built playground page, which `go build` embeds in the binary (pkg/hosts/playground/page). */
 export const PAGE_INDEX = path.join(REPO, 'pkg', 'playground', 'page', 'built', 'index.html');
 
 /**
@@ -99,7 +99,7 @@ export async function startPlayground(): Promise<Playground> {
   };
 }
 
-/** The recorded CPU profile the browser tests show (internal/testdata/profiles/README.md). */
+/** The recorded CPU profile the browser tests show (internal/fixtures/profiles/README.md). */
 export const BROWSER_PROFILE = path.join(REPO, 'internal', 'testdata', 'profiles', 'browser.cpu.pb.gz');
 
 /** Appends a varint to out. */
@@ -177,7 +177,7 @@ export async function ingestPushedProfile(storeUrl: string, file: string, servic
 
 /**
  * Sends the recorded real CPU profile (made once with runtime/pprof by
- * internal/testdata/record: main.handleRequest → main.parseJSON / main.hashBlocks for
+ * internal/fixtures/cmd/record: main.handleRequest → main.parseJSON / main.hashBlocks for
  * route=/api/orders, main.compress for route=/api/archive), filed at the current time, to the
  * store's /ingest as service `service`.
  */

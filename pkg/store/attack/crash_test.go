@@ -14,7 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // TestCrashLosesNothing runs four pushers against the store and kills it
@@ -23,7 +23,7 @@ import (
 // EMBERSCOPE_FULL=1.
 func TestCrashLosesNothing(t *testing.T) {
 	kills := 3
-	if testdata.Full() {
+	if fixtures.Full() {
 		kills = 20
 	}
 	const pushers = 4

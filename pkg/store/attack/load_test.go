@@ -17,7 +17,7 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // TestLoad runs concurrent pushes of real profiles and Explore-like queries
@@ -26,19 +26,19 @@ import (
 // request may fail. The numbers are reported, never asserted.
 func TestLoad(t *testing.T) {
 	d := 3 * time.Second
-	if testdata.Full() {
+	if fixtures.Full() {
 		d = 30 * time.Second
 	}
 	const pushers, queriers = 4, 4
 	p := start(t, t.TempDir())
-	var fixtures [][]byte
+	var pushed [][]byte
 	for _, f := range []string{"labeled.cpu.redated.pb.gz", "bench-sort.cpu.redated.pb.gz", "deep-chain.cpu.redated.pb.gz"} {
-		pr, err := profile.ParseData(testdata.Read(t, "pyroscope/pushed-profiles/"+f))
+		pr, err := profile.ParseData(fixtures.Read(t, "pyroscope/pushed-profiles/"+f))
 		require.NoError(t, err)
-		fixtures = append(fixtures, encode(t, pr))
+		pushed = append(pushed, encode(t, pr))
 	}
 	retimed := func(i, n int) []byte {
-		pr, err := profile.ParseData(fixtures[i%len(fixtures)])
+		pr, err := profile.ParseData(pushed[i%len(pushed)])
 		require.NoError(t, err)
 		pr.TimeNanos = time.Now().UnixNano() + int64(n)
 		return encode(t, pr)

@@ -6,7 +6,7 @@ package ingest
 import (
 	"strings"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 

@@ -10,16 +10,16 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // FuzzIngestParse feeds arbitrary bodies through what /ingest does before
 // storing: pprof parsing (gzip or not), folded parsing and the conversion to
 // series. It must never panic, and whatever converts must be consistent.
 func FuzzIngestParse(f *testing.F) {
-	data := testdata.Profile(f, "categories.cpu.pb.gz")
+	data := fixtures.Profile(f, "categories.cpu.pb.gz")
 	f.Add(data)
 	raw, err := gunzipIfNeeded(data)
 	if err != nil {

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )

@@ -15,9 +15,9 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
-	"github.com/emberscope/emberscope/pkg/stackrepair"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/stackrepair"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/storage"

@@ -12,8 +12,8 @@ import (
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 

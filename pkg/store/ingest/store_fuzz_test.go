@@ -14,8 +14,8 @@ import (
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/storage"

@@ -18,7 +18,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/tenant"

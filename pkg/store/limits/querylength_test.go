@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/limits"
 )
@@ -56,7 +56,7 @@ var tooLong = regexp.MustCompile(`^the query time range exceeds the limit \(max_
 // lookback on its own clock, so its actual is below 168 h by the recording's
 // delay (under a second) where ours is the range as sent.
 func TestMaxQueryLengthAnswersAsPyroscope(t *testing.T) {
-	exs, err := pyroscopereplay.Load(testdata.PyroscopeLimits())
+	exs, err := pyroscopereplay.Load(fixtures.PyroscopeLimits())
 	require.NoError(t, err)
 	require.Len(t, exs, 10)
 	srv := limitedStore(t, 24*time.Hour)
@@ -107,7 +107,7 @@ func TestMaxQueryLengthAnswersAsPyroscope(t *testing.T) {
 // TestMaxQueryLengthOffAnswersAWeek: with the limit off (the default) the
 // same 7-day call is answered, and a limit refuses calls just over it only.
 func TestMaxQueryLengthOffAnswersAWeek(t *testing.T) {
-	exs, err := pyroscopereplay.Load(testdata.PyroscopeLimits())
+	exs, err := pyroscopereplay.Load(fixtures.PyroscopeLimits())
 	require.NoError(t, err)
 	week := exs[0]
 	require.Equal(t, "64-profile-types-7-days", week.Name)

@@ -6,7 +6,7 @@ package querier
 import (
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // The answers below are cut twice, as Pyroscope's are: once where the

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // The layouts below follow Pyroscope v2.2.1's answers; the replay suite in

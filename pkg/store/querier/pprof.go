@@ -15,7 +15,7 @@ import (
 	googlev1 "github.com/grafana/pyroscope/api/gen/proto/go/google/v1"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 

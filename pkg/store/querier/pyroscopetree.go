@@ -9,7 +9,7 @@ import (
 
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // ptree is a merged call tree in the shape Grafana Pyroscope answers from:

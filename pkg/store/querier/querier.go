@@ -22,8 +22,8 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/emberscope/emberscope/pkg/model"
+	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
 // Limits of flamegraph sizes, as Pyroscope's defaults.

@@ -16,14 +16,14 @@ import (
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
 // BenchmarkSpanSelectorHour stores the recorded span-labelled CPU profiles
-// of a traced service (internal/testdata/profiles/spans-cpu, 360 distinct
+// of a traced service (internal/fixtures/profiles/spans-cpu, 360 distinct
 // 1 s profiles) 10 s apart, an hour of them, and then alternates, GC
 // untimed before each: the store's SelectMergeStacktraces with a
 // spanSelector of two spans over the hour (series selection, scan, the
@@ -33,7 +33,7 @@ import (
 // totals are checked equal. It reports process CPU time per query and the
 // ratio.
 func BenchmarkSpanSelectorHour(b *testing.B) {
-	files := testdata.Glob(b, "profiles/spans-cpu/cpu-*.pb.gz")
+	files := fixtures.Glob(b, "profiles/spans-cpu/cpu-*.pb.gz")
 	db, err := storage.Open(storage.Options{Dir: b.TempDir()})
 	require.NoError(b, err)
 	defer db.Close()

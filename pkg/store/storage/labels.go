@@ -3,7 +3,7 @@
 
 package storage
 
-import "github.com/emberscope/emberscope/pkg/model"
+import "github.com/emberscope/emberscope/pkg/profile/model"
 
 // Label is one name=value pair of a series.
 type Label = model.Label

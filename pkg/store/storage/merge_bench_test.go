@@ -14,8 +14,8 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // hourOfProfiles is an hour of profiles one every 10 s.
@@ -23,10 +23,10 @@ const hourOfProfiles = 360
 
 // demoProfiles returns the gzipped bytes and the google/pprof parse of the
 // first n consecutive CPU profiles of the demo service recorded in
-// internal/testdata/profiles/demo-cpu (distinct real profiles, 1 s each).
+// internal/fixtures/profiles/demo-cpu (distinct real profiles, 1 s each).
 func demoProfiles(tb testing.TB, n int) ([][]byte, []*profile.Profile) {
 	tb.Helper()
-	files := testdata.Glob(tb, "profiles/demo-cpu/cpu-*.pb.gz")
+	files := fixtures.Glob(tb, "profiles/demo-cpu/cpu-*.pb.gz")
 	if len(files) < n {
 		tb.Fatalf("%d demo profiles recorded, want %d", len(files), n)
 	}

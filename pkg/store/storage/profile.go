@@ -7,7 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // Weight is one entry of the version-0 vector older stores wrote at the end

@@ -11,16 +11,16 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // spanProfiles returns the gzipped bytes and the google/pprof parse of the
 // consecutive CPU profiles of the traced service recorded in
-// internal/testdata/profiles/spans-cpu (internal/testdata/spans: OpenTelemetry
+// internal/fixtures/profiles/spans-cpu (internal/fixtures/cmd/record-spans-cpu: OpenTelemetry
 // SDK + otel-profiling-go, samples labelled span_id, trace_id, span_name).
 func spanProfiles(tb testing.TB) ([][]byte, []*profile.Profile) {
 	tb.Helper()
-	files := testdata.Glob(tb, "profiles/spans-cpu/cpu-*.pb.gz")
+	files := fixtures.Glob(tb, "profiles/spans-cpu/cpu-*.pb.gz")
 	require.NotEmpty(tb, files)
 	raws := make([][]byte, len(files))
 	ps := make([]*profile.Profile, len(files))

@@ -15,8 +15,8 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/flame"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // synthetic returns a profile whose samples are stacks main;f<i>;leaf<i%leaves>

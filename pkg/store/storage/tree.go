@@ -6,7 +6,7 @@ package storage
 import (
 	"math"
 
-	"github.com/emberscope/emberscope/pkg/flame"
+	"github.com/emberscope/emberscope/pkg/profile/flame"
 )
 
 // TreeBuilder adds stored profiles to a flame tree. Each stack id is walked

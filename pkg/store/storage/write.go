@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 // Write is one profile to store: one series of a converted pprof.

@@ -16,7 +16,7 @@ import (
 	"net/http"
 	"unicode/utf8"
 
-	"github.com/emberscope/emberscope/pkg/httpguard"
+	"github.com/emberscope/emberscope/pkg/security/httpguard"
 )
 
 const (

@@ -4,7 +4,7 @@
 // Package vectors computes each profile's novelty vector at ingest, keeps
 // it beside the profile (storage's 'V' table), samples profiles that match
 // their series' recent pattern when asked, and answers the vectors of a
-// selection over Emberscope's vectors service (package vectorsapi).
+// selection over Emberscope's vectors service (package noveltyv1).
 //
 // A record is: u8 flags (bit 0: sampled), varint total, then the vector's
 // binary form (package novelty) whose kept features refer to the store's
@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/emberscope/emberscope/pkg/novelty"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 

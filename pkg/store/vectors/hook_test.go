@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/emberscope/emberscope/pkg/novelty"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/vectors"
 )

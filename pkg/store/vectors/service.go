@@ -15,9 +15,9 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/novelty"
-	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
+	"github.com/emberscope/emberscope/pkg/api/noveltyv1"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
@@ -39,13 +39,13 @@ func NewService(db *storage.DB, by novelty.By) *Service {
 }
 
 // Handler returns the service's path and HTTP handler.
-func (s *Service) Handler() (string, http.Handler) { return vectorsapi.NewHandler(s.SelectVectors) }
+func (s *Service) Handler() (string, http.Handler) { return noveltyv1.NewHandler(s.SelectVectors) }
 
 var errTooMany = errors.New("too many profiles")
 
 // SelectVectors returns the vector of every profile of the selection, per
 // series in time order, the kept features' names listed once.
-func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*vectorsapi.Response, error) {
+func (s *Service) SelectVectors(ctx context.Context, r *noveltyv1.Request) (*noveltyv1.Response, error) {
 	if _, err := model.SplitProfileType(r.ProfileTypeID); err != nil {
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("invalid profile type ID: %w", err))
 	}
@@ -69,7 +69,7 @@ func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*ve
 	defer snap.Close()
 	view := snap.View()
 
-	res := &vectorsapi.Response{Names: []string{}, Series: []vectorsapi.Series{}}
+	res := &noveltyv1.Response{Names: []string{}, Series: []noveltyv1.Series{}}
 	index := map[string]uint64{}
 	stacks := map[uint64]string{}
 	name := func(ref uint64) (string, error) {
@@ -115,13 +115,13 @@ func (s *Service) SelectVectors(ctx context.Context, r *vectorsapi.Request) (*ve
 		if !ok {
 			i = len(res.Series)
 			bySeries[id] = i
-			var ls []vectorsapi.Label
+			var ls []noveltyv1.Label
 			for _, l := range s.db.SeriesLabels(id) {
-				ls = append(ls, vectorsapi.Label{Name: l.Name, Value: l.Value})
+				ls = append(ls, noveltyv1.Label{Name: l.Name, Value: l.Value})
 			}
-			res.Series = append(res.Series, vectorsapi.Series{Labels: ls})
+			res.Series = append(res.Series, noveltyv1.Series{Labels: ls})
 		}
-		res.Series[i].Profiles = append(res.Series[i].Profiles, vectorsapi.Profile{
+		res.Series[i].Profiles = append(res.Series[i].Profiles, noveltyv1.Profile{
 			Time: t, Total: d.Total, Sampled: d.Sampled, Vector: d.Vector.AppendBinary(nil, ref),
 		})
 		return nil

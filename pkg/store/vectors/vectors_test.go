@@ -20,11 +20,11 @@ import (
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
 	"github.com/stretchr/testify/require"
 
-	noveltydata "github.com/emberscope/emberscope/internal/testdata/novelty"
-	"github.com/emberscope/emberscope/pkg/flame/flametest"
-	"github.com/emberscope/emberscope/pkg/model"
-	"github.com/emberscope/emberscope/pkg/novelty"
-	"github.com/emberscope/emberscope/pkg/novelty/vectorsapi"
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
+	"github.com/emberscope/emberscope/pkg/api/noveltyv1"
+	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
+	"github.com/emberscope/emberscope/pkg/profile/model"
+	"github.com/emberscope/emberscope/pkg/profile/novelty"
 	"github.com/emberscope/emberscope/pkg/store"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/vectors"
@@ -39,7 +39,7 @@ type server struct {
 	st      *store.Store
 	srv     *httptest.Server
 	url     string
-	vectors *vectorsapi.Client
+	vectors *noveltyv1.Client
 	querier querierv1connect.QuerierServiceClient
 }
 
@@ -53,7 +53,7 @@ func newServer(t *testing.T, opts vectors.Options) *server {
 // serve puts st behind an HTTP server, closed when the test ends.
 func serve(t *testing.T, st *store.Store) *server {
 	srv := httptest.NewServer(st.Handler())
-	s := &server{t: t, st: st, srv: srv, url: srv.URL, vectors: vectorsapi.NewClient(srv.Client(), srv.URL),
+	s := &server{t: t, st: st, srv: srv, url: srv.URL, vectors: noveltyv1.NewClient(srv.Client(), srv.URL),
 		querier: querierv1connect.NewQuerierServiceClient(srv.Client(), srv.URL)}
 	t.Cleanup(s.close)
 	return s
@@ -76,15 +76,15 @@ func (s *server) ingest(name string, pprof []byte) {
 	require.Equal(s.t, http.StatusOK, resp.StatusCode, string(body))
 }
 
-func (s *server) selectVectors(selector string) *vectorsapi.Response {
+func (s *server) selectVectors(selector string) *noveltyv1.Response {
 	s.t.Helper()
-	res, err := s.vectors.SelectVectors(context.Background(), &vectorsapi.Request{ProfileTypeID: cpu, LabelSelector: selector, Start: base.UnixMilli(), End: base.Add(time.Hour).UnixMilli()})
+	res, err := s.vectors.SelectVectors(context.Background(), &noveltyv1.Request{ProfileTypeID: cpu, LabelSelector: selector, Start: base.UnixMilli(), End: base.Add(time.Hour).UnixMilli()})
 	require.NoError(s.t, err)
 	return res
 }
 
 // points decodes a response into one point per push.
-func points(t *testing.T, res *vectorsapi.Response) ([]novelty.Point, int, int) {
+func points(t *testing.T, res *noveltyv1.Response) ([]novelty.Point, int, int) {
 	t.Helper()
 	var ps []novelty.Profile
 	bytes, sampled := 0, 0
@@ -155,7 +155,7 @@ func TestStoreKeepsTheVectorOfEveryProfile(t *testing.T) {
 
 func TestSelectVectorsErrors(t *testing.T) {
 	s := newServer(t, vectors.Options{})
-	for _, r := range []*vectorsapi.Request{
+	for _, r := range []*noveltyv1.Request{
 		{ProfileTypeID: "cpu", Start: 1, End: 2},
 		{ProfileTypeID: cpu, LabelSelector: `{a=`, Start: 1, End: 2},
 		{ProfileTypeID: cpu, Start: 5, End: 2},
@@ -163,7 +163,7 @@ func TestSelectVectorsErrors(t *testing.T) {
 		_, err := s.vectors.SelectVectors(context.Background(), r)
 		require.Equal(t, connect.CodeInvalidArgument, connect.CodeOf(err), "%+v: %v", r, err)
 	}
-	res, err := s.vectors.SelectVectors(context.Background(), &vectorsapi.Request{ProfileTypeID: cpu, Start: 1, End: 2})
+	res, err := s.vectors.SelectVectors(context.Background(), &noveltyv1.Request{ProfileTypeID: cpu, Start: 1, End: 2})
 	require.NoError(t, err)
 	require.Empty(t, res.Series)
 }

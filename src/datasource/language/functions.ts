@@ -11,8 +11,8 @@ export interface LanguageFunction {
 }
 
 /**
- * The functions `pkg/query` registers, generated from its function table by
- * `go generate ./pkg/query` (a Go test fails when the two differ).
+ * The functions `pkg/datasource/query` registers, generated from its function table by
+ * `go generate ./pkg/datasource/query` (a Go test fails when the two differ).
  */
 export const FUNCTIONS: LanguageFunction[] = generated;
 

@@ -4,7 +4,7 @@
 /**
  * The call graph against google/pprof's own graph of the same real profiles: the frame is made
  * from `go tool pprof -traces` of the profile (every stack with its value), the expected graph is
- * `go tool pprof -dot` of it (internal/testdata/profiles/*.cpu.traces.txt and *.cpu.graph.dot,
+ * `go tool pprof -dot` of it (internal/fixtures/profiles/*.cpu.traces.txt and *.cpu.graph.dot,
  * made with `-taghide=. -unit=ns`; internal/pproforacle checks they are what pprof prints).
  */
 import fs from 'fs';
@@ -15,7 +15,7 @@ import { diffRowsOfStacks, flameOfTraces, nestedSet, SMALL } from '../testing/fr
 import { parseDot, parseTraces, pprofName } from '../testing/pprofText';
 import { callGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from './callGraph';
 
-const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
+const PROFILES = path.join(__dirname, '../../../internal/fixtures/profiles');
 
 // pprof's names as they are (less -traces' inline mark): its graph keeps `f[go.shape.int]` and
 // `f[go.shape.string]` apart, where Pyroscope's names (and so the panel's, on its frames) have

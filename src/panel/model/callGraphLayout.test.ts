@@ -4,7 +4,7 @@
 /**
  * The call graph's boxes and arrows as pprof draws them: each box's text, font size and colours,
  * and each arrow's pen width and colour, against `go tool pprof -dot` of a real profile
- * (internal/testdata/profiles/browser.cpu.graph.dot), on the graph the model makes of the same
+ * (internal/fixtures/profiles/browser.cpu.graph.dot), on the graph the model makes of the same
  * stacks (checked against that file in callGraph.test.ts).
  */
 import fs from 'fs';
@@ -22,7 +22,7 @@ import {
   valueLines,
 } from './callGraphLayout';
 
-const PROFILES = path.join(__dirname, '../../../internal/testdata/profiles');
+const PROFILES = path.join(__dirname, '../../../internal/fixtures/profiles');
 const g = callGraph(flameOfTraces(fs.readFileSync(path.join(PROFILES, 'browser.cpu.traces.txt'), 'utf8')));
 const dotText = fs.readFileSync(path.join(PROFILES, 'browser.cpu.graph.dot'), 'utf8');
 

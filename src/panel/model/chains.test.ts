@@ -63,10 +63,10 @@ function chainy(): FlameData {
 
 /** Each case: its name and its frame (every one has chains to merge). */
 const CASES: Array<[string, () => FlameData]> = [
-  ['a labeled CPU profile', () => frameOf('pkg/plugin/testdata/grafana/profile_labeled.golden.json')],
-  ['a diff of two profiles', () => frameOf('pkg/plugin/testdata/grafana/diff_labeled_vs_sort.golden.json')],
-  ['virtual label frames', () => frameOf('pkg/frames/testdata/flamegraph_virtual.golden.json')],
-  ['frames from two labels', () => frameOf('pkg/plugin/testdata/frames_from_label.golden.json')],
+  ['a labeled CPU profile', () => frameOf('pkg/datasource/plugin/testdata/grafana/profile_labeled.golden.json')],
+  ['a diff of two profiles', () => frameOf('pkg/datasource/plugin/testdata/grafana/diff_labeled_vs_sort.golden.json')],
+  ['virtual label frames', () => frameOf('pkg/datasource/dataframes/testdata/flamegraph_virtual.golden.json')],
+  ['frames from two labels', () => frameOf('pkg/datasource/plugin/testdata/frames_from_label.golden.json')],
   ['wrapper chains and a zero-total sibling', chainy],
 ];
 

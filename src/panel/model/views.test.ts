@@ -4,8 +4,8 @@
 /**
  * The sandwich, collapse and call-tree models on a real profile, checked against google/pprof's
  * reports of the same profile: the backend's frame of labeled.cpu.redated.pb.gz
- * (pkg/plugin/testdata/grafana/profile_labeled.golden.json) against `go tool pprof -peek` and
- * `-traces` of that file (internal/testdata/pyroscope/pushed-profiles/labeled.peek.txt and
+ * (pkg/datasource/plugin/testdata/grafana/profile_labeled.golden.json) against `go tool pprof -peek` and
+ * `-traces` of that file (internal/fixtures/pyroscope/pushed-profiles/labeled.peek.txt and
  * labeled.traces.txt; the commands are in that folder's README).
  */
 import fs from 'fs';
@@ -31,10 +31,10 @@ import { nameText, nameTextSteps, searchNodes } from './search';
 import { parsePeek, parseTraces, traceTree } from '../testing/pprofText';
 
 const REPO = path.join(__dirname, '../../..');
-const PUSHED = path.join(REPO, 'internal/testdata/pyroscope/pushed-profiles');
+const PUSHED = path.join(REPO, 'internal/fixtures/pyroscope/pushed-profiles');
 
 function golden(): FlameData {
-  const file = path.join(REPO, 'pkg/plugin/testdata/grafana/profile_labeled.golden.json');
+  const file = path.join(REPO, 'pkg/datasource/plugin/testdata/grafana/profile_labeled.golden.json');
   const frames: DataFrameJSON[] = JSON.parse(fs.readFileSync(file, 'utf8'));
   return readFlameData(dataFrameFromJSON(frames[0]));
 }

@@ -3,7 +3,7 @@
 
 // Command frame prints the flame graph frame of a checked-in pprof file as Grafana's data frame
 // JSON, made by the plugin's own conversion (pprofconv, frames), for the browser benchmark's
-// real-profile case: go run ./tests/bench/frame internal/testdata/profiles/virtual.cpu.pb.gz
+// real-profile case: go run ./tests/bench/frame internal/fixtures/profiles/virtual.cpu.pb.gz
 package main
 
 import (
@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/emberscope/emberscope/pkg/frames"
-	"github.com/emberscope/emberscope/pkg/pprofconv"
+	"github.com/emberscope/emberscope/pkg/datasource/dataframes"
+	"github.com/emberscope/emberscope/pkg/profile/pprofconv"
 )
 
 func main() {
@@ -42,7 +42,7 @@ func run() error {
 	if i < 0 {
 		return fmt.Errorf("%s: the profile has no sample types", os.Args[1])
 	}
-	out, err := json.Marshal(frames.Flamegraph(pprofconv.ToTree(p, i), frames.UnitFor(p.SampleType[i].Unit)))
+	out, err := json.Marshal(dataframes.Flamegraph(pprofconv.ToTree(p, i), dataframes.UnitFor(p.SampleType[i].Unit)))
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Command noveltyseed sends recorded profiles of internal/testdata/novelty to
+// Command noveltyseed sends recorded profiles of internal/fixtures/novelty to
 // a store for the novelty browser test: -profiles stable profiles of the
 // demo service's handlers one minute apart, ending -ago before now, then the
 // logindex batch job one minute later (a different program: novel), all as
@@ -28,7 +28,7 @@ func main() {
 	app := flag.String("app", `novelty{pod="b"}`, "application name with labels")
 	n := flag.Int("profiles", 8, "stable profiles before the novel one")
 	ago := flag.Duration("ago", 5*time.Minute, "how long before now the novel profile is")
-	dir := flag.String("dir", "internal/testdata/novelty", "fixtures folder")
+	dir := flag.String("dir", "internal/fixtures/novelty", "fixtures folder")
 	asJSON := flag.Bool("json", false, "print the sent profiles' times and CPU totals (google/pprof's profile package) as JSON, not just the novel profile's time")
 	flag.Parse()
 	if err := run(*store, *app, *dir, *n, *ago, *asJSON); err != nil {

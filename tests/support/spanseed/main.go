@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Command spanseed sends the checked-in span-labelled CPU profiles of the
-// traced demo service (internal/testdata/profiles/spans, made by
-// internal/testdata/record-spans) to a store for the traces browser test,
+// traced demo service (internal/fixtures/profiles/spans, made by
+// internal/fixtures/cmd/record-spans) to a store for the traces browser test,
 // -gap apart and the last -gap before now, as service -app. Each profile is
 // re-timed (its samples untouched), since a store files a pprof under its
 // own time. It prints what the test expects, computed here with
@@ -51,7 +51,7 @@ func main() {
 	store := flag.String("store", "", "store base URL")
 	app := flag.String("app", "traced-demo", "application name")
 	gap := flag.Duration("gap", 50*time.Second, "time between the profiles, and from the last one to now")
-	dir := flag.String("dir", "internal/testdata/profiles/spans", "fixtures folder")
+	dir := flag.String("dir", "internal/fixtures/profiles/spans", "fixtures folder")
 	flag.Parse()
 	if err := run(*store, *app, *gap, *dir); err != nil {
 		fmt.Fprintln(os.Stderr, "spanseed:", err)
