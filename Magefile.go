@@ -37,8 +37,33 @@ func Package(ctx context.Context) error {
 	return err
 }
 
-// License checks that every source file carries the license header and
-// that every Go and npm dependency is under an allowed license, and prints
+// PackageCheck checks a package zip already written (go tool mage packageCheck
+// artifacts/emberscope-app-<version>.zip) with the rules Package applies
+// before writing it, against this tree's src/, go.mod and package.json.
+func PackageCheck(zip string) error {
+	version, err := release.PackageVersion("package.json")
+	if err != nil {
+		return err
+	}
+	problems, err := release.CheckZip(zip, release.Expect{Version: version, SourceDir: "src", GoMod: "go.mod"})
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		if p.Warning {
+			fmt.Println("warning:", p)
+		}
+	}
+	if errs := release.Errors(problems); len(errs) > 0 {
+		return &release.ProblemsError{Problems: errs}
+	}
+	fmt.Println(zip, "passes")
+	return nil
+}
+
+// License checks that every source file carries the license header (files
+// git ignores, such as built pages, are not sources) and that every Go and
+// npm dependency is under an allowed license, and prints
 // the dependencies' licenses (runtime and bundled apart from dev tools).
 func License(ctx context.Context) error { return runLicense(ctx, false) }
 

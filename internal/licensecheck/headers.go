@@ -11,8 +11,8 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -55,33 +55,30 @@ type HeaderProblem struct {
 	File string
 }
 
-// SourceFiles lists the files under root the header check covers, sorted.
-// Files under directories named testdata, dependencies, build output and
-// generated files are left out.
+// SourceFiles lists the files under root the header check covers, sorted:
+// the source files git does not ignore (see gitListedFiles and
+// walkNotIgnored), less those under directories named testdata, .config and
+// the like (skipDirs), declaration files and generated files.
 func SourceFiles(root string) ([]string, error) {
+	skip := func(dir string) bool { return skipDirs[dir] }
+	all, ok, err := gitListedFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if all, err = walkNotIgnored(root, skip); err != nil {
+			return nil, err
+		}
+	}
 	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, rel := range all {
+		if _, ok := commentPrefix[path.Ext(rel)]; !ok || strings.HasSuffix(rel, ".d.ts") || inSkippedDir(rel, skip) {
+			continue
 		}
-		if d.IsDir() {
-			if path != root && skipDirs[d.Name()] {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if _, ok := commentPrefix[filepath.Ext(path)]; !ok {
-			return nil
-		}
-		if strings.HasSuffix(path, ".d.ts") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		files = append(files, filepath.ToSlash(rel))
-		return nil
-	})
+		files = append(files, rel)
+	}
 	sort.Strings(files)
-	return files, err
+	return files, nil
 }
 
 // CheckHeaders returns the source files under root that lack the header.

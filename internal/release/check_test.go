@@ -4,6 +4,7 @@
 package release
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +24,12 @@ const (
   "info":{"description":"d","author":{"name":"a"},"version":"1.2.3","updated":"2026-12-01",
   "logos":{"small":"img/logo.svg","large":"img/logo.svg"}},"dependencies":{"grafanaDependency":">=12.3.0"}}`
 	goodSVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#e8590c"/></svg>`
-	goodMap = `{"version":3,"sources":["webpack://acme-demo-app/./module.ts","webpack://acme-demo-app/./node_modules/x.js"],"sourcesContent":["export const a = 1;\n","x"],"mappings":""}`
+	// The kinds of source a built map names: webpack's externals and runtime,
+	// the plugin's own files and a dependency's.
+	goodMap = `{"version":3,"sources":["webpack://acme-demo-app/external amd \"react\"","webpack://acme-demo-app/webpack/bootstrap",
+  "webpack://acme-demo-app/./module.ts","webpack://acme-demo-app/./node_modules/@dagrejs/dagre/dist/dagre.esm.js"],
+  "sourcesContent":["module.exports = react;","// webpack's bootstrap","export const a = 1;\n","var dagre;"],"mappings":""}`
+	goodDSMap = `{"version":3,"sources":["webpack://acme-demo-app/./datasource/module.ts"],"sourcesContent":["export const d = 1;\r\n"],"mappings":""}`
 )
 
 // goodPlugin writes a small plugin folder that passes every check, and its
@@ -38,7 +44,8 @@ func goodPlugin(t *testing.T) (dir, src string) {
 		"module.js.map":                         goodMap,
 		"img/logo.svg":                          goodSVG,
 		"datasource/plugin.json":                goodDS,
-		"datasource/module.js":                  "y",
+		"datasource/module.js":                  "y\n//# sourceMappingURL=module.js.map",
+		"datasource/module.js.map":              goodDSMap,
 		"datasource/img/logo.svg":               goodSVG,
 		"CHANGELOG.md":                          "# Changelog\n\n## 1.2.3\n",
 		"LICENSE":                               "Apache License\n",
@@ -58,6 +65,7 @@ func goodPlugin(t *testing.T) (dir, src string) {
 		require.NoError(t, os.Chmod(filepath.Join(dir, exe), 0o755))
 	}
 	write(t, filepath.Join(src, "module.ts"), "export const a = 1;\n")
+	write(t, filepath.Join(src, "datasource/module.ts"), "export const d = 1;\n")
 	return dir, src
 }
 
@@ -150,8 +158,39 @@ func TestCheckDirRefuses(t *testing.T) {
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "README.md"), "# Demo\n\nSee [docs](https:///docs).\n")
 			}},
-		{"source map from other source", "jssourcemap", "module.js.map", "module.ts differs",
+		{"source map from other source", "jssourcemap", "module.js.map", "src/module.ts differs",
 			func(t *testing.T, _, src string) { write(t, filepath.Join(src, "module.ts"), "export const a = 2;\n") }},
+		{"source map naming an absolute path", "jssourcemap", "module.js.map",
+			`"webpack://acme-demo-app//home/ci/build/node_modules/@dagrejs/dagre/dist/dagre.esm.js" names an absolute path`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "module.js.map", "./node_modules/@dagrejs/dagre/dist/dagre.esm.js", "webpack://acme-demo-app//home/ci/build/node_modules/@dagrejs/dagre/dist/dagre.esm.js")
+			}},
+		{"source map naming a Windows path", "jssourcemap", "module.js.map", `names an absolute path`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "module.js.map", "./node_modules/@dagrejs/dagre/dist/dagre.esm.js", `webpack://acme-demo-app/C:\\build\\node_modules\\dagre.esm.js`)
+			}},
+		{"source map walking out of src", "jssourcemap", "module.js.map",
+			`"webpack://acme-demo-app/../../../cache/node_modules/@dagrejs/dagre/dist/dagre.esm.js" lies outside src/`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "module.js.map", "./node_modules/@dagrejs/dagre/dist/dagre.esm.js", "webpack://acme-demo-app/../../../cache/node_modules/@dagrejs/dagre/dist/dagre.esm.js")
+			}},
+		{"source map naming a file not in the tree", "jssourcemap", "datasource/module.js.map",
+			`"webpack://acme-demo-app/./datasource/gone.ts" is not in the source tree`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "datasource/module.js.map", "./datasource/module.ts", "webpack://acme-demo-app/./datasource/gone.ts")
+			}},
+		{"source map naming a file by a bare path", "jssourcemap", "module.js.map", `"/home/ci/build/src/module.ts" is not a webpack:// path`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "module.js.map", "./module.ts", "/home/ci/build/src/module.ts")
+			}},
+		{"source map of another namespace", "jssourcemap", "module.js.map", `"webpack://other-app/./module.ts" is not under webpack://acme-demo-app/`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "module.js.map", "./module.ts", "webpack://other-app/./module.ts")
+			}},
+		{"module.js without its source map", "jssourcemap", "datasource/module.js.map", "missing",
+			func(t *testing.T, dir, _ string) {
+				require.NoError(t, os.Remove(filepath.Join(dir, "datasource/module.js.map")))
+			}},
 		{"placeholder left in plugin.json", "metadatavalid", "datasource/plugin.json", "%VERSION%",
 			func(t *testing.T, dir, _ string) {
 				write(t, filepath.Join(dir, "datasource/plugin.json"), strings.Replace(goodDS, `"version":"1.2.3"`, `"version":"%VERSION%"`, 1))
@@ -257,4 +296,25 @@ func TestOurReadmesPassTheReadmeRules(t *testing.T) {
 		}
 	}
 	assert.Empty(t, problems)
+}
+
+// plantSource renames one source of a source map in the plugin folder.
+func plantSource(t *testing.T, dir, mapFile, from, to string) {
+	t.Helper()
+	name := filepath.Join(dir, filepath.FromSlash(mapFile))
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	sources := m["sources"].([]any)
+	found := false
+	for i, s := range sources {
+		if s == "webpack://acme-demo-app/"+from {
+			sources[i], found = to, true
+		}
+	}
+	require.True(t, found, "%s names %s", mapFile, from)
+	b, err = json.Marshal(m)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(name, b, 0o644))
 }

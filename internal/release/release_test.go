@@ -161,7 +161,9 @@ func TestPackage(t *testing.T) {
 		assert.Equal(t, string(want), string(read(nested+"/README.md")), "%s/README.md", nested)
 	}
 
-	// Source maps carry the very source they were built from.
+	// Source maps carry the very source they were built from, and name
+	// every source by a relative webpack:// path: webpack's runtime and
+	// externals, our files under src/, dependencies under ./node_modules/.
 	for _, name := range []string{"module.js.map", "datasource/module.js.map", "panel/module.js.map"} {
 		var m struct {
 			Sources        []string
@@ -170,8 +172,16 @@ func TestPackage(t *testing.T) {
 		require.NoError(t, json.Unmarshal(read(name), &m), name)
 		own := 0
 		for i, s := range m.Sources {
-			rel, ok := strings.CutPrefix(s, "webpack://emberscope-app/./")
-			if !ok || strings.HasPrefix(rel, "node_modules/") {
+			rel, ok := strings.CutPrefix(s, "webpack://emberscope-app/")
+			require.True(t, ok, "%s: %s", name, s)
+			assert.NotContains(t, s, root, "%s: the build machine's folders", name)
+			assert.False(t, strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "../"), "%s: %s", name, s)
+			rel, ok = strings.CutPrefix(rel, "./")
+			if !ok {
+				assert.Regexp(t, `^(external |webpack/)`, rel, name)
+				continue
+			}
+			if strings.HasPrefix(rel, "node_modules/") {
 				continue
 			}
 			own++
@@ -181,11 +191,36 @@ func TestPackage(t *testing.T) {
 		}
 		assert.Positive(t, own, "%s maps our sources", name)
 	}
+	assert.Contains(t, string(read("panel/module.js.map")), `"webpack://emberscope-app/./node_modules/@dagrejs/dagre/dist/dagre.esm.js"`)
 
 	// And the package's own check agrees.
-	problems, err := CheckZip(res.Zip, Expect{PluginID: "emberscope-app", Version: pkg.Version, SourceDir: filepath.Join(root, "src"), Platforms: []Platform{linux}})
+	e := Expect{PluginID: "emberscope-app", Version: pkg.Version, SourceDir: filepath.Join(root, "src"), Platforms: []Platform{linux}}
+	problems, err := CheckZip(res.Zip, e)
 	require.NoError(t, err)
 	assert.Empty(t, Errors(problems))
+
+	// It fails the package once a map names an absolute path, or a source
+	// the tree does not hold, and says which map and which source.
+	for _, plant := range []struct{ from, to, message string }{
+		{"./node_modules/@dagrejs/dagre/dist/dagre.esm.js", "/home/ci/emberscope/node_modules/@dagrejs/dagre/dist/dagre.esm.js", "names an absolute path"},
+		{"./panel/module.tsx", "./panel/gone.tsx", "is not in the source tree"},
+	} {
+		dir := t.TempDir()
+		tops, err := Unzip(res.Zip, dir)
+		require.NoError(t, err)
+		pluginDir := filepath.Join(dir, tops[0])
+		mapFile := filepath.Join(pluginDir, "panel", "module.js.map")
+		b, err := os.ReadFile(mapFile)
+		require.NoError(t, err)
+		from, to := `"webpack://emberscope-app/`+plant.from+`"`, `"webpack://emberscope-app/`+plant.to+`"`
+		require.Contains(t, string(b), from)
+		require.NoError(t, os.WriteFile(mapFile, []byte(strings.Replace(string(b), from, to, 1)), 0o644))
+		errs := Errors(CheckDir(pluginDir, e))
+		require.Len(t, errs, 1, "%v", errs)
+		assert.Equal(t, "jssourcemap", errs[0].Rule)
+		assert.Equal(t, "panel/module.js.map", errs[0].File)
+		assert.Contains(t, errs[0].Message, to+" "+plant.message)
+	}
 }
 
 func readJSON(t *testing.T, name string, v any) {
