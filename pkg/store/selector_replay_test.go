@@ -27,8 +27,8 @@ func selectorRecordings() string { return filepath.Join(testdata.Pyroscope(), "s
 // with their lines, series points. They cover a call site matched from the
 // root only, an empty call site ignored, maxNodes applied under the
 // selection, the pprof of a call site, SelectSeries ignoring the selector,
-// go_pgo's keep_locations and aggregate_callees, and go_pgo winning over a
-// call site.
+// go_pgo's keep_locations and aggregate_callees on pprof answers, go_pgo
+// winning over a call site there, and go_pgo not applied to a flamegraph.
 func TestReplayPyroscopeStackTraceSelectors(t *testing.T) {
 	exs, err := pyroscopereplay.Load(selectorRecordings())
 	require.NoError(t, err)
