@@ -256,7 +256,8 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 	return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Flamegraph: FlameGraph(t, limit)}), nil
 }
 
-// Diff compares two selections in one flamegraph.
+// Diff compares two selections in one flamegraph. Each side is selected as
+// SelectMergeStacktraces selects it, its call site included.
 func (q *Querier) Diff(ctx context.Context, req *connect.Request[querierv1.DiffRequest]) (*connect.Response[querierv1.DiffResponse], error) {
 	if req.Msg.Left == nil || req.Msg.Right == nil {
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("diff needs both left and right"))
@@ -273,7 +274,7 @@ func (q *Querier) Diff(ctx context.Context, req *connect.Request[querierv1.DiffR
 		if err != nil {
 			return nil, err
 		}
-		if trees[i], err = q.mergeTree(ctx, series, from, to, sampleFilter{}, stackSelection{}); err != nil {
+		if trees[i], err = q.mergeTree(ctx, series, from, to, sampleFilter{}, newStackSelection(side.StackTraceSelector)); err != nil {
 			return nil, err
 		}
 	}
