@@ -20,24 +20,6 @@ import (
 // forgotten, so that the samples of one callee merge whatever line of it ran
 // (recordings 83–86). Flamegraph and tree answers are not cut (87).
 
-// pgoFrames appends to buf the stored frames of stack s that go_pgo keeps,
-// leaf first: those of its keep leaf-most locations, a location being a
-// frame with the frames inlined into it.
-func pgoFrames(v *storage.View, s uint32, keep int64, buf []uint32) []uint32 {
-	buf = buf[:0]
-	var locations int64
-	for id := s; id != 0; id = v.Parent(id) {
-		if keep > 0 && locations == keep {
-			break
-		}
-		buf = append(buf, id)
-		if !v.FrameInlined(id) {
-			locations++
-		}
-	}
-	return buf
-}
-
 // forgetCalleeLines sets the innermost line of every sample's leaf location
 // to 0 and merges what became equal. Pyroscope forgets the line on the
 // location itself, so a location that is some stack's leaf loses its line
