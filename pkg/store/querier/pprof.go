@@ -37,7 +37,7 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 	if err != nil {
 		return nil, err
 	}
-	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f)
+	p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f, newStackSelection(m.StackTraceSelector))
 	if err != nil {
 		return nil, err
 	}
@@ -46,9 +46,10 @@ func (q *Querier) SelectMergeProfile(ctx context.Context, req *connect.Request[q
 
 // mergeProfile builds a pprof with one sample per distinct stack of the
 // selection; each frame is a location with one line (function, file and
-// line) in the mapping (binary and build id) it was sent with.
-func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*googlev1.Profile, error) {
-	out, err := q.mergePprof(ctx, typeID, series, from, to, f)
+// line) in the mapping (binary and build id) it was sent with. Only the
+// samples f keeps, of the stacks sel keeps, cut as sel cuts them.
+func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter, sel stackSelection) (*googlev1.Profile, error) {
+	out, err := q.mergePprof(ctx, typeID, series, from, to, f, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -64,14 +65,21 @@ func (q *Querier) mergeProfile(ctx context.Context, typeID string, series []uint
 }
 
 // mergePprof is mergeProfile as a google/pprof profile.
-func (q *Querier) mergePprof(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter) (*profile.Profile, error) {
+func (q *Querier) mergePprof(ctx context.Context, typeID string, series []uint32, from, to int64, f sampleFilter, sel stackSelection) (*profile.Profile, error) {
 	pt, _ := model.SplitProfileType(typeID)
 	sums := make(map[uint32]int64)
 	var order []uint32
 	snap := q.db.Snapshot()
 	defer snap.Close()
+	var onCallSite *callSiteMatcher
+	if sel.pgo == nil && sel.byCallSite() { // go_pgo wins over a call site (recording 86)
+		onCallSite = newCallSiteMatcher(sel.callSite, snap.View())
+	}
 	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
 		f.each(p, func(s uint32, v int64) {
+			if onCallSite != nil && !onCallSite.keeps(s) {
+				return
+			}
 			if _, ok := sums[s]; !ok {
 				order = append(order, s)
 			}
@@ -92,12 +100,15 @@ func (q *Querier) mergePprof(ctx context.Context, typeID string, series []uint32
 		DefaultSampleType: pt.SampleType,
 	}
 	b := newPprofBuilder(out, snap.View())
+	if sel.pgo != nil {
+		return pgoSamples(out, b, order, sums, sel.pgo)
+	}
 	for _, s := range order {
 		v := sums[s]
 		if v == 0 {
 			continue
 		}
-		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s)})
+		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s, 0)})
 	}
 	return out, nil
 }
@@ -120,10 +131,11 @@ func newPprofBuilder(out *profile.Profile, v *storage.View) *pprofBuilder {
 		fns: make(map[[2]string]*profile.Function), mappings: make(map[[2]string]*profile.Mapping)}
 }
 
-// stack returns the locations of stack s, leaf first.
-func (b *pprofBuilder) stack(s uint32) []*profile.Location {
+// stack returns the locations of stack s, leaf first: all of them, or
+// only the keep leaf-most ones when keep is above 0.
+func (b *pprofBuilder) stack(s uint32, keep int64) []*profile.Location {
 	var out []*profile.Location
-	for id := s; id != 0; {
+	for id := s; id != 0 && (keep <= 0 || int64(len(out)) < keep); {
 		b.frames = b.frames[:0]
 		for {
 			b.frames = append(b.frames, id)

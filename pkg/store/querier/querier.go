@@ -179,14 +179,25 @@ func (q *Querier) Series(ctx context.Context, req *connect.Request[querierv1.Ser
 	return connect.NewResponse(&querierv1.SeriesResponse{LabelsSet: out}), nil
 }
 
-// mergeTree merges the selected profiles into one tree.
-func (q *Querier) mergeTree(ctx context.Context, series []uint32, from, to int64, f sampleFilter) (*flame.Tree, error) {
+// mergeTree merges the selected profiles into one tree: the samples f
+// keeps, of the stacks sel's call site keeps. Pyroscope does not apply
+// go_pgo to a flamegraph or a tree (recording 87), so neither does it.
+func (q *Querier) mergeTree(ctx context.Context, series []uint32, from, to int64, f sampleFilter, sel stackSelection) (*flame.Tree, error) {
 	t := flame.New()
 	snap := q.db.Snapshot()
 	defer snap.Close()
 	b := storage.NewTreeBuilder(snap.View(), t)
+	add := b.Add
+	if sel.byCallSite() {
+		m := newCallSiteMatcher(sel.callSite, snap.View())
+		add = func(stack uint32, value int64) {
+			if m.keeps(stack) {
+				b.Add(stack, value)
+			}
+		}
+	}
 	if err := snap.ScanContext(ctx, series, from, to, false, func(p *storage.Profile) error {
-		f.each(p, b.Add)
+		f.each(p, add)
 		return nil
 	}); err != nil {
 		return nil, scanError(err)
@@ -212,12 +223,13 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 	if err != nil {
 		return nil, err
 	}
+	sel := newStackSelection(m.StackTraceSelector)
 	series, from, to, err := q.selection(m.ProfileTypeID, m.LabelSelector, m.Start, m.End)
 	if err != nil {
 		return nil, err
 	}
 	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_DOT {
-		p, err := q.mergePprof(ctx, m.ProfileTypeID, series, from, to, f)
+		p, err := q.mergePprof(ctx, m.ProfileTypeID, series, from, to, f, sel)
 		if err != nil {
 			return nil, err
 		}
@@ -228,13 +240,13 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 		return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Dot: dot}), nil
 	}
 	if m.Format == querierv1.ProfileFormat_PROFILE_FORMAT_PPROF {
-		p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f)
+		p, err := q.mergeProfile(ctx, m.ProfileTypeID, series, from, to, f, sel)
 		if err != nil {
 			return nil, err
 		}
 		return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Pprof: &querierv1.PprofProfile{Profile: p}}), nil
 	}
-	t, err := q.mergeTree(ctx, series, from, to, f)
+	t, err := q.mergeTree(ctx, series, from, to, f, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +256,8 @@ func (q *Querier) SelectMergeStacktraces(ctx context.Context, req *connect.Reque
 	return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Flamegraph: FlameGraph(t, limit)}), nil
 }
 
-// Diff compares two selections in one flamegraph.
+// Diff compares two selections in one flamegraph. Each side is selected as
+// SelectMergeStacktraces selects it, its call site included.
 func (q *Querier) Diff(ctx context.Context, req *connect.Request[querierv1.DiffRequest]) (*connect.Response[querierv1.DiffResponse], error) {
 	if req.Msg.Left == nil || req.Msg.Right == nil {
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("diff needs both left and right"))
@@ -261,7 +274,7 @@ func (q *Querier) Diff(ctx context.Context, req *connect.Request[querierv1.DiffR
 		if err != nil {
 			return nil, err
 		}
-		if trees[i], err = q.mergeTree(ctx, series, from, to, sampleFilter{}); err != nil {
+		if trees[i], err = q.mergeTree(ctx, series, from, to, sampleFilter{}, newStackSelection(side.StackTraceSelector)); err != nil {
 			return nil, err
 		}
 	}

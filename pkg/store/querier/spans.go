@@ -110,7 +110,7 @@ func (q *Querier) SelectMergeSpanProfile(ctx context.Context, req *connect.Reque
 	if err != nil {
 		return nil, err
 	}
-	t, err := q.mergeTree(ctx, series, from, to, f)
+	t, err := q.mergeTree(ctx, series, from, to, f, stackSelection{})
 	if err != nil {
 		return nil, err
 	}
