@@ -15,8 +15,9 @@ export default defineConfig({
   globalTeardown: require.resolve('./support/globalTeardown'),
   outputDir: '../test-results/playwright',
   timeout: 120_000,
-  // Assertions wait for what the user would see, not for speed: Playwright's 5 s default fails a
-  // wait for a redraw on a busy 2-core machine, so the limit only catches a page that never gets there.
+  // Assertions wait for what the user would see, not for speed: Playwright's 5 s default is short
+  // for a redraw on two cores shared by two browsers and the Go tests (scripts/test.sh runs them
+  // side by side), so the limit is there to catch a page that never gets there.
   expect: { timeout: 30_000 },
   // Spec files run side by side, tests of one file in order in one worker (fullyParallel is off). Each
   // file starts its own playground in beforeAll (its own port, picked by the playground, and its own
