@@ -54,9 +54,12 @@ build_frontend() {
   npm_install && npm run build && npm run build:playground
 }
 
-# build_backend builds the emberscope command and the plugin's backend binary.
+# build_backend builds the emberscope command (with the playground page built
+# at that moment in it) and the plugin's backend binary. The backend is built
+# with -trimpath, as the release (internal/release) and the store image build
+# theirs: their tests then find its compiled packages in Go's build cache.
 build_backend() {
   mkdir -p bin dist/datasource &&
   go build -o bin/emberscope ./cmd/emberscope &&
-  CGO_ENABLED=0 go build -tags arrow_json_stdlib -o "dist/datasource/gpx_emberscope_$(go env GOOS)_$(go env GOARCH)" ./pkg
+  CGO_ENABLED=0 go build -trimpath -tags arrow_json_stdlib -o "dist/datasource/gpx_emberscope_$(go env GOOS)_$(go env GOARCH)" ./pkg
 }

@@ -6,8 +6,12 @@
 # bounded fuzzing, staticcheck, the frontend's unit tests, type check and lint,
 # then the browser tests against the playground (installing Debian's chromium
 # when it is missing). Prints the tests passed/failed/skipped per runner and
-# the slowest steps. A skipped test fails the run unless
+# every step's time. A skipped test fails the run unless
 # scripts/skip-allowlist.txt names it with a reason.
+#
+# The Go steps run in the background beside the frontend's (see "The two
+# lanes" below); their output is printed when they end, and is in
+# test-results/logs/go.log as they run.
 #
 #   bash scripts/test.sh            # the default run: short versions of the long suites
 #   bash scripts/test.sh --full     # or EMBERSCOPE_FULL=1: longer fuzzing, the crash loop,
@@ -29,27 +33,27 @@ fi
 FUZZMINIMIZE="${FUZZMINIMIZE:-100x}"
 
 REPORTS="$ROOT/test-results/reports"  # per-runner summaries (test-results/ is gitignored)
-rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+LOGS="$ROOT/test-results/logs"        # the background lanes' output
+SIGNALS="$ROOT/test-results/signals"  # where one lane tells the other that a step is done
+STEPS="$REPORTS/steps.tsv"            # every step: result, seconds, lane, name
+rm -rf "$REPORTS" "$LOGS" "$SIGNALS" && mkdir -p "$REPORTS" "$LOGS" "$SIGNALS"
 TOOLS_BIN="$ROOT/bin/tools"           # linters built from tools/go.mod (bin/ is gitignored)
+exec 3>&1                             # the terminal, for the background lanes' one-line news
+LANE=""                               # the lane a step runs in ("" is the foreground)
 
-passed=0
-failed=0
-failures=()
-timings=()
-
+# step runs one step and records its result and time in $STEPS. A step in a
+# background lane also says on the terminal that it started and how it ended.
 step() {
   local name="$1"; shift
   say "$name"
-  local start=$SECONDS
-  if "$@"; then
-    passed=$((passed + 1))
-    echo "--- $name: ok ($((SECONDS - start)) s)"
-  else
-    failed=$((failed + 1))
-    failures+=("$name")
-    echo "--- $name: FAILED ($((SECONDS - start)) s)"
-  fi
-  timings+=("$((SECONDS - start))	$name")
+  [ -z "$LANE" ] || echo "[$LANE] $name: started" >&3
+  local start=$SECONDS rc=0 result=ok
+  "$@" || rc=$?
+  [ "$rc" = 0 ] || result=FAILED
+  local took=$((SECONDS - start))
+  echo "--- $name: $result ($took s)"
+  [ -z "$LANE" ] || echo "[$LANE] $name: $result ($took s)" >&3
+  printf '%s\t%s\t%s\t%s\n' "$result" "$took" "${LANE:-main}" "$name" >> "$STEPS"
 }
 
 # go_modules lists the folder of every Go module git tracks (x/k6 and its
@@ -143,11 +147,11 @@ go_fuzz() {
 }
 
 # staticcheck, at the version tools/go.mod pins, over every module.
-go_lint() {
+build_staticcheck() {
   mkdir -p "$TOOLS_BIN" &&
-  (cd tools && go build -o "$TOOLS_BIN/staticcheck" honnef.co/go/tools/cmd/staticcheck) &&
-  in_each_module "$TOOLS_BIN/staticcheck"
+  (cd tools && go build -o "$TOOLS_BIN/staticcheck" honnef.co/go/tools/cmd/staticcheck)
 }
+go_lint() { in_each_module "$TOOLS_BIN/staticcheck"; }
 
 jest_tests() {
   local out="$REPORTS/jest.json" ok=0
@@ -157,47 +161,156 @@ jest_tests() {
   return $ok
 }
 
+# The browser tests run the bin/emberscope the Go lane built after the page
+# (global-setup builds one itself when $EMBERSCOPE_TEST_BIN is not set).
 browser_tests() {
   local out="$REPORTS/playwright.json" ok=0
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$out" npm run e2e -- --reporter=list,json || ok=1
+  EMBERSCOPE_TEST_BIN="$ROOT/bin/emberscope" PLAYWRIGHT_JSON_OUTPUT_NAME="$out" \
+    npm run e2e:run -- --reporter=list,json || ok=1
   [ -f "$out" ] || { echo "playwright wrote no report"; return 1; }
   node scripts/test-report.mjs playwright "$out" "$REPORTS/playwright.summary.json" || ok=1
   return $ok
 }
 
-# The browser benchmark: the 16k-node case by default, every case (500k
-# nodes, 5,000 levels) with --full. Its numbers go to test-results/.
+# The browser benchmark, on the page the "build the benchmark page" step
+# built: the 16k-node case by default, every case (500k nodes, 5,000 levels)
+# with --full. Its numbers go to test-results/.
 browser_bench() {
   if [ "${EMBERSCOPE_FULL:-}" = 1 ]; then
-    npm run bench:browser
+    npm run bench:browser:run
   else
-    BENCH_CASES=16k npm run bench:browser
+    BENCH_CASES=16k npm run bench:browser:run
   fi
 }
 if [ "${EMBERSCOPE_FULL:-}" = 1 ]; then BENCH_LABEL="every case"; else BENCH_LABEL="16k nodes; --full: every case"; fi
 
+# signal says that a step another lane waits for is done (whether it passed or
+# not: the waiting step then fails on its own, naming what is missing).
+signal() { touch "$SIGNALS/$1"; }
+
+# wait_for waits until the signal is given, or until the lane that gives it
+# (process $2) has ended without giving it.
+wait_for() {
+  local name="$1" giver="$2"
+  while [ ! -e "$SIGNALS/$name" ]; do
+    if ! kill -0 "$giver" 2>/dev/null; then
+      echo "the lane that signals $name ended without it"
+      return 1
+    fi
+    sleep 1
+  done
+}
+
+# The two lanes. Two cores' worth of work side by side: the Go lane (fuzzing,
+# vet, the backend's build, the race tests and staticcheck: compilers and tests
+# that use both cores, with waits) in the background, and the frontend lane
+# (install, webpack, tsc, eslint, Jest, the browser tests: mostly one core each)
+# in the foreground. They meet where one lane's files are the other's input:
+#   page-built     go vet, the Go tests and staticcheck compile pkg/playground/page,
+#                  which embeds the playground page webpack writes: no Go command of
+#                  the lane compiles it until the page is written (the fuzz targets'
+#                  packages do not import it);
+#   bundle-built   internal/release's test runs `npm run build` into dist/, and the
+#                  backend's build writes into dist/: both wait for the frontend
+#                  lane's own build of dist/, and nothing of that lane writes dist/
+#                  or the page after it;
+#   backend-built  the browser tests run the bin/emberscope the Go lane built, with
+#                  the page in it.
+MAIN_PID=$$
+go_lane() {
+  LANE=go
+  step "build staticcheck (tools/go.mod)" build_staticcheck
+  step "go fuzz targets (${FUZZTIME} each)" go_fuzz
+  wait_for page-built "$MAIN_PID"
+  step "go vet" go_vet
+  wait_for bundle-built "$MAIN_PID"
+  step "build the backend" build_backend
+  signal backend-built
+  step "go tests (race detector)" go_tests
+  step "go lint (staticcheck)" go_lint
+}
+
+# A background lane runs in its own process group, so that stop_lanes ends it
+# with everything it started when the run ends early (Ctrl-C included: a
+# background command does not get the terminal's SIGINT).
+lanes=()
+start_lane() {
+  local name="$1"; shift
+  set -m
+  "$@" > "$LOGS/$name.log" 2>&1 &
+  set +m
+  lanes+=("$!")
+  echo "[$name] running in the background; output: test-results/logs/$name.log"
+}
+stop_lanes() {
+  local pid
+  for pid in "${lanes[@]+"${lanes[@]}"}"; do
+    kill -TERM -- "-$pid" 2>/dev/null || true
+  done
+}
+trap stop_lanes EXIT
+trap 'exit 130' INT TERM
+
+# finish_lane waits for a background lane and prints its output.
+finish_lane() {
+  local name="$1" pid="$2" p rest=()
+  wait "$pid" || true
+  for p in "${lanes[@]}"; do [ "$p" = "$pid" ] || rest+=("$p"); done
+  lanes=("${rest[@]+"${rest[@]}"}")
+  say "output of the $name lane (test-results/logs/$name.log)"
+  cat "$LOGS/$name.log"
+}
+
+# Debian's chromium installs (apt, mostly network and disk) beside everything
+# else when it is missing and packages can be installed without a password prompt.
+chromium_lane() {
+  LANE=chromium
+  step "install chromium when missing" ensure_chromium
+}
+chromium_in_background() {
+  [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
+    { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }
+}
+
 step "no tracked build outputs" bash scripts/check-tracked.sh
+start_lane go go_lane
+GO_LANE="${lanes[-1]}"
+CHROMIUM_LANE=""
+if chromium_in_background; then
+  start_lane chromium chromium_lane
+  CHROMIUM_LANE="${lanes[-1]}"
+fi
 step "install frontend dependencies" npm_install
-step "go vet" go_vet
-step "go lint (staticcheck)" go_lint
-step "go tests (race detector)" go_tests
-step "go fuzz targets (${FUZZTIME} each)" go_fuzz
+step "build the playground page" npm run build:playground
+signal page-built
+step "build the plugin bundle" npm run build
+signal bundle-built
 step "frontend type check" npm run typecheck
 step "frontend lint" npm run lint
 step "frontend unit tests" jest_tests
-step "build the plugin bundle" npm run build  # the browser tests build the playground page
-step "build the backend" build_backend
-step "install chromium when missing" ensure_chromium
+step "build the benchmark page" npm run build:bench
+if [ -n "$CHROMIUM_LANE" ]; then
+  finish_lane chromium "$CHROMIUM_LANE"
+  # the lane's CHROMIUM_PATH ended with it (a failed install failed its step)
+  if command -v chromium >/dev/null 2>&1; then export CHROMIUM_PATH="$(command -v chromium)"; fi
+else
+  step "install chromium when missing" ensure_chromium
+fi
+wait_for backend-built "$GO_LANE" || echo "the browser tests run without the Go lane's bin/emberscope"
 step "browser tests" browser_tests
 step "browser benchmark ($BENCH_LABEL)" browser_bench
+finish_lane go "$GO_LANE"
 
 say "summary"
 node scripts/test-report.mjs totals "$REPORTS" || true
 echo
+echo "steps (the go and chromium lanes ran beside the main one, so a step's time includes sharing the cores):"
+awk -F'\t' '{printf "  %4d s  %-8s %-6s %s\n", $2, $3, $1, $4}' "$STEPS"
 echo "slowest steps:"
-printf '%s\n' "${timings[@]}" | sort -rn | head -5 | awk -F'\t' '{printf "  %4d s  %s\n", $1, $2}'
-if [ "$failed" -gt 0 ]; then
-  printf 'failed step: %s\n' "${failures[@]}"
-fi
+sort -t$'\t' -k2,2rn "$STEPS" | head -5 | awk -F'\t' '{printf "  %4d s  %s\n", $2, $4}'
+passed=$(grep -c '^ok' "$STEPS" || true)
+failed=$(grep -c '^FAILED' "$STEPS" || true)
+grep '^FAILED' "$STEPS" | cut -f4 | sed 's/^/failed step: /' || true
+echo "whole run: $SECONDS s"
 echo "steps: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

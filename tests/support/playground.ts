@@ -3,7 +3,6 @@
 
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -20,18 +19,6 @@ export interface Playground {
   stop: () => Promise<void>;
 }
 
-/** A free loopback TCP port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
 /** The environment variable naming a built emberscope binary (set by global-setup). */
 export const BIN_ENV = 'EMBERSCOPE_TEST_BIN';
 
@@ -46,9 +33,11 @@ export function buildEmberscope(dir: string): string {
 export const PAGE_INDEX = path.join(REPO, 'pkg', 'playground', 'page', 'built', 'index.html');
 
 /**
- * Starts `emberscope playground -listen 127.0.0.1:<free port> -data <tmp>` from a temporary
- * directory (it serves the page embedded in the binary, so nothing beside it is needed), and
- * waits until it prints its addresses.
+ * Starts `emberscope playground -listen 127.0.0.1:0 -data <tmp>` from a temporary directory (it
+ * serves the page embedded in the binary, so nothing beside it is needed), and waits until it
+ * prints its addresses. The playground binds the port itself and prints it: test workers run
+ * side by side, and a port picked here and freed before the playground binds it could be taken
+ * by another worker's (or a Go test's) listener in between.
  */
 export async function startPlayground(): Promise<Playground> {
   if (!fs.existsSync(PAGE_INDEX)) {
@@ -56,25 +45,26 @@ export async function startPlayground(): Promise<Playground> {
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emberscope-e2e-'));
   const bin = process.env[BIN_ENV] || buildEmberscope(tmp);
-  const port = await freePort();
   const child: ChildProcess = spawn(
     bin,
     // -backfill: the diff spec loads the recorded Pyroscope profiles, filed at their own dates.
-    ['playground', '-listen', `127.0.0.1:${port}`, '-data', path.join(tmp, 'data'), '-backfill'],
+    ['playground', '-listen', '127.0.0.1:0', '-data', path.join(tmp, 'data'), '-backfill'],
     {
       cwd: tmp,
       stdio: ['ignore', 'pipe', 'pipe'],
     }
   );
   let out = '';
-  const ready = new Promise<{ storeUrl: string }>((resolve, reject) => {
+  const ready = new Promise<{ url: string; storeUrl: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`playground did not start within 60 s; output:\n${out}`)), 60_000);
     const onData = (b: Buffer) => {
       out += b.toString();
       const store = out.match(/send profiles to (http:\/\/[^\s)]+)\/ingest/);
-      if (store && out.includes('playground at')) {
+      // the address ends with the space before "(profiles from …)": never cut off mid-chunk
+      const page = out.match(/playground at (http:\/\/\S+)\s/);
+      if (store && page) {
         clearTimeout(timer);
-        resolve({ storeUrl: store[1] });
+        resolve({ url: page[1], storeUrl: store[1] });
       }
     };
     child.stdout?.on('data', onData);
@@ -84,9 +74,9 @@ export async function startPlayground(): Promise<Playground> {
       reject(new Error(`playground exited with ${code} before it was ready; output:\n${out}`));
     });
   });
-  const { storeUrl } = await ready;
+  const { url, storeUrl } = await ready;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     storeUrl,
     stop: () =>
       new Promise((resolve) => {
