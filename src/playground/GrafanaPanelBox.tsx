@@ -1,7 +1,9 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { CSSProperties, forwardRef, ReactNode } from 'react';
+import React, { forwardRef, ReactNode } from 'react';
+import { css, cx } from '@emotion/css';
+import { useStyles2 } from '@grafana/ui';
 
 /**
  * How far the box is moved by its transform, as react-grid-layout moves Grafana's panels (down
@@ -17,23 +19,21 @@ export const PANEL_BOX_SHIFT = { x: 0, y: 8 };
  * away from the cursor; overlays must be rendered outside (a portal). The playground draws its
  * panels in it so that browser tests see what Grafana does.
  */
-export const GrafanaPanelBox = forwardRef<
-  HTMLDivElement,
-  { testId: string; style: CSSProperties; children?: ReactNode }
->(function GrafanaPanelBox({ testId, style, children }, ref) {
-  return (
-    <div
-      ref={ref}
-      data-testid={testId}
-      data-grafana-panel-box=""
-      style={{
-        ...style,
-        contain: 'size layout',
-        transform: `translate(${PANEL_BOX_SHIFT.x}px, ${PANEL_BOX_SHIFT.y}px)`,
-        marginBottom: PANEL_BOX_SHIFT.y,
-      }}
-    >
-      {children}
-    </div>
-  );
+export const GrafanaPanelBox = forwardRef<HTMLDivElement, { testId: string; className?: string; children?: ReactNode }>(
+  function GrafanaPanelBox({ testId, className, children }, ref) {
+    const styles = useStyles2(getStyles);
+    return (
+      <div ref={ref} data-testid={testId} data-grafana-panel-box="" className={cx(className, styles.box)}>
+        {children}
+      </div>
+    );
+  }
+);
+
+const getStyles = () => ({
+  box: css({
+    contain: 'size layout',
+    transform: `translate(${PANEL_BOX_SHIFT.x}px, ${PANEL_BOX_SHIFT.y}px)`,
+    marginBottom: PANEL_BOX_SHIFT.y,
+  }),
 });

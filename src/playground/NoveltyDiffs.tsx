@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
+import { css } from '@emotion/css';
 import { DataFrame, dateTimeFormat } from '@grafana/data';
-import { Button } from '@grafana/ui';
+import { Button, useStyles2 } from '@grafana/ui';
 import type { EmberscopeQuery } from '../datasource/types';
 
 /** A novel point of a novelty answer, with the diff query its data link opens. */
@@ -70,13 +71,14 @@ export interface NoveltyDiffsProps {
 
 /** The novel points of a novelty answer, each one click from its diff. */
 export function NoveltyDiffs({ points, open, onOpen }: NoveltyDiffsProps) {
+  const styles = useStyles2(getStyles);
   if (points.length === 0) {
     return null;
   }
   return (
-    <ul data-testid="novel-points" style={{ margin: 0, paddingLeft: 16, fontSize: 12 }}>
+    <ul data-testid="novel-points" className={styles.list}>
       {points.map((p) => (
-        <li key={`${p.time}-${p.title}`} data-testid="novel-point" style={{ marginBottom: 4 }}>
+        <li key={`${p.time}-${p.title}`} data-testid="novel-point" className={styles.point}>
           <strong>{dateTimeFormat(p.time, { format: 'HH:mm:ss' })}</strong> {p.title}: {p.text}{' '}
           <Button
             size="sm"
@@ -91,3 +93,8 @@ export function NoveltyDiffs({ points, open, onOpen }: NoveltyDiffsProps) {
     </ul>
   );
 }
+
+const getStyles = () => ({
+  list: css({ margin: 0, paddingLeft: 16, fontSize: 12 }),
+  point: css({ marginBottom: 4 }),
+});

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { DataFrame, Field, FieldType, formattedValueToString, getValueFormat } from '@grafana/data';
-import { useTheme2 } from '@grafana/ui';
+import { css, cx } from '@emotion/css';
+import { DataFrame, Field, FieldType, GrafanaTheme2, formattedValueToString, getValueFormat } from '@grafana/data';
+import { useStyles2 } from '@grafana/ui';
 
 /** Rows drawn before the table says how many more there are. */
 export const MAX_TABLE_ROWS = 500;
@@ -29,30 +30,20 @@ export function cellText(field: Field, row: number): string {
  * (value, total, share) answers: one column per field, numbers right-aligned in their unit.
  */
 export function ResultTable({ frame }: { frame: DataFrame }) {
-  const theme = useTheme2();
+  const styles = useStyles2(getStyles);
   const n = frame.length;
   const shown = Math.min(n, MAX_TABLE_ROWS);
-  const cell: React.CSSProperties = {
-    padding: '2px 8px',
-    borderBottom: `1px solid ${theme.colors.border.weak}`,
-    whiteSpace: 'nowrap',
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
-    maxWidth: 640,
-  };
+  const isNumber = (f: Field) => f.type === FieldType.number;
   return (
-    <div style={{ overflow: 'auto', minHeight: 0, flex: '1 1 auto' }}>
-      <div data-testid="result-table-title" style={{ fontSize: 12, fontWeight: 500, padding: '2px 8px' }}>
+    <div className={styles.root}>
+      <div data-testid="result-table-title" className={styles.title}>
         {frame.name || 'Result'} · {n} row{n === 1 ? '' : 's'}
       </div>
-      <table data-testid="result-table" style={{ borderCollapse: 'collapse', fontSize: 12, width: '100%' }}>
+      <table data-testid="result-table" className={styles.table}>
         <thead>
           <tr>
             {frame.fields.map((f) => (
-              <th
-                key={f.name}
-                style={{ ...cell, textAlign: f.type === FieldType.number ? 'right' : 'left', fontWeight: 500 }}
-              >
+              <th key={f.name} className={cx(styles.cell, styles.head, isNumber(f) && styles.number)}>
                 {f.config.displayName ?? f.name}
               </th>
             ))}
@@ -62,14 +53,7 @@ export function ResultTable({ frame }: { frame: DataFrame }) {
           {Array.from({ length: shown }, (_, row) => (
             <tr key={row} data-testid="result-table-row">
               {frame.fields.map((f) => (
-                <td
-                  key={f.name}
-                  style={{
-                    ...cell,
-                    textAlign: f.type === FieldType.number ? 'right' : 'left',
-                    fontFamily: f.type === FieldType.number ? theme.typography.fontFamilyMonospace : undefined,
-                  }}
-                >
+                <td key={f.name} className={cx(styles.cell, isNumber(f) && [styles.number, styles.digits])}>
                   {cellText(f, row)}
                 </td>
               ))}
@@ -77,11 +61,26 @@ export function ResultTable({ frame }: { frame: DataFrame }) {
           ))}
         </tbody>
       </table>
-      {n > shown && (
-        <div style={{ fontSize: 12, padding: 4, color: theme.colors.text.secondary }}>
-          {n - shown} more rows not shown
-        </div>
-      )}
+      {n > shown && <div className={styles.more}>{n - shown} more rows not shown</div>}
     </div>
   );
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  root: css({ overflow: 'auto', minHeight: 0, flex: '1 1 auto' }),
+  title: css({ fontSize: 12, fontWeight: 500, padding: '2px 8px' }),
+  table: css({ borderCollapse: 'collapse', fontSize: 12, width: '100%' }),
+  cell: css({
+    padding: '2px 8px',
+    borderBottom: `1px solid ${theme.colors.border.weak}`,
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    maxWidth: 640,
+    textAlign: 'left',
+  }),
+  head: css({ fontWeight: 500 }),
+  number: css({ textAlign: 'right' }),
+  digits: css({ fontFamily: theme.typography.fontFamilyMonospace }),
+  more: css({ fontSize: 12, padding: 4, color: theme.colors.text.secondary }),
+});

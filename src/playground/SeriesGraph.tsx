@@ -2,9 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useMemo, useRef, useState } from 'react';
-import { DataFrame, FieldType, formattedValueToString, getValueFormat, dateTimeFormat } from '@grafana/data';
-import { useTheme2 } from '@grafana/ui';
-import { Exemplar, exemplarsOf } from '../shared/exemplars';
+import { css } from '@emotion/css';
+import { DataFrame, GrafanaTheme2, formattedValueToString, getValueFormat, dateTimeFormat } from '@grafana/data';
+import { useStyles2, useTheme2 } from '@grafana/ui';
+import type { Exemplar } from '../shared/exemplars';
+import { colourOf, linesOf, Marker, PLOT_PAD as PAD, stepOf } from './seriesData';
+import { ExemplarPoints, Markers, PlotScale } from './SeriesMarks';
+import { SeriesLegend } from './SeriesLegend';
 
 export interface SeriesGraphProps {
   series: DataFrame[];
@@ -28,84 +32,14 @@ export interface SeriesGraphProps {
   onExemplar?: (e: Exemplar) => void;
 }
 
-export type { Exemplar };
-export { exemplarsOf };
-
-/** A marked window of time. */
-export interface Marker {
-  from: number;
-  to: number;
-  title: string;
-}
-
-/** The markers of annotation frames: `time` (and `timeEnd`) with a `title` (or `text`). */
-export function markersOf(frames: DataFrame[]): Marker[] {
-  const out: Marker[] = [];
-  for (const f of frames) {
-    const t = f.fields.find((x) => x.name === 'time');
-    const end = f.fields.find((x) => x.name === 'timeEnd');
-    const title = f.fields.find((x) => x.name === 'title') ?? f.fields.find((x) => x.name === 'text');
-    if (!t) {
-      continue;
-    }
-    for (let i = 0; i < f.length; i++) {
-      const from = Number(t.values[i]);
-      out.push({ from, to: end ? Number(end.values[i]) : from, title: title ? String(title.values[i]) : '' });
-    }
-  }
-  return out;
-}
-
-interface Line {
-  /** Index of the frame in the series. */
-  frame: number;
-  name: string;
-  times: number[];
-  values: number[];
-  unit?: string;
-}
-
-const PALETTE = ['#7eb26d', '#eab839', '#6ed0e0', '#ef843c', '#e24d42', '#1f78c1', '#ba43a9', '#705da0'];
-/** The colour of the i-th series. */
-const colourOf = (i: number) => PALETTE[i % PALETTE.length];
-const PAD = { left: 64, right: 12, top: 8, bottom: 22 };
-
-function linesOf(series: DataFrame[]): Line[] {
-  const out: Line[] = [];
-  for (const [fi, f] of series.entries()) {
-    const t = f.fields.find((x) => x.type === FieldType.time);
-    const v = f.fields.find((x) => x.type === FieldType.number);
-    if (!t || !v) {
-      continue;
-    }
-    const labels = v.labels ? Object.entries(v.labels).map(([k, x]) => `${k}="${x}"`) : [];
-    const name =
-      v.config?.displayNameFromDS ??
-      v.config?.displayName ??
-      (labels.length ? `{${labels.join(', ')}}` : (f.name ?? v.name));
-    out.push({
-      frame: fi,
-      name,
-      times: Array.from(t.values as number[]),
-      values: Array.from(v.values as number[]),
-      unit: v.config?.unit,
-    });
-  }
-  return out;
-}
-
-/** Median spacing of a line's points (a sixtieth of the range for a lone point): the width of one point's range. */
-function stepOf(times: number[], from: number, to: number): number {
-  const fallback = Math.max(10_000, (to - from) / 60);
-  if (times.length < 2) {
-    return fallback;
-  }
-  const d = times
-    .slice(1)
-    .map((t, i) => t - times[i])
-    .sort((a, b) => a - b);
-  return d[Math.floor(d.length / 2)] || fallback;
-}
+/** Value ticks on the axis, above zero. */
+const TICKS = 5;
+/** How far (px) from a point a click still hits it. */
+const HIT_PX = 24;
+/** How far (px) the mouse moves before a press becomes a drag. */
+const DRAG_PX = 4;
+/** The hover tooltip's widest (px). */
+const TOOLTIP_WIDTH = 220;
 
 /**
  * A small SVG line chart of the series. Clicking a point selects that point's step;
@@ -125,6 +59,7 @@ export function SeriesGraph({
   onPoint,
 }: SeriesGraphProps) {
   const theme = useTheme2();
+  const styles = useStyles2(getStyles);
   const all = useMemo(() => linesOf(series), [series]);
   const [hidden, setHidden] = useState<Set<string>>(() => new Set());
   // colours stay with their series when others are hidden
@@ -157,10 +92,11 @@ export function SeriesGraph({
   const xOf = (t: number) => PAD.left + ((t - from) / (to - from || 1)) * plotW;
   const tOf = (x: number) => from + ((x - PAD.left) / plotW) * (to - from);
   const yOf = (v: number) => PAD.top + plotH - (v / max) * plotH;
+  const scale: PlotScale = { xOf, yOf, top: PAD.top, height: plotH };
   const localX = (e: React.MouseEvent) => e.clientX - (svg.current?.getBoundingClientRect().left ?? 0);
-
   const localY = (e: React.MouseEvent) => e.clientY - (svg.current?.getBoundingClientRect().top ?? 0);
-  // the point nearest in time (within 24 px), and among points of that time the nearest in value
+
+  // the point nearest in time (within HIT_PX), and among points of that time the nearest in value
   const nearest = (x: number, y?: number) => {
     let best: { line: number; k: number; d: number; dy: number } | undefined;
     lines.forEach((l, li) =>
@@ -172,13 +108,36 @@ export function SeriesGraph({
         }
       })
     );
-    return best && best.d < 24 ? best : undefined;
+    return best && best.d < HIT_PX ? best : undefined;
   };
 
-  const ticks = 5;
-  const grid = theme.colors.border.weak;
+  const onMouseUp = (e: React.MouseEvent) => {
+    const x = localX(e);
+    const d = drag;
+    setDrag(undefined);
+    if (d && Math.abs(x - d.x0) > DRAG_PX) {
+      const a = tOf(Math.min(d.x0, x));
+      const b = tOf(Math.max(d.x0, x));
+      onSelect(Math.max(from, Math.round(a)), Math.min(to, Math.round(b)));
+      return;
+    }
+    const n = nearest(x, localY(e));
+    if (n && onPoint?.(lines[n.line].frame, n.k, e.clientX, e.clientY)) {
+      return;
+    }
+    if (n) {
+      const l = lines[n.line];
+      // a point sums the profiles of one step; whether its time opens or centres the step
+      // depends on the server, so take a step on either side
+      const step = stepOf(l.times, from, to);
+      const t = l.times[n.k];
+      onSelect(Math.max(from, Math.round(t - step)), Math.min(to, Math.round(t + step)));
+    }
+  };
+
+  const axisText = { fontSize: 10, fill: theme.colors.text.secondary };
   return (
-    <div style={{ position: 'relative', width }}>
+    <div className={styles.root} style={{ width }}>
       <svg
         ref={svg}
         width={width}
@@ -186,7 +145,7 @@ export function SeriesGraph({
         data-testid="series-graph"
         role="img"
         aria-label="Series"
-        style={{ display: 'block', cursor: 'crosshair', userSelect: 'none' }}
+        className={styles.plot}
         onMouseDown={(e) => setDrag({ x0: localX(e), x1: localX(e) })}
         onMouseMove={(e) => {
           const x = localX(e);
@@ -197,44 +156,15 @@ export function SeriesGraph({
           setHover(n ? { x, line: n.line, k: n.k } : undefined);
         }}
         onMouseLeave={() => setHover(undefined)}
-        onMouseUp={(e) => {
-          const x = localX(e);
-          const d = drag;
-          setDrag(undefined);
-          if (d && Math.abs(x - d.x0) > 4) {
-            const a = tOf(Math.min(d.x0, x));
-            const b = tOf(Math.max(d.x0, x));
-            onSelect(Math.max(from, Math.round(a)), Math.min(to, Math.round(b)));
-            return;
-          }
-          const n = nearest(x, localY(e));
-          if (n && onPoint?.(lines[n.line].frame, n.k, e.clientX, e.clientY)) {
-            return;
-          }
-          if (n) {
-            const l = lines[n.line];
-            // a point sums the profiles of one step; whether its time opens or centres the step
-            // depends on the server, so take a step on either side
-            const step = stepOf(l.times, from, to);
-            const t = l.times[n.k];
-            onSelect(Math.max(from, Math.round(t - step)), Math.min(to, Math.round(t + step)));
-          }
-        }}
+        onMouseUp={onMouseUp}
       >
         {lines.length > 0 &&
-          Array.from({ length: ticks + 1 }, (_, i) => {
-            const v = (max * i) / ticks;
+          Array.from({ length: TICKS + 1 }, (_, i) => {
+            const v = (max * i) / TICKS;
             return (
               <g key={i}>
-                <line x1={PAD.left} x2={PAD.left + plotW} y1={yOf(v)} y2={yOf(v)} stroke={grid} />
-                <text
-                  x={PAD.left - 6}
-                  y={yOf(v)}
-                  textAnchor="end"
-                  dominantBaseline="middle"
-                  fontSize={10}
-                  fill={theme.colors.text.secondary}
-                >
+                <line x1={PAD.left} x2={PAD.left + plotW} y1={yOf(v)} y2={yOf(v)} stroke={theme.colors.border.weak} />
+                <text x={PAD.left - 6} y={yOf(v)} textAnchor="end" dominantBaseline="middle" {...axisText}>
                   {fmt(v)}
                 </text>
               </g>
@@ -248,8 +178,7 @@ export function SeriesGraph({
               x={xOf(t)}
               y={height - 6}
               textAnchor={q === 0 ? 'start' : q === 1 ? 'end' : 'middle'}
-              fontSize={10}
-              fill={theme.colors.text.secondary}
+              {...axisText}
             >
               {dateTimeFormat(t, { format: 'HH:mm:ss' })}
             </text>
@@ -278,60 +207,11 @@ export function SeriesGraph({
             ))}
           </g>
         ))}
-        {(markers ?? []).map((m, i) => (
-          <g key={`m${i}`} data-testid="series-marker">
-            <title>{m.title}</title>
-            <rect
-              x={xOf(m.from)}
-              y={PAD.top}
-              width={Math.max(2, xOf(m.to) - xOf(m.from))}
-              height={plotH}
-              fill={theme.colors.warning.transparent}
-            />
-            <path
-              d={`M${xOf(m.from)},${PAD.top} l5,0 l-5,7 z`}
-              fill={theme.colors.warning.main}
-              transform={`translate(${Math.max(0, (xOf(m.to) - xOf(m.from)) / 2 - 2.5)},0)`}
-            />
-          </g>
-        ))}
-        {lines.length > 0 &&
-          (exemplars ?? []).map((e, i) => {
-            const x = xOf(e.time);
-            const y = yOf(e.value);
-            return (
-              <g
-                key={`e${i}`}
-                data-testid="series-exemplar"
-                data-id={e.id}
-                data-kind={e.kind}
-                role="button"
-                aria-label={`${e.kind === 'span' ? 'Span' : 'Profile'} ${e.id}`}
-                style={{ cursor: 'pointer' }}
-                // a click on an exemplar opens it, not the step under it
-                onMouseDown={(ev) => ev.stopPropagation()}
-                onMouseUp={(ev) => {
-                  ev.stopPropagation();
-                  onExemplar?.(e);
-                }}
-              >
-                <title>
-                  {`${e.kind === 'span' ? 'Span' : 'Profile'} ${e.id}${e.traceId ? ` (trace ${e.traceId})` : ''}: ${fmt(e.value)} at ${dateTimeFormat(e.time, { format: 'HH:mm:ss' })}`}
-                </title>
-                <rect
-                  x={x - 5}
-                  y={y - 5}
-                  width={10}
-                  height={10}
-                  transform={`rotate(45 ${x} ${y})`}
-                  fill={theme.colors.primary.main}
-                  stroke={theme.colors.background.primary}
-                  strokeWidth={1}
-                />
-              </g>
-            );
-          })}
-        {drag && Math.abs(drag.x1 - drag.x0) > 4 && (
+        <Markers markers={markers ?? []} scale={scale} />
+        {lines.length > 0 && (
+          <ExemplarPoints exemplars={exemplars ?? []} scale={scale} format={fmt} onOpen={onExemplar} />
+        )}
+        {drag && Math.abs(drag.x1 - drag.x0) > DRAG_PX && (
           <rect
             x={Math.min(drag.x0, drag.x1)}
             y={PAD.top}
@@ -342,84 +222,45 @@ export function SeriesGraph({
         )}
       </svg>
       {hover && lines[hover.line] && (
-        <div
-          style={{
-            position: 'absolute',
-            left: Math.min(hover.x + 10, Math.max(0, width - 220)),
-            top: 4,
-            background: theme.colors.background.secondary,
-            border: `1px solid ${theme.colors.border.medium}`,
-            padding: '2px 6px',
-            fontSize: 11,
-            pointerEvents: 'none',
-            maxWidth: 220,
-            overflow: 'hidden',
-            textOverflow: 'ellipsis',
-            whiteSpace: 'nowrap',
-          }}
-        >
+        // follows the cursor, kept inside the graph
+        <div className={styles.tooltip} style={{ left: Math.min(hover.x + 10, Math.max(0, width - TOOLTIP_WIDTH)) }}>
           {dateTimeFormat(lines[hover.line].times[hover.k], { format: 'HH:mm:ss' })} · {lines[hover.line].name}:{' '}
           {fmt(lines[hover.line].values[hover.k])}
         </div>
       )}
-      {all.length > 0 && (
-        <div
-          data-testid="series-legend"
-          style={{
-            display: 'flex',
-            flexWrap: 'wrap',
-            gap: '2px 12px',
-            fontSize: 11,
-            padding: `2px ${PAD.right}px 0 ${PAD.left}px`,
-          }}
-        >
-          {all.map((l, i) => {
-            const off = hidden.has(l.name);
-            return (
-              <button
-                key={l.name}
-                type="button"
-                data-testid="series-legend-item"
-                aria-pressed={!off}
-                title={off ? 'Show this series' : 'Hide this series'}
-                onClick={() => toggle(l.name)}
-                style={{
-                  display: 'inline-flex',
-                  alignItems: 'center',
-                  gap: 4,
-                  border: 'none',
-                  background: 'none',
-                  padding: 0,
-                  cursor: 'pointer',
-                  color: theme.colors.text.primary,
-                  opacity: off ? 0.45 : 1,
-                  font: 'inherit',
-                }}
-              >
-                <span style={{ width: 12, height: 3, background: colourOf(i), display: 'inline-block' }} />
-                <span style={{ textDecoration: off ? 'line-through' : 'none' }}>{l.name}</span>
-              </button>
-            );
-          })}
-        </div>
-      )}
+      {all.length > 0 && <SeriesLegend lines={all} hidden={hidden} onToggle={toggle} />}
       {all.length === 0 && (
-        <div
-          style={{
-            position: 'absolute',
-            left: 0,
-            top: 0,
-            width,
-            height,
-            display: 'grid',
-            placeItems: 'center',
-            fontSize: 12,
-            opacity: 0.7,
-          }}
-        >
+        <div className={styles.empty} style={{ width, height }}>
           No series in this range
         </div>
       )}
     </div>
   );
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  root: css({ position: 'relative' }),
+  plot: css({ display: 'block', cursor: 'crosshair', userSelect: 'none' }),
+  tooltip: css({
+    position: 'absolute',
+    top: 4,
+    background: theme.colors.background.secondary,
+    border: `1px solid ${theme.colors.border.medium}`,
+    padding: '2px 6px',
+    fontSize: 11,
+    pointerEvents: 'none',
+    maxWidth: TOOLTIP_WIDTH,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  }),
+  empty: css({
+    position: 'absolute',
+    left: 0,
+    top: 0,
+    display: 'grid',
+    placeItems: 'center',
+    fontSize: 12,
+    opacity: 0.7,
+  }),
+});

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { exprOf, readUrl, restoredQuery, storedQuery, writeUrl } from './url';
-import { addressText } from './App';
+import { addressText } from './views';
 import type { EmberscopeQuery } from '../datasource/types';
 
 describe('playground address', () => {

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { createDataFrame, FieldType } from '@grafana/data';
-import { addressText, livePolling, viewsOf } from './App';
-import { markersOf } from './SeriesGraph';
+import { addressText, livePolling, viewsOf } from './views';
+import { markersOf } from './seriesData';
 import { cellText } from './ResultTable';
 
 describe('playground views', () => {

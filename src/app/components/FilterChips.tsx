@@ -2,18 +2,21 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { Button } from '@grafana/ui';
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { Button, useStyles2 } from '@grafana/ui';
 import { useApp } from '../context';
 import { formatFilter } from '../state';
 
 /** The view's label filters and virtual-frame label, each removable. */
 export function FilterChips() {
   const { view, go } = useApp();
+  const styles = useStyles2(getStyles);
   if (!view.filters.length && !view.frames) {
     return null;
   }
   return (
-    <div data-testid="filters" style={{ display: 'flex', flexWrap: 'wrap', gap: 4, alignItems: 'center', fontSize: 12 }}>
+    <div data-testid="filters" className={styles.chips}>
       <span>Filters:</span>
       {view.filters.map((f, i) => (
         <Button
@@ -36,3 +39,7 @@ export function FilterChips() {
     </div>
   );
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  chips: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(0.5), alignItems: 'center', fontSize: 12 }),
+});

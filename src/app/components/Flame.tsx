@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useMemo, useRef, useState } from 'react';
+import { css } from '@emotion/css';
 import { DataFrame, LoadingState, PanelData, TimeRange } from '@grafana/data';
+import { useStyles2 } from '@grafana/ui';
 import { FlamegraphPanel } from '../../panel/FlamegraphPanel';
 import { defaultOptions, PanelOptions } from '../../panel/options';
 import { useElementSize } from '../../panel/components/useElementSize';
@@ -12,6 +14,7 @@ import { useElementSize } from '../../panel/components/useElementSize';
  * box that takes the rest of the window and never less than 360 px.
  */
 export function Flame({ frame, range, title }: { frame: DataFrame; range: TimeRange; title: string }) {
+  const styles = useStyles2(getStyles);
   const box = useRef<HTMLDivElement>(null);
   const size = useElementSize(box);
   const [options, setOptions] = useState<PanelOptions>(defaultOptions);
@@ -20,11 +23,7 @@ export function Flame({ frame, range, title }: { frame: DataFrame; range: TimeRa
     [frame, range]
   );
   return (
-    <div
-      ref={box}
-      data-testid="panel-box"
-      style={{ height: 'max(360px, calc(100vh - 300px))', minWidth: 0, overflow: 'hidden' }}
-    >
+    <div ref={box} data-testid="panel-box" className={styles.box}>
       {size.width > 0 && size.height > 0 && (
         <FlamegraphPanel
           {...({} as React.ComponentProps<typeof FlamegraphPanel>)}
@@ -44,3 +43,7 @@ export function Flame({ frame, range, title }: { frame: DataFrame; range: TimeRa
     </div>
   );
 }
+
+const getStyles = () => ({
+  box: css({ height: 'max(360px, calc(100vh - 300px))', minWidth: 0, overflow: 'hidden' }),
+});

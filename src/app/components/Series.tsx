@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useRef, useState } from 'react';
+import { css, cx } from '@emotion/css';
 import { dateTimeFormat } from '@grafana/data';
-import { useTheme2 } from '@grafana/ui';
+import { useStyles2, useTheme2 } from '@grafana/ui';
 import { useElementSize } from '../../panel/components/useElementSize';
 import { Line, formatValue } from '../query';
 import type { Span } from '../state';
@@ -46,6 +47,7 @@ export const colourOf = (i: number) => PALETTE[i % PALETTE.length];
 export function Series(props: SeriesProps) {
   const { lines, from, to, height, unit, small, bands = [], marks = [], onSelect, testId = 'app-series' } = props;
   const theme = useTheme2();
+  const styles = useStyles2(getStyles);
   const box = useRef<HTMLDivElement>(null);
   const { width } = useElementSize(box);
   const [drag, setDrag] = useState<{ a: number; b: number } | undefined>();
@@ -76,18 +78,19 @@ export function Series(props: SeriesProps) {
   };
 
   return (
-    <div style={{ minWidth: 0 }}>
+    <div className={styles.root}>
       <div
         ref={box}
         data-testid={testId}
-        style={{ position: 'relative', height, cursor: onSelect ? 'crosshair' : undefined, userSelect: 'none' }}
+        className={cx(styles.plot, onSelect && styles.selectable)}
+        style={{ height }}
         onMouseDown={onSelect ? (e) => setDrag({ a: localX(e), b: localX(e) }) : undefined}
         onMouseMove={drag ? (e) => setDrag({ ...drag, b: localX(e) }) : undefined}
         onMouseUp={finish}
         onMouseLeave={() => setDrag(undefined)}
       >
         {width > 0 && (
-          <svg width={width} height={height} role="img" aria-label="series" style={{ display: 'block' }}>
+          <svg width={width} height={height} role="img" aria-label="series" className={styles.svg}>
             {bands.map((b) => (
               <g key={b.name} data-testid={`band-${b.name}`}>
                 <rect
@@ -132,7 +135,7 @@ export function Series(props: SeriesProps) {
               <g
                 key={m.time}
                 data-testid="novel-mark"
-                style={{ cursor: 'pointer' }}
+                className={styles.mark}
                 onMouseDown={(e) => e.stopPropagation()}
                 onClick={() => props.onMarkClick?.(m)}
               >
@@ -159,9 +162,9 @@ export function Series(props: SeriesProps) {
         )}
       </div>
       {!small && lines.length > 0 && (
-        <div data-testid="series-legend" style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 12px', fontSize: 12 }}>
+        <div data-testid="series-legend" className={styles.legend}>
           {lines.map((l, i) => (
-            <span key={l.name + i} data-testid="legend-item" data-total={l.total} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            <span key={l.name + i} data-testid="legend-item" data-total={l.total} className={styles.legendItem}>
               <span style={{ color: colourOf(i) }}>▬</span> {l.name}: <b>{formatValue(l.total, unit)}</b>
             </span>
           ))}
@@ -170,3 +173,13 @@ export function Series(props: SeriesProps) {
     </div>
   );
 }
+
+const getStyles = () => ({
+  root: css({ minWidth: 0 }),
+  plot: css({ position: 'relative', userSelect: 'none' }),
+  selectable: css({ cursor: 'crosshair' }),
+  svg: css({ display: 'block' }),
+  mark: css({ cursor: 'pointer' }),
+  legend: css({ display: 'flex', flexWrap: 'wrap', gap: '4px 12px', fontSize: 12 }),
+  legendItem: css({ minWidth: 0, overflowWrap: 'anywhere' }),
+});

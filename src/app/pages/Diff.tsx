@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useMemo, useState } from 'react';
-import { dateTimeFormat } from '@grafana/data';
-import { Alert, Button, LoadingPlaceholder, RadioButtonGroup } from '@grafana/ui';
+import { css } from '@emotion/css';
+import { dateTimeFormat, GrafanaTheme2 } from '@grafana/data';
+import { Alert, Button, LoadingPlaceholder, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import type { EmberscopeQuery } from '../../datasource/types';
 import { useApp } from '../context';
 import { Flame } from '../components/Flame';
@@ -43,6 +44,7 @@ const fmt = (s: Span) =>
  */
 export function DiffPage() {
   const { ds, type, range, view, go, refresh } = useApp();
+  const styles = useStyles2(getStyles);
   const unit = unitOf(type);
   const sel = selectorOf(view.service, view.filters);
   const from = range.from.valueOf();
@@ -101,8 +103,8 @@ export function DiffPage() {
   ];
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 8, minWidth: 0 }} data-testid="diff-page">
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
+    <div className={styles.page} data-testid="diff-page">
+      <div className={styles.bar}>
         <span>Drag on the series to pick the</span>
         <RadioButtonGroup
           size="sm"
@@ -135,11 +137,11 @@ export function DiffPage() {
         </Button>
       </div>
       <FilterChips />
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, fontSize: 12 }}>
-        <span data-testid="baseline-range" style={{ color: BASE_COLOUR }}>
+      <div className={styles.ranges}>
+        <span data-testid="baseline-range" className={styles.baseline}>
           Baseline: {baseline ? fmt(baseline) : 'not picked'}
         </span>
-        <span data-testid="comparison-range" style={{ color: COMP_COLOUR }}>
+        <span data-testid="comparison-range" className={styles.comparison}>
           Comparison: {comparison ? fmt(comparison) : 'not picked'}
         </span>
         {version && <span data-testid="version-label">deploys by {version}: {deploys.map((d) => d.version).join(', ') || 'none'}</span>}
@@ -152,7 +154,7 @@ export function DiffPage() {
       {diff.loading && <LoadingPlaceholder text="Loading the diff…" />}
       {flame && (
         <>
-          <div data-testid="diff-totals" data-baseline={flameTotals(flame).total} data-comparison={flameTotals(flame).right} style={{ fontSize: 12 }}>
+          <div data-testid="diff-totals" data-baseline={flameTotals(flame).total} data-comparison={flameTotals(flame).right} className={styles.totals}>
             Baseline <b>{formatValue(flameTotals(flame).total, unit)}</b>, comparison{' '}
             <b>{formatValue(flameTotals(flame).right ?? 0, unit)}</b>
           </div>
@@ -162,3 +164,12 @@ export function DiffPage() {
     </div>
   );
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  page: css({ display: 'flex', flexDirection: 'column', gap: theme.spacing(1), minWidth: 0 }),
+  bar: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1), alignItems: 'center' }),
+  ranges: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(2), fontSize: 12 }),
+  baseline: css({ color: BASE_COLOUR }),
+  comparison: css({ color: COMP_COLOUR }),
+  totals: css({ fontSize: 12 }),
+});

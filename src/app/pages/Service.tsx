@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useMemo, useState } from 'react';
+import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
 import { getBackendSrv, locationService } from '@grafana/runtime';
-import { Alert, Button, InlineField, LoadingPlaceholder, Select } from '@grafana/ui';
+import { Alert, Button, InlineField, LoadingPlaceholder, Select, useStyles2 } from '@grafana/ui';
 import type { EmberscopeQuery } from '../../datasource/types';
 import { useApp } from '../context';
 import { Flame } from '../components/Flame';
@@ -39,6 +41,7 @@ export const visibleLabels = (names: string[]) => names.filter((n) => !n.startsW
  */
 export function ServicePage() {
   const { ds, type, range, view, go, refresh } = useApp();
+  const styles = useStyles2(getStyles);
   const unit = unitOf(type);
   const sel = selectorOf(view.service, view.filters);
   const rangeMs = { from: range.from.valueOf(), to: range.to.valueOf() };
@@ -91,9 +94,9 @@ export function ServicePage() {
   };
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 8, minWidth: 0 }} data-testid="service-page">
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
-        <h3 style={{ margin: 0, overflowWrap: 'anywhere' }} data-testid="service-name">
+    <div className={styles.page} data-testid="service-page">
+      <div className={styles.bar}>
+        <h3 className={styles.name} data-testid="service-name">
           {view.service}
         </h3>
         <InlineField label="Series by" tooltip="A label from the labels API">
@@ -149,7 +152,7 @@ export function ServicePage() {
       />
       {flame && (
         <>
-          <div data-testid="flame-total" data-total={flameTotals(flame).total} style={{ fontSize: 12 }}>
+          <div data-testid="flame-total" data-total={flameTotals(flame).total} className={styles.total}>
             Total of the flame graph: <b>{formatValue(flameTotals(flame).total, unit)}</b>
           </div>
           <Flame frame={flame} range={range} title={view.service} />
@@ -158,3 +161,10 @@ export function ServicePage() {
     </div>
   );
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  page: css({ display: 'flex', flexDirection: 'column', gap: theme.spacing(1), minWidth: 0 }),
+  bar: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1), alignItems: 'center' }),
+  name: css({ margin: 0, overflowWrap: 'anywhere' }),
+  total: css({ fontSize: 12 }),
+});

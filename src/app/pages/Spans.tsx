@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useMemo } from 'react';
-import { DataFrame, dateTimeFormat } from '@grafana/data';
+import { css, cx } from '@emotion/css';
+import { DataFrame, dateTimeFormat, GrafanaTheme2 } from '@grafana/data';
 import { getDataSourceSrv } from '@grafana/runtime';
-import { Alert, LoadingPlaceholder, RadioButtonGroup, useTheme2 } from '@grafana/ui';
+import { Alert, LoadingPlaceholder, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { useApp } from '../context';
 import { Series } from '../components/Series';
 import { Flame } from '../components/Flame';
@@ -61,7 +62,7 @@ const HEAT_OPTIONS = [
  */
 export function SpansPage() {
   const { ds, type, range, view, go, href, refresh } = useApp();
-  const theme = useTheme2();
+  const styles = useStyles2(getStyles);
   const unit = unitOf(type);
   const sel = selectorOf(view.service, view.filters);
   const from = range.from.valueOf();
@@ -114,15 +115,14 @@ export function SpansPage() {
   const slot = xs.length > 1 ? Math.min(...xs.slice(1).map((x, i) => x - xs[i])) : (to - from) / 20;
   const maxY = Math.max(1, ...cells.map((c) => c.yMax), ...exemplars.map((e) => e.value));
   const maxCount = Math.max(1, ...cells.map((c) => c.count));
-  const H = 160;
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 8, minWidth: 0 }} data-testid="spans-page">
+    <div className={styles.page} data-testid="spans-page">
       {answer.error && <Alert title="Query failed" severity="error">{answer.error}</Alert>}
       {answer.value?.error && <Alert title="Query failed" severity="error">{answer.value.error}</Alert>}
       {answer.loading && !answer.value && <LoadingPlaceholder text="Loading…" />}
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
-        <h4 style={{ margin: 0 }}>{heatmapType === 'span' ? 'Spans' : 'Profiles'} by total (heatmap)</h4>
+      <div className={styles.bar}>
+        <h4 className={styles.heading}>{heatmapType === 'span' ? 'Spans' : 'Profiles'} by total (heatmap)</h4>
         <RadioButtonGroup
           size="sm"
           options={HEAT_OPTIONS}
@@ -130,11 +130,11 @@ export function SpansPage() {
           onChange={(v) => go({ heat: v === 'span' ? 'span' : undefined, pick: undefined })}
           aria-label="Heatmap of"
         />
-        <span style={{ fontSize: 12 }} data-testid="exemplar-count">
+        <span className={styles.small} data-testid="exemplar-count">
           {exemplars.length} exemplar(s): click one to open its flame graph
         </span>
       </div>
-      <div data-testid="heatmap" style={{ position: 'relative', height: H, minWidth: 0, background: theme.colors.background.secondary }}>
+      <div data-testid="heatmap" className={styles.heatmap}>
         {cells
           .filter((c) => c.count > 0)
           .map((c) => {
@@ -152,13 +152,13 @@ export function SpansPage() {
                   go(cellView(c, slot));
                 }}
                 title={`${dateTimeFormat(c.xMax, { format: 'HH:mm:ss' })}: ${c.count} profile(s) of ${formatValue(c.yMin, unit)}–${formatValue(c.yMax, unit)}; open this slot's flame graph`}
+                className={styles.cell}
+                // placed by its slot and totals, as opaque as it has profiles
                 style={{
-                  position: 'absolute',
                   left: `${Math.max(0, left)}%`,
                   width: `max(3px, ${width}%)`,
                   bottom: `${bottom}%`,
                   height: `${height}%`,
-                  background: theme.visualization.getColorByName('orange'),
                   opacity: 0.25 + 0.75 * (c.count / maxCount),
                 }}
               />
@@ -180,25 +180,20 @@ export function SpansPage() {
                 go({ pick: pickOf(e) });
               }}
               title={`${e.kind === 'span' ? 'span' : 'profile'} ${e.id} at ${dateTimeFormat(e.time, { format: 'HH:mm:ss' })}: ${formatValue(e.value, unit)}; open its flame graph`}
+              className={cx(styles.exemplar, chosen && styles.chosen)}
+              // centred on its time and total
               style={{
-                position: 'absolute',
-                zIndex: 1,
                 left: `calc(${Math.min(100, Math.max(0, left))}% - 5px)`,
                 bottom: `calc(${Math.min(100, Math.max(0, bottom))}% - 5px)`,
-                width: 10,
-                height: 10,
-                transform: 'rotate(45deg)',
-                background: chosen ? theme.colors.primary.main : theme.visualization.getColorByName('blue'),
-                border: `1px solid ${theme.colors.background.primary}`,
               }}
             />
           );
         })}
       </div>
       {pick && (
-        <div data-testid="picked-exemplar" style={{ display: 'flex', flexDirection: 'column', gap: 4, minWidth: 0 }}>
-          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'baseline', fontSize: 12 }}>
-            <b data-testid="picked-title" style={{ overflowWrap: 'anywhere' }}>
+        <div data-testid="picked-exemplar" className={styles.picked}>
+          <div className={styles.pickedBar}>
+            <b data-testid="picked-title" className={styles.wrap}>
               Flame graph of {pick.kind} {pick.id}
             </b>
             {pickedFlame && (
@@ -209,7 +204,7 @@ export function SpansPage() {
             {pickedExemplar?.traceId && tracing && (
               <a
                 data-testid="trace-link"
-                style={{ color: theme.colors.text.link }}
+                className={styles.link}
                 href={traceUrl(tracing, pickedExemplar.traceId, range)}
               >
                 View trace {pickedExemplar.traceId}
@@ -217,7 +212,7 @@ export function SpansPage() {
             )}
             <a
               data-testid="picked-close"
-              style={{ color: theme.colors.text.link }}
+              className={styles.link}
               href={href({ pick: undefined })}
               onClick={(ev) => {
                 ev.preventDefault();
@@ -233,7 +228,7 @@ export function SpansPage() {
           {pickedFlame && <Flame frame={pickedFlame} range={range} title={`${pick.kind} ${pick.id}`} />}
         </div>
       )}
-      <h4 style={{ margin: 0 }}>Novelty score</h4>
+      <h4 className={styles.heading}>Novelty score</h4>
       <Series
         lines={scores}
         from={from}
@@ -250,13 +245,13 @@ export function SpansPage() {
         testId="novelty-series"
       />
       {novel.length > 0 ? (
-        <ul data-testid="novel-profiles" style={{ margin: 0, paddingLeft: 16, fontSize: 12 }}>
+        <ul data-testid="novel-profiles" className={styles.novel}>
           {novel.map((p) => (
-            <li key={p.time} style={{ overflowWrap: 'anywhere' }}>
+            <li key={p.time} className={styles.wrap}>
               <b>{dateTimeFormat(p.time, { format: 'MM-DD HH:mm:ss' })}</b> {p.title}: {p.text}{' '}
               <a
                 data-testid="novel-diff-link"
-                style={{ color: theme.colors.text.link }}
+                className={styles.link}
                 href={href({ page: 'diff', baseline: p.baseline, comparison: p.comparison })}
                 onClick={(e) => {
                   e.preventDefault();
@@ -269,8 +264,45 @@ export function SpansPage() {
           ))}
         </ul>
       ) : (
-        answer.value && <span style={{ fontSize: 12 }}>No novel profile in the range.</span>
+        answer.value && <span className={styles.small}>No novel profile in the range.</span>
       )}
     </div>
   );
 }
+
+const HEATMAP_HEIGHT = 160;
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  page: css({ display: 'flex', flexDirection: 'column', gap: theme.spacing(1), minWidth: 0 }),
+  bar: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1), alignItems: 'center' }),
+  heading: css({ margin: 0 }),
+  small: css({ fontSize: 12 }),
+  wrap: css({ overflowWrap: 'anywhere' }),
+  link: css({ color: theme.colors.text.link }),
+  heatmap: css({
+    position: 'relative',
+    height: HEATMAP_HEIGHT,
+    minWidth: 0,
+    background: theme.colors.background.secondary,
+  }),
+  cell: css({ position: 'absolute', background: theme.visualization.getColorByName('orange') }),
+  exemplar: css({
+    position: 'absolute',
+    zIndex: 1,
+    width: 10,
+    height: 10,
+    transform: 'rotate(45deg)',
+    background: theme.visualization.getColorByName('blue'),
+    border: `1px solid ${theme.colors.background.primary}`,
+  }),
+  chosen: css({ background: theme.colors.primary.main }),
+  picked: css({ display: 'flex', flexDirection: 'column', gap: theme.spacing(0.5), minWidth: 0 }),
+  pickedBar: css({
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: theme.spacing(1),
+    alignItems: 'baseline',
+    fontSize: 12,
+  }),
+  novel: css({ margin: 0, paddingLeft: 16, fontSize: 12 }),
+});
