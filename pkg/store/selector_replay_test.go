@@ -20,12 +20,12 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/emberscope/emberscope/internal/pyroscopereplay"
-	"github.com/emberscope/emberscope/internal/testdata"
+	"github.com/emberscope/emberscope/internal/fixtures"
 )
 
 // selectorRecordings is the folder of the stack trace selector recordings
 // (74–87), made against their own server state.
-func selectorRecordings() string { return filepath.Join(testdata.Pyroscope(), "selectors") }
+func selectorRecordings() string { return filepath.Join(fixtures.Pyroscope(), "selectors") }
 
 // TestReplayPyroscopeStackTraceSelectors pushes the two profiles the
 // selector recordings were made with (selectors/README.md), as they were
@@ -88,7 +88,7 @@ func newSelectorReplayStore(t *testing.T) *httptest.Server {
 		{"rec-chain{env=demo}", "deep-chain.cpu.selectors.pb.gz"},
 		{"rec-labeled{env=demo}", "labeled.cpu.selectors.pb.gz"},
 	} {
-		raw := testdata.Read(t, "pyroscope/selectors/pushed-profiles/"+push.file)
+		raw := fixtures.Read(t, "pyroscope/selectors/pushed-profiles/"+push.file)
 		resp, err := srv.Client().Post(srv.URL+"/ingest?"+url.Values{"name": {push.name}, "format": {"pprof"}}.Encode(),
 			"application/octet-stream", bytes.NewReader(raw))
 		require.NoError(t, err)
