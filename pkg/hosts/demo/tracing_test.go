@@ -32,10 +32,16 @@ func TestRequestsAreTracedAndSpanProfiled(t *testing.T) {
 		var buf bytes.Buffer
 		require.NoError(t, pprof.StartCPUProfile(&buf))
 		for range 20 {
-			resp, err := http.Get(srv.URL + "/car?from=0&to=8099")
-			require.NoError(t, err)
-			_ = resp.Body.Close()
-			require.Equal(t, http.StatusOK, resp.StatusCode)
+			// getTrip reads the whole answer, as a client does. A request's
+			// span ends when its handler returns (traced's deferred End). The
+			// trip is written without a Content-Length, so net/http sends a
+			// body larger than its buffer in chunks while the handler still
+			// runs: the headers can reach the client before the span ends, and
+			// only the last chunk, sent after the handler returned, completes
+			// the answer. A client that stopped at the headers could list
+			// GET /debug/spans before that span ended.
+			status, _, body := getTrip(t, srv.URL+"/car?from=0&to=8099")
+			require.Equal(t, http.StatusOK, status, body)
 		}
 		pprof.StopCPUProfile()
 		p, err := profile.Parse(&buf)
