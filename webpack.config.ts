@@ -7,6 +7,35 @@ import type { Configuration } from 'webpack';
 
 import grafanaConfig, { type Env } from './.config/webpack/webpack.config';
 
+/** The fields of webpack's module filename context `sourceName` reads. */
+type ModuleFilenameInfo = { absoluteResourcePath: string; resourcePath: string; namespace: string };
+
+/**
+ * The name a source map gives each module: `webpack://<plugin id>/./<path>` with the path relative to
+ * src/ for the plugin's own files, `webpack://<plugin id>/./node_modules/<package>/<file>` for a
+ * dependency wherever its node_modules really is (with node_modules behind a symlink webpack's default
+ * named dagre's module by the build machine's path to it), and webpack's own name for its runtime and
+ * the externals. Grafana's plugin validator
+ * compares the first kind with the plugin's source tree and skips the others; the release check
+ * (internal/release) refuses any other kind.
+ */
+const sourceName =
+  (srcDir: string) =>
+  (info: ModuleFilenameInfo): string => {
+    // The path after any `type|` or `loader!` prefix. A dependency is recognised by its node_modules
+    // segment even when webpack hands over a mangled path: with node_modules behind a symlink it named
+    // dagre `javascript/<absolute path without its leading slash>`, which its default name kept.
+    const file = (info.absoluteResourcePath.split(/[|!]/).pop() ?? '').split(path.sep).join('/');
+    if (file.startsWith('node_modules/') || file.includes('/node_modules/')) {
+      return `webpack://${info.namespace}/./${file.slice(file.lastIndexOf('node_modules/'))}`;
+    }
+    if (!path.isAbsolute(file)) {
+      return `webpack://${info.namespace}/${info.resourcePath}`;
+    }
+    const rel = path.relative(srcDir, file).split(path.sep).join('/');
+    return `webpack://${info.namespace}/${rel.startsWith('../') ? rel : `./${rel}`}`;
+  };
+
 /**
  * The scaffold's webpack config, extended:
  * - the root README/LICENSE/CHANGELOG are copied when present instead of failing the build;
@@ -15,34 +44,6 @@ import grafanaConfig, { type Env } from './.config/webpack/webpack.config';
  * - test data (any `testdata` folder under src) stays out of the bundle;
  * - source maps name every source by a relative `webpack://` path (see `sourceName`).
  */
-/** The fields of webpack's module filename context `sourceName` reads. */
-type ModuleFilenameInfo = { absoluteResourcePath: string; resourcePath: string; namespace: string };
-
-/**
- * The name a source map gives each module: `webpack://<plugin id>/./<path>` with the path relative to
- * src/ for the plugin's own files, `webpack://<plugin id>/./node_modules/<package>/<file>` for a
- * dependency wherever its node_modules really is (webpack's default names a dependency by its path
- * from src/, which for a symlinked or hoisted node_modules walks up through the build machine's
- * folders), and webpack's own name for its runtime and the externals. Grafana's plugin validator
- * compares the first kind with the plugin's source tree and skips the others; the release check
- * (internal/release) refuses any other kind.
- */
-const sourceName =
-  (srcDir: string) =>
-  (info: ModuleFilenameInfo): string => {
-    const file = info.absoluteResourcePath;
-    if (!path.isAbsolute(file)) {
-      return `webpack://${info.namespace}/${info.resourcePath}`;
-    }
-    const slashed = file.split(path.sep).join('/');
-    const dependency = slashed.lastIndexOf('/node_modules/');
-    if (dependency >= 0) {
-      return `webpack://${info.namespace}/./${slashed.slice(dependency + 1)}`;
-    }
-    const rel = path.relative(srcDir, file).split(path.sep).join('/');
-    return `webpack://${info.namespace}/${rel.startsWith('../') ? rel : `./${rel}`}`;
-  };
-
 const config = async (env: Env): Promise<Configuration> => {
   const base = await grafanaConfig(env);
   const plugins = (base.plugins ?? []).map((plugin) => {

@@ -165,6 +165,17 @@ func TestCheckDirRefuses(t *testing.T) {
 			func(t *testing.T, dir, _ string) {
 				plantSource(t, dir, "module.js.map", "./node_modules/@dagrejs/dagre/dist/dagre.esm.js", "webpack://acme-demo-app//home/ci/build/node_modules/@dagrejs/dagre/dist/dagre.esm.js")
 			}},
+		// what webpack's default name made of dagre's module with node_modules behind a symlink
+		{"source map naming a module by its type and build path", "jssourcemap", "module.js.map",
+			`"webpack://acme-demo-app/javascript/home/ci/node_modules/@dagrejs/dagre/dist/dagre.esm.js" is not in the source tree`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "module.js.map", "./node_modules/@dagrejs/dagre/dist/dagre.esm.js", "webpack://acme-demo-app/javascript/home/ci/node_modules/@dagrejs/dagre/dist/dagre.esm.js")
+			}},
+		{"source map naming a module by its type and absolute path", "jssourcemap", "module.js.map",
+			`"webpack://acme-demo-app/javascript/esm|/home/ci/node_modules/@dagrejs/dagre/dist/dagre.esm.js" names an absolute path`,
+			func(t *testing.T, dir, _ string) {
+				plantSource(t, dir, "module.js.map", "./node_modules/@dagrejs/dagre/dist/dagre.esm.js", "webpack://acme-demo-app/javascript/esm|/home/ci/node_modules/@dagrejs/dagre/dist/dagre.esm.js")
+			}},
 		{"source map naming a Windows path", "jssourcemap", "module.js.map", `names an absolute path`,
 			func(t *testing.T, dir, _ string) {
 				plantSource(t, dir, "module.js.map", "./node_modules/@dagrejs/dagre/dist/dagre.esm.js", `webpack://acme-demo-app/C:\\build\\node_modules\\dagre.esm.js`)

@@ -30,9 +30,10 @@ var validatorSkips = []string{"external ", "webpack/", "../node_modules", "./nod
 // validatorSkipsExt are the file kinds the validator does not compare.
 var validatorSkipsExt = []string{".css", ".scss", ".sass", ".less", ".svg", ".svg$", ".json"}
 
-// absolutePathRe matches a name that starts with an absolute path, POSIX or
-// Windows.
-var absolutePathRe = regexp.MustCompile(`^(/|[A-Za-z]:[/\\]|\\\\)`)
+// absolutePathRe matches a name holding an absolute path, POSIX or Windows,
+// at its start or after a webpack module type or loader prefix
+// ("javascript/esm|/home/...", "loader!/home/...").
+var absolutePathRe = regexp.MustCompile(`(^|[|!])(/|[A-Za-z]:[/\\]|\\\\)`)
 
 // validatorSkipsSource says whether the validator leaves a source (its name
 // without the webpack://<id>/ prefix) out of the comparison.
