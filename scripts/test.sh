@@ -99,7 +99,7 @@ go_test_module() {
   name="${name#/}"
   name="${name//\//_}"
   [ -n "$name" ] || name=root
-  go test -race -count=1 -json "$@" | node "$ROOT/scripts/test-report.mjs" go "$REPORTS/go-$name.summary.json"
+  go test -race -count=1 -timeout 30m -json "$@" | node "$ROOT/scripts/test-report.mjs" go "$REPORTS/go-$name.summary.json"
 }
 go_tests() { in_each_module go_test_module; }
 
@@ -226,6 +226,7 @@ go_lane() {
   wait_for bundle-built "$MAIN_PID"
   step "build the backend" build_backend
   signal backend-built
+  export EMBERSCOPE_DIST_BUILT=1  # internal/release's package test stages the dist/ built above
   step "go tests (race detector)" go_tests
   step "go lint (staticcheck)" go_lint
 }
