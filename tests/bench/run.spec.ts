@@ -44,6 +44,8 @@ interface Measure {
   views?: Record<string, { ms: number; frames: number }>;
   /** The switch to the call graph (bench.callGraph), medians. */
   callGraph?: Record<string, number>;
+  /** A sandwich opened until its whole merge is painted (bench.sandwichOpen), medians. */
+  sandwichOpen?: Record<string, number>;
   error?: string;
 }
 
@@ -95,6 +97,7 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
   const heap: number[] = [];
   const views: Array<Record<string, { ms: number; frames: number }>> = [];
   const callGraphs: Array<Record<string, number>> = [];
+  const sandwichOpens: Array<Record<string, number>> = [];
   let onScreen: Awaited<ReturnType<typeof onScreenRuns>> = [];
   let onScreenCold: typeof onScreen = [];
   let onScreenRefresh: typeof onScreen = [];
@@ -137,6 +140,7 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
       if (lib === 'emberscope') {
         views.push(await page.evaluate((l) => (window as any).bench.views(l), lib));
         callGraphs.push(await page.evaluate((l) => (window as any).bench.callGraph(l), lib));
+        sandwichOpens.push(await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib));
       }
     }
   } catch (e) {
@@ -166,6 +170,11 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
     heapMB: median(heap),
     callGraph: callGraphs.length
       ? Object.fromEntries(Object.keys(callGraphs[0]).map((k) => [k, median(callGraphs.map((c) => c[k]))]))
+      : undefined,
+    sandwichOpen: sandwichOpens.length
+      ? Object.fromEntries(
+          Object.keys(sandwichOpens[0]).map((k) => [k, median(sandwichOpens.map((c) => c[k]))])
+        )
       : undefined,
     views: views.length
       ? Object.fromEntries(
@@ -306,6 +315,17 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
         ['call graph: longest task over 50 ms (ms; 0 = none)', 'longestTaskMs', 0],
       ] as const) {
         lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(cg[key], d)} | – | – |`);
+      }
+    }
+    const so = r.emberscope.sandwichOpen;
+    if (so) {
+      for (const [label, key] of [
+        ["top table's sandwich until its whole merge is on screen (wall ms)", 'tableReadyMs'],
+        ["top table's sandwich: longest task over 50 ms (ms; 0 = none)", 'tableLongestTaskMs'],
+        ["context menu's sandwich (menu opened 500 ms before) until whole on screen (wall ms)", 'menuReadyMs'],
+        ["context menu's sandwich: longest task over 50 ms from the menu's opening (ms; 0 = none)", 'menuLongestTaskMs'],
+      ] as const) {
+        lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(so[key], 0)} | – | – |`);
       }
     }
     for (const [label, key, d] of rows) {
