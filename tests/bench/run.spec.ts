@@ -172,9 +172,7 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
       ? Object.fromEntries(Object.keys(callGraphs[0]).map((k) => [k, median(callGraphs.map((c) => c[k]))]))
       : undefined,
     sandwichOpen: sandwichOpens.length
-      ? Object.fromEntries(
-          Object.keys(sandwichOpens[0]).map((k) => [k, median(sandwichOpens.map((c) => c[k]))])
-        )
+      ? Object.fromEntries(Object.keys(sandwichOpens[0]).map((k) => [k, median(sandwichOpens.map((c) => c[k]))]))
       : undefined,
     views: views.length
       ? Object.fromEntries(
@@ -216,7 +214,10 @@ const ratio = (g?: number, o?: number) =>
   g === undefined || o === undefined || !(o > 0) ? '–' : `${(g / o).toFixed(1)}×`;
 
 test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({ page, browser }) => {
-  const dir = path.join(REPO, 'test-results', 'bench-page');
+  // BENCH_PAGE=dir runs a page built elsewhere (a before/after pair built from two commits)
+  const dir = process.env.BENCH_PAGE
+    ? path.resolve(REPO, process.env.BENCH_PAGE)
+    : path.join(REPO, 'test-results', 'bench-page');
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html is missing: build it with "webpack -c tests/bench/webpack.bench.config.ts"`);
   }
@@ -323,7 +324,10 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
         ["top table's sandwich until its whole merge is on screen (wall ms)", 'tableReadyMs'],
         ["top table's sandwich: longest task over 50 ms (ms; 0 = none)", 'tableLongestTaskMs'],
         ["context menu's sandwich (menu opened 500 ms before) until whole on screen (wall ms)", 'menuReadyMs'],
-        ["context menu's sandwich: longest task over 50 ms from the menu's opening (ms; 0 = none)", 'menuLongestTaskMs'],
+        [
+          "context menu's sandwich: longest task over 50 ms from the menu's opening (ms; 0 = none)",
+          'menuLongestTaskMs',
+        ],
       ] as const) {
         lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(so[key], 0)} | – | – |`);
       }
