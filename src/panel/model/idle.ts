@@ -122,6 +122,25 @@ export const onIdle: IdleFn = (cb) => {
   };
 };
 
+/**
+ * A step that starts work off the main thread once (start gives its promise) and is done when
+ * that settles: the step runner waits for it with the main thread free.
+ */
+export function promiseStep(start: () => PromiseLike<unknown>): IdleStep {
+  let started: PromiseLike<unknown> | undefined;
+  let settled = false;
+  return () => {
+    if (settled) {
+      return true;
+    }
+    const done = () => {
+      settled = true;
+    };
+    started ??= start().then(done, done);
+    return started;
+  };
+}
+
 const isPromise = (x: unknown): x is PromiseLike<unknown> =>
   typeof x === 'object' && x !== null && typeof (x as PromiseLike<unknown>).then === 'function';
 

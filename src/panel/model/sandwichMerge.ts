@@ -664,4 +664,3 @@ export class MergeState {
     this.phase = DONE;
   }
 }
-

@@ -181,11 +181,7 @@ declare const __webpack_public_path__: string;
  * same-origin blob: script that imports it. Null where there is no bundle or no Worker (tests).
  */
 export function spawnModelWorker(): WorkerLike | null {
-  if (
-    typeof Worker === 'undefined' ||
-    typeof document === 'undefined' ||
-    typeof __webpack_public_path__ !== 'string'
-  ) {
+  if (typeof Worker === 'undefined' || typeof document === 'undefined' || typeof __webpack_public_path__ !== 'string') {
     return null;
   }
   const url = new URL(__webpack_public_path__ + WORKER_FILE, document.baseURI);
