@@ -101,6 +101,23 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
   let onScreen: Awaited<ReturnType<typeof onScreenRuns>> = [];
   let onScreenCold: typeof onScreen = [];
   let onScreenRefresh: typeof onScreen = [];
+  if (process.env.BENCH_ONLY === 'open') {
+    // BENCH_ONLY=open: the call graph's and the sandwich's opening alone (their longest tasks), Emberscope only
+    try {
+      for (let r = 0; r < RUNS && lib === 'emberscope'; r++) {
+        await page.evaluate((l) => (window as any).bench.mount(l, false), lib);
+        callGraphs.push(await page.evaluate((l) => (window as any).bench.callGraph(l), lib));
+        sandwichOpens.push(await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib));
+      }
+    } catch (e) {
+      return { error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
+    } finally {
+      await page.evaluate(() => (window as any).bench.unmount());
+    }
+    const med = (all: Array<Record<string, number>>) =>
+      all.length ? Object.fromEntries(Object.keys(all[0]).map((k) => [k, median(all.map((c) => c[k]))])) : undefined;
+    return { callGraph: med(callGraphs), sandwichOpen: med(sandwichOpens) };
+  }
   try {
     onScreenCold = await onScreenRuns(page, cdp, lib, true, ON_SCREEN_RUNS);
     onScreen = await onScreenRuns(page, cdp, lib, false, ON_SCREEN_RUNS);
