@@ -60,6 +60,15 @@ const config = async (env: Env): Promise<Configuration> => {
   });
   return {
     ...base,
+    // the panel's model worker beside the panel's module, a plain script (no AMD wrapper: a
+    // worker has no loader), found from the module's public path (src/panel/worker/client.ts)
+    entry: {
+      ...(base.entry as Record<string, string>),
+      'panel/model-worker': {
+        import: './panel/worker/model.worker.ts',
+        library: { type: 'var', name: 'emberscopeModelWorker' },
+      },
+    },
     plugins,
     output: {
       ...base.output,

@@ -35,7 +35,11 @@ const GRAFANA_PUBLIC = [
  */
 const config = (env: Env = {}): Configuration => ({
   context: path.resolve(__dirname, 'src'),
-  entry: { playground: './playground/index.tsx' },
+  entry: {
+    playground: './playground/index.tsx',
+    // the panel's model worker, a script of its own at a fixed name (src/panel/worker/client.ts)
+    'model-worker': { import: './panel/worker/model.worker.ts', filename: 'model-worker.js' },
+  },
   mode: env.development ? 'development' : 'production',
   // no source maps in the production page: it is embedded in the binary
   devtool: env.development ? 'eval-source-map' : false,
@@ -79,6 +83,8 @@ const config = (env: Env = {}): Configuration => ({
     new HtmlWebpackPlugin({
       title: 'Emberscope playground',
       template: path.resolve(__dirname, 'src/playground/index.html'),
+      // a worker's script is started by the page, never loaded by it
+      excludeChunks: ['model-worker'],
     }),
   ],
   resolve: {

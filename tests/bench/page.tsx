@@ -168,6 +168,14 @@ async function framesOf(input: () => void): Promise<{ ms: number; frames: number
 }
 
 /** The panel's label (a header radio option's) whose text is text. */
+function labelledButton(label: string): HTMLButtonElement {
+  const b = host.querySelector(`button[aria-label="${label}"]`) as HTMLButtonElement | null;
+  if (!b) {
+    throw new Error(`emberscope: no "${label}" button`);
+  }
+  return b;
+}
+
 function labelled(text: string): HTMLElement {
   const l = Array.from(host.querySelectorAll('label')).find((e) => e.textContent?.trim() === text);
   if (!l) {
@@ -587,6 +595,44 @@ const api = {
     await settle();
     out.viewBoth = await framesOf(() => labelled('Both').click());
     await settle();
+    return out;
+  },
+  /**
+   * A sandwich opened until its whole merge is painted, with the longest main-thread task on the
+   * way (the long-task API's, over 50 ms; 0 when there was none): from the top table's first
+   * row's button ('table'), and from the context menu of a level-1 bar ('menu': the menu opened,
+   * its "Sandwich view" clicked half a second later, tasks counted from the menu's opening so
+   * that the merge started for it counts too). Back to the graph after each.
+   */
+  async sandwichOpen(lib: Lib): Promise<Record<string, number>> {
+    if (lib !== 'emberscope') {
+      throw new Error('not measured for @grafana/flamegraph');
+    }
+    const out: Record<string, number> = {};
+    for (const from of ['table', 'menu'] as const) {
+      let longest = 0;
+      const obs = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          longest = Math.max(longest, e.duration);
+        }
+      });
+      obs.observe({ type: 'longtask' });
+      if (from === 'menu') {
+        await api.openMenu();
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const t0 = performance.now();
+      await api.sandwichInput(from);
+      while (!host.querySelector('[data-testid="sandwich-view"][data-whole="true"]')) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await nextFrame();
+      out[`${from}ReadyMs`] = performance.now() - t0;
+      obs.disconnect();
+      out[`${from}LongestTaskMs`] = longest;
+      await framesOf(() => labelledButton('Exit sandwich view').click());
+      await settle();
+    }
     return out;
   },
   /**

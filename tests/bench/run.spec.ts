@@ -44,6 +44,8 @@ interface Measure {
   views?: Record<string, { ms: number; frames: number }>;
   /** The switch to the call graph (bench.callGraph), medians. */
   callGraph?: Record<string, number>;
+  /** A sandwich opened until its whole merge is painted (bench.sandwichOpen), medians. */
+  sandwichOpen?: Record<string, number>;
   error?: string;
 }
 
@@ -95,9 +97,27 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
   const heap: number[] = [];
   const views: Array<Record<string, { ms: number; frames: number }>> = [];
   const callGraphs: Array<Record<string, number>> = [];
+  const sandwichOpens: Array<Record<string, number>> = [];
   let onScreen: Awaited<ReturnType<typeof onScreenRuns>> = [];
   let onScreenCold: typeof onScreen = [];
   let onScreenRefresh: typeof onScreen = [];
+  if (process.env.BENCH_ONLY === 'open') {
+    // BENCH_ONLY=open: the call graph's and the sandwich's opening alone (their longest tasks), Emberscope only
+    try {
+      for (let r = 0; r < RUNS && lib === 'emberscope'; r++) {
+        await page.evaluate((l) => (window as any).bench.mount(l, false), lib);
+        callGraphs.push(await page.evaluate((l) => (window as any).bench.callGraph(l), lib));
+        sandwichOpens.push(await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib));
+      }
+    } catch (e) {
+      return { error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
+    } finally {
+      await page.evaluate(() => (window as any).bench.unmount());
+    }
+    const med = (all: Array<Record<string, number>>) =>
+      all.length ? Object.fromEntries(Object.keys(all[0]).map((k) => [k, median(all.map((c) => c[k]))])) : undefined;
+    return { callGraph: med(callGraphs), sandwichOpen: med(sandwichOpens) };
+  }
   try {
     onScreenCold = await onScreenRuns(page, cdp, lib, true, ON_SCREEN_RUNS);
     onScreen = await onScreenRuns(page, cdp, lib, false, ON_SCREEN_RUNS);
@@ -137,6 +157,7 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
       if (lib === 'emberscope') {
         views.push(await page.evaluate((l) => (window as any).bench.views(l), lib));
         callGraphs.push(await page.evaluate((l) => (window as any).bench.callGraph(l), lib));
+        sandwichOpens.push(await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib));
       }
     }
   } catch (e) {
@@ -166,6 +187,9 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
     heapMB: median(heap),
     callGraph: callGraphs.length
       ? Object.fromEntries(Object.keys(callGraphs[0]).map((k) => [k, median(callGraphs.map((c) => c[k]))]))
+      : undefined,
+    sandwichOpen: sandwichOpens.length
+      ? Object.fromEntries(Object.keys(sandwichOpens[0]).map((k) => [k, median(sandwichOpens.map((c) => c[k]))]))
       : undefined,
     views: views.length
       ? Object.fromEntries(
@@ -207,7 +231,10 @@ const ratio = (g?: number, o?: number) =>
   g === undefined || o === undefined || !(o > 0) ? '–' : `${(g / o).toFixed(1)}×`;
 
 test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({ page, browser }) => {
-  const dir = path.join(REPO, 'test-results', 'bench-page');
+  // BENCH_PAGE=dir runs a page built elsewhere (a before/after pair built from two commits)
+  const dir = process.env.BENCH_PAGE
+    ? path.resolve(REPO, process.env.BENCH_PAGE)
+    : path.join(REPO, 'test-results', 'bench-page');
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html is missing: build it with "webpack -c tests/bench/webpack.bench.config.ts"`);
   }
@@ -306,6 +333,20 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
         ['call graph: longest task over 50 ms (ms; 0 = none)', 'longestTaskMs', 0],
       ] as const) {
         lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(cg[key], d)} | – | – |`);
+      }
+    }
+    const so = r.emberscope.sandwichOpen;
+    if (so) {
+      for (const [label, key] of [
+        ["top table's sandwich until its whole merge is on screen (wall ms)", 'tableReadyMs'],
+        ["top table's sandwich: longest task over 50 ms (ms; 0 = none)", 'tableLongestTaskMs'],
+        ["context menu's sandwich (menu opened 500 ms before) until whole on screen (wall ms)", 'menuReadyMs'],
+        [
+          "context menu's sandwich: longest task over 50 ms from the menu's opening (ms; 0 = none)",
+          'menuLongestTaskMs',
+        ],
+      ] as const) {
+        lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(so[key], 0)} | – | – |`);
       }
     }
     for (const [label, key, d] of rows) {

@@ -15,7 +15,10 @@ const config = (env: Record<string, string | boolean | undefined> = {}): Configu
   return {
     ...base,
     context: root,
-    entry: { bench: './tests/bench/page.tsx' },
+    entry: {
+      bench: './tests/bench/page.tsx',
+      'model-worker': { import: './src/panel/worker/model.worker.ts', filename: 'model-worker.js' },
+    },
     // --env profile writes source maps next to the bundle (tests/bench/profile-first-draw.spec.ts maps samples back to sources)
     devtool: env.profile ? 'source-map' : false,
     // --env reactdev bundles React's development build (full error messages) for debugging the page

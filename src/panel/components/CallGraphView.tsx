@@ -5,9 +5,9 @@ import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Button, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
 import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../model/callGraph';
-import { ARROW_FONT, percent, PlacedGraph, placeCallGraph, pprofColor } from '../model/callGraphLayout';
-import { inIdleSteps } from '../model/idle';
-import { afterPaint } from '../afterPaint';
+import { ARROW_FONT, percent, PlacedGraph, pprofColor } from '../model/callGraphLayout';
+import { inIdleSteps, promiseStep } from '../model/idle';
+import { placeCallGraphOffThread } from '../worker/place';
 import { formatValue } from '../model/format';
 import { Matcher } from '../model/search';
 import { MAX_CALL_GRAPH_NODES } from '../options';
@@ -123,21 +123,24 @@ export function CallGraphView(props: CallGraphViewProps) {
       { ...PPROF_GRAPH_DEFAULTS, nodeCount: count },
       sideValues(data, diff ? 'difference' : 'both')
     );
-    let cancelPaint: (() => void) | undefined;
+    let live = true;
     const cancelIdle = inIdleSteps([
       (d) => build.step(d),
-      () => {
+      promiseStep(() => {
         setPlacing({ data, key });
-        cancelPaint = afterPaint(() => {
-          const m: Made = { data, key, graph: build.graph!, placed: placeCallGraph(build.graph!, measure, format) };
-          remember(m);
-          setMade(m);
+        // placed in the model worker (here after a paint that says so, where there is none)
+        return placeCallGraphOffThread(build.graph!, measure, format).then((placed) => {
+          if (live) {
+            const m: Made = { data, key, graph: build.graph!, placed };
+            remember(m);
+            setMade(m);
+          }
         });
-      },
+      }),
     ]);
     return () => {
+      live = false;
       cancelIdle();
-      cancelPaint?.();
     };
   }, [ready, data, key, count, format]);
   if (!ready) {

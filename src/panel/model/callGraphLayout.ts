@@ -168,58 +168,127 @@ export function percent(v: number, total: number): string {
   return `${Number(r.toPrecision(2))}%`;
 }
 
-/** Places a call graph top-down (callers above callees), as graphviz's dot places pprof's. */
-export function placeCallGraph(g: CallGraph, measure: Measure, format: (v: number) => string): PlacedGraph {
+/**
+ * What dagre is given to place a picture: each box's size, each drawn arrow's ends, its label's
+ * size and its weight (null for an arrow not placed: left out, or from a function to itself).
+ * Plain numbers only, so it goes to the model worker as it is.
+ */
+export interface LayoutInput {
+  boxes: Array<{ width: number; height: number }>;
+  arrows: Array<{ from: number; to: number; labelWidth: number; weight: number } | null>;
+  /** Placed with dagre's quicker ordering (see DENSE). */
+  dense: boolean;
+}
+
+/** Where dagre put the boxes' centres and the arrows' paths and labels (null: not placed), and the picture's size. */
+export interface LayoutOutput {
+  boxes: Array<{ x: number; y: number }>;
+  arrows: Array<{ points: Array<{ x: number; y: number }>; labelX: number; labelY: number } | null>;
+  width: number;
+  height: number;
+}
+
+/** A call graph's boxes and arrows with their text measured, not yet placed. */
+export interface SizedGraph {
+  boxes: PlacedBox[];
+  labels: string[];
+  drawn: boolean[];
+  input: LayoutInput;
+}
+
+/** Measures a call graph's boxes and arrow labels (on the main thread: text is measured on a canvas). */
+export function sizeCallGraph(g: CallGraph, measure: Measure, format: (v: number) => string): SizedGraph {
   const maxFlat = g.nodes.reduce((m, n) => Math.max(m, Math.abs(n.flat)), 0);
-  const gr = new Graph();
-  gr.setGraph({ rankdir: 'TB', nodesep: 16, ranksep: 24, edgesep: 10, marginx: 8, marginy: 8 });
-  const boxes: PlacedBox[] = g.nodes.map((n, k) => {
+  const boxes: PlacedBox[] = g.nodes.map((n) => {
     const fontSize = boxFontSize(n.flat, maxFlat);
     const lines = [...nameLines(n.name), ...valueLines(n.flat, n.cum, g.total, format)];
     const width = Math.ceil(Math.max(...lines.map((l) => measure(l, fontSize)))) + 2 * PAD;
     const height = Math.ceil(lines.length * fontSize * LINE) + 2 * PAD;
-    gr.setNode(String(k), { width, height });
     return { x: 0, y: 0, width, height, lines, fontSize };
   });
   const labels = g.edges.map((e) => ` ${format(e.weight)}`);
   const drawn = drawnArrows(g);
   const shown = drawn.filter(Boolean).length;
-  g.edges.forEach((e, k) => {
-    if (e.from === e.to || !drawn[k]) {
-      return;
+  const arrows = g.edges.map((e, k) =>
+    e.from === e.to || !drawn[k]
+      ? null
+      : {
+          from: e.from,
+          to: e.to,
+          labelWidth: Math.ceil(measure(labels[k], ARROW_FONT)) + 2,
+          // heavier arrows straighter, as pprof's dot weight asks
+          weight: 1 + Math.min(Math.trunc(Math.abs((e.weight * 100) / (g.total || 1))), 100),
+        }
+  );
+  return {
+    boxes,
+    labels,
+    drawn,
+    input: { boxes: boxes.map((b) => ({ width: b.width, height: b.height })), arrows, dense: shown > DENSE },
+  };
+}
+
+/** Places measured boxes and arrows top-down (callers above callees), as graphviz's dot places pprof's. */
+export function layoutGraph(input: LayoutInput): LayoutOutput {
+  const gr = new Graph();
+  gr.setGraph({ rankdir: 'TB', nodesep: 16, ranksep: 24, edgesep: 10, marginx: 8, marginy: 8 });
+  input.boxes.forEach((b, k) => gr.setNode(String(k), { width: b.width, height: b.height }));
+  for (const a of input.arrows) {
+    if (a) {
+      gr.setEdge(String(a.from), String(a.to), {
+        width: a.labelWidth,
+        height: ARROW_FONT * LINE,
+        // beside the arrow, not over it (graphviz's place for an edge label)
+        labelpos: 'r',
+        labeloffset: 3,
+        weight: a.weight,
+      });
     }
-    gr.setEdge(String(e.from), String(e.to), {
-      width: Math.ceil(measure(labels[k], ARROW_FONT)) + 2,
-      height: ARROW_FONT * LINE,
-      // beside the arrow, not over it (graphviz's place for an edge label)
-      labelpos: 'r',
-      labeloffset: 3,
-      // heavier arrows straighter, as pprof's dot weight asks
-      weight: 1 + Math.min(Math.trunc(Math.abs((e.weight * 100) / (g.total || 1))), 100),
-    });
-  });
+  }
   // dagre's best ordering of a dense graph (hundreds of arrows between 80 boxes) takes seconds:
   // there, its first good ordering
-  layout(gr, shown > DENSE ? { disableOptimalOrderHeuristic: true } : undefined);
-  for (const [k, b] of boxes.entries()) {
-    const n = gr.node(String(k));
-    b.x = n.x;
-    b.y = n.y;
-  }
+  layout(gr, input.dense ? { disableOptimalOrderHeuristic: true } : undefined);
+  const size = gr.graph();
+  return {
+    boxes: input.boxes.map((_, k) => {
+      const n = gr.node(String(k));
+      return { x: n.x, y: n.y };
+    }),
+    arrows: input.arrows.map((a) => {
+      const placed = a ? gr.edge(String(a.from), String(a.to)) : undefined;
+      if (!placed) {
+        return null;
+      }
+      const points = placed.points ? placed.points.map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })) : [];
+      return { points, labelX: placed.x ?? 0, labelY: placed.y ?? 0 };
+    }),
+    width: size.width ?? 0,
+    height: size.height ?? 0,
+  };
+}
+
+/** The picture of a measured graph from where layoutGraph placed it. */
+export function placedFrom(g: CallGraph, sized: SizedGraph, out: LayoutOutput): PlacedGraph {
+  const boxes = sized.boxes.map((b, k) => ({ ...b, x: out.boxes[k].x, y: out.boxes[k].y }));
   const arrows: PlacedArrow[] = g.edges.map((e, k) => {
-    const placed = drawn[k] ? gr.edge(String(e.from), String(e.to)) : undefined;
-    const points = placed?.points ? placed.points.map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })) : [];
+    const placed = out.arrows[k];
     return {
-      points,
-      labelX: placed?.x ?? 0,
-      labelY: placed?.y ?? 0,
-      label: labels[k],
+      points: placed?.points ?? [],
+      labelX: placed?.labelX ?? 0,
+      labelY: placed?.labelY ?? 0,
+      label: sized.labels[k],
       width: arrowWidth(e.weight, g.total),
-      drawn: drawn[k],
+      drawn: sized.drawn[k],
     };
   });
-  const size = gr.graph();
-  return { boxes, arrows, hidden: g.edges.length - shown, width: size.width ?? 0, height: size.height ?? 0 };
+  const shown = sized.drawn.filter(Boolean).length;
+  return { boxes, arrows, hidden: g.edges.length - shown, width: out.width, height: out.height };
+}
+
+/** Places a call graph top-down (callers above callees), as graphviz's dot places pprof's, at once. */
+export function placeCallGraph(g: CallGraph, measure: Measure, format: (v: number) => string): PlacedGraph {
+  const sized = sizeCallGraph(g, measure, format);
+  return placedFrom(g, sized, layoutGraph(sized.input));
 }
 
 /**

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { IDLE_SLICE_MS, inIdleSteps } from './idle';
+import { Deadline, IDLE_SLICE_MS, IdleFn, inIdleSteps, promiseStep, runChunks } from './idle';
 
 /** A fake requestIdleCallback whose periods the test opens, each with `ms` of idle time left. */
 function fakeIdle() {
@@ -115,5 +115,102 @@ describe('idle slices', () => {
     await tick();
     expect(runs).toBe(1);
     expect(idle.requested()).toBe(0);
+  });
+});
+
+/** An idle source whose slices the test runs one by one, each with plenty of time. */
+function manualIdle() {
+  const queue: Array<(d: Deadline) => void> = [];
+  const idle: IdleFn = (cb) => {
+    queue.push(cb);
+    return () => {
+      const at = queue.indexOf(cb);
+      if (at >= 0) {
+        queue.splice(at, 1);
+      }
+    };
+  };
+  return {
+    idle,
+    waiting: () => queue.length,
+    slice: () => queue.shift()?.({ timeRemaining: () => 10 }),
+  };
+}
+
+describe('the step runner with work off the main thread', () => {
+  it('waits for a step that gave a promise, asking for no slice meanwhile, then calls it again', async () => {
+    const m = manualIdle();
+    let release!: () => void;
+    const work = new Promise<void>((r) => (release = r));
+    let done = false;
+    const calls: string[] = [];
+    inIdleSteps(
+      [
+        () => {
+          calls.push('merge');
+          return done || work.then(() => void (done = true));
+        },
+        () => void calls.push('draw'),
+      ],
+      m.idle
+    );
+    m.slice();
+    await tick();
+    // the worker is on it: no idle slice is asked for until it answers
+    expect(m.waiting()).toBe(0);
+    expect(calls).toEqual(['merge']);
+    release();
+    await tick();
+    expect(m.waiting()).toBe(1);
+    m.slice();
+    m.slice();
+    expect(calls).toEqual(['merge', 'merge', 'draw']);
+  });
+
+  it('a promise step starts its work once and is done when it settles, even when it failed', async () => {
+    const m = manualIdle();
+    let starts = 0;
+    const after: string[] = [];
+    inIdleSteps(
+      [
+        promiseStep(() => {
+          starts++;
+          return Promise.reject(new Error('no worker'));
+        }),
+        () => void after.push('next'),
+      ],
+      m.idle
+    );
+    m.slice();
+    await tick();
+    m.slice();
+    m.slice();
+    expect(starts).toBe(1);
+    expect(after).toEqual(['next']);
+  });
+
+  it('cancelled while the promise is pending, runs nothing after it settles', async () => {
+    const m = manualIdle();
+    let release!: () => void;
+    const ran: string[] = [];
+    const cancel = inIdleSteps(
+      [promiseStep(() => new Promise<void>((r) => (release = r))), () => void ran.push('next')],
+      m.idle
+    );
+    m.slice();
+    cancel();
+    release();
+    await tick();
+    expect(m.waiting()).toBe(0);
+    expect(ran).toEqual([]);
+  });
+
+  it('runs chunks until done or the deadline runs out, at least one chunk a call', () => {
+    let left = 5;
+    const chunk = () => --left === 0;
+    expect(runChunks(chunk, { timeRemaining: () => 0 })).toBe(false);
+    expect(left).toBe(4);
+    expect(runChunks(chunk)).toBe(true);
+    expect(left).toBe(0);
   });
 });

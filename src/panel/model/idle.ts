@@ -11,11 +11,37 @@ export interface Deadline {
   timeRemaining(): number;
 }
 
+/** A deadline that never runs out: resumable work run to its end at once. */
+export const NO_DEADLINE: Deadline = { timeRemaining: () => Infinity };
+
 /**
  * A step of idle work: given the idle period's deadline, it does bounded work and returns false
- * when it wants another period to go on (a resumable merge), anything else when it is done.
+ * when it wants another period to go on (a resumable merge), a promise when its work went off
+ * the main thread (the model worker: the step is called again once it settles, the main
+ * thread free meanwhile), anything else when it is done.
  */
-export type IdleStep = (deadline: Deadline) => boolean | void;
+export type IdleStep = (deadline: Deadline) => boolean | void | PromiseLike<unknown>;
+
+/**
+ * Resumable work as bounded chunks: each call does one chunk (about a millisecond or less) and
+ * says true once all is done. What a model's build gives the one step runner below.
+ */
+export type Chunk = () => boolean;
+
+/**
+ * Runs chunks until the work is done (true) or the deadline has no time left (false); at least
+ * one chunk per call, so the work always gets on. The one deadline loop of every resumable build.
+ */
+export function runChunks(chunk: Chunk, deadline: Deadline = NO_DEADLINE): boolean {
+  for (;;) {
+    if (chunk()) {
+      return true;
+    }
+    if (deadline.timeRemaining() <= 0) {
+      return false;
+    }
+  }
+}
 
 /** Schedules cb for the next slice of idle time; returns a cancel. */
 export type IdleFn = (cb: (deadline: Deadline) => void) => () => void;
@@ -97,22 +123,57 @@ export const onIdle: IdleFn = (cb) => {
 };
 
 /**
- * Runs each step in its own idle slice, one after the other, a resumable step over as many
- * slices as it needs (never more than one step's chunk past the slice's end, so an input waits
- * at most for one slice); returns a cancel.
+ * A step that starts work off the main thread once (start gives its promise) and is done when
+ * that settles: the step runner waits for it with the main thread free.
+ */
+export function promiseStep(start: () => PromiseLike<unknown>): IdleStep {
+  let started: PromiseLike<unknown> | undefined;
+  let settled = false;
+  return () => {
+    if (settled) {
+      return true;
+    }
+    const done = () => {
+      settled = true;
+    };
+    started ??= start().then(done, done);
+    return started;
+  };
+}
+
+const isPromise = (x: unknown): x is PromiseLike<unknown> =>
+  typeof x === 'object' && x !== null && typeof (x as PromiseLike<unknown>).then === 'function';
+
+/**
+ * The one step runner: runs each step in its own idle slice, one after the other, a resumable
+ * step over as many slices as it needs (never more than one step's chunk past the slice's end,
+ * so an input waits at most for one slice), a step that gave a promise called again in an idle
+ * slice once it settles (to say whether it is done); returns a cancel.
  */
 export function inIdleSteps(steps: IdleStep[], idle: IdleFn = onIdle): () => void {
   let cancel: (() => void) | undefined;
   let at = 0;
   const run = (deadline: Deadline) => {
     cancel = undefined;
+    if (at >= steps.length) {
+      return;
+    }
+    const r = steps[at](deadline);
+    if (isPromise(r)) {
+      const waiting = at;
+      const again = () => {
+        if (at === waiting) {
+          cancel = idle(run);
+        }
+      };
+      r.then(again, again);
+      return;
+    }
+    if (r !== false) {
+      at++;
+    }
     if (at < steps.length) {
-      if (steps[at](deadline) !== false) {
-        at++;
-      }
-      if (at < steps.length) {
-        cancel = idle(run);
-      }
+      cancel = idle(run);
     }
   };
   cancel = idle(run);
