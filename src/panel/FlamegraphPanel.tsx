@@ -6,7 +6,8 @@ import { PanelProps } from '@grafana/data';
 import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } from '../shared/flameData';
 import { afterPaint } from './afterPaint';
 import { FlameGraphView } from './components/FlameGraphView';
-import { defaultOptions, PanelOptions } from './options';
+import { defaultOptions } from './options';
+import { PanelOptions } from './types';
 
 type Parsed = { data: FlameData } | { error: string } | { empty: true };
 

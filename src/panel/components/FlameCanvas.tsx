@@ -4,6 +4,7 @@
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { FlameIndex, indexReady } from '../model/flameIndex';
 import { NodeColors } from '../model/colors';
+import { TextAlign } from '../types';
 import { chainsOf } from '../model/chains';
 import { FlameData } from '../../shared/flameData';
 import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
@@ -26,7 +27,7 @@ export interface FlameCanvasProps {
   width: number;
   height: number;
   minBarWidth: number;
-  textAlign: 'left' | 'right';
+  textAlign: TextAlign;
   darkTheme: boolean;
   /** Collapsed chains: frames per bar (read when drawn from the index). */
   chains?: { readonly frames: Int32Array };

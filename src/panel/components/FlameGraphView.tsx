@@ -6,7 +6,7 @@ import { ContextMenu, IconButton, MenuItem, useTheme2 } from '@grafana/ui';
 import { GrafanaTheme2 } from '@grafana/data';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, isAncestorOrSelf, lowerBoundRow, warmIndex } from '../model/flameIndex';
-import { ColorMode, nodeColors } from '../model/colors';
+import { nodeColors } from '../model/colors';
 import { compileSearch, matchNames, nameTextSteps, searchNodes } from '../model/search';
 import { SortKey, sortRows, topTable, TopRow, TopTableBuild } from '../model/topTable';
 import { formatPercent } from '../model/format';
@@ -16,7 +16,8 @@ import { TopTable } from './TopTable';
 import { useElementHeight } from './useElementSize';
 import { SearchInput } from './SearchInput';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
-import { effectiveView, ViewMode } from '../options';
+import { effectiveView } from '../options';
+import { ViewOptions } from '../types';
 import { Breadcrumbs } from './Breadcrumbs';
 import { chainNames, Collapsed, collapseChains, LazyCollapsed, shownMatch } from '../model/collapse';
 import { hasSandwich, Sandwich, sandwichOf, sandwichSteps } from '../model/sandwich';
@@ -29,19 +30,6 @@ import { Header } from './HeaderControls';
 import { HeaderAction, HeaderChoices } from './headerOptions';
 import { controlsRowWidth } from './HeaderStandIn';
 import { afterPaint } from '../afterPaint';
-
-/** Display options of the view (the panel's options). */
-export interface ViewOptions {
-  colorMode: ColorMode;
-  textAlign: 'left' | 'right';
-  showTable: boolean;
-  minBarWidth: number;
-  colorBlindDiff: boolean;
-  viewMode?: ViewMode;
-  collapse?: boolean;
-  search?: string;
-  callGraphNodes?: number;
-}
 
 export interface FlameGraphViewProps {
   data: FlameData;

@@ -3,7 +3,7 @@
 
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Combobox, InlineSwitch, RadioButtonGroup } from '@grafana/ui';
-import { ColorMode } from '../model/colors';
+import { ColorMode } from '../types';
 import { inIdleSteps } from '../model/idle';
 import { afterPaint } from '../afterPaint';
 import {

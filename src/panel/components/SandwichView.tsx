@@ -5,14 +5,14 @@ import React, { useCallback, useMemo, useState } from 'react';
 import { Button, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex } from '../model/flameIndex';
-import { ColorMode, nodeColors, NodeColors } from '../model/colors';
+import { nodeColors, NodeColors } from '../model/colors';
 import { Sandwich } from '../model/sandwich';
 import { IdleStep } from '../model/idle';
 import { formatPercent, formatValue } from '../model/format';
 import { FlameCanvas } from './FlameCanvas';
 import { warmCanvases } from '../render/canvasPool';
 import { Tooltip } from './Tooltip';
-import { ViewOptions } from './FlameGraphView';
+import { ColorMode, ViewOptions } from '../types';
 
 export interface SandwichViewProps {
   sandwich: Sandwich;

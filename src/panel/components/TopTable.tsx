@@ -10,6 +10,7 @@ import { diffColumns, formatDiff, SortKey, TopRow } from '../model/topTable';
 import { diffColor } from '../model/colors';
 import { fitName } from '../model/shortName';
 import { monoCharWidth } from '../render/textMetrics';
+import { TextAlign } from '../types';
 
 export interface TopTableProps {
   rows: TopRow[];
@@ -180,7 +181,7 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
     }
   }, [highlighted, rows]);
 
-  const header = (key: SortKey, label: string, w: number, align: 'left' | 'right') => (
+  const header = (key: SortKey, label: string, w: number, align: TextAlign) => (
     <div
       role="columnheader"
       aria-sort={sortKey === key ? (descending ? 'descending' : 'ascending') : 'none'}

@@ -1,22 +1,21 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { ColorMode } from '../model/colors';
-import { ViewMode } from '../options';
+import { ColorMode, HeaderView, TextAlign } from '../types';
 
 /** What the header's view, colour, alignment and collapse controls ask the view to do. */
 export type HeaderAction =
-  | { kind: 'view'; view: ViewMode | 'sandwich' }
+  | { kind: 'view'; view: HeaderView }
   | { kind: 'collapse'; on: boolean }
-  | { kind: 'options'; changed: { colorMode?: ColorMode; colorBlindDiff?: boolean; textAlign?: 'left' | 'right' } };
+  | { kind: 'options'; changed: { colorMode?: ColorMode; colorBlindDiff?: boolean; textAlign?: TextAlign } };
 
 /** The header's current choices, as its controls and their stand-in show them. */
 export interface HeaderChoices {
-  view: ViewMode | 'sandwich';
+  view: HeaderView;
   diff: boolean;
   colorMode: ColorMode;
   colorBlindDiff: boolean;
-  textAlign: 'left' | 'right';
+  textAlign: TextAlign;
   collapse: boolean;
 }
 
@@ -24,7 +23,7 @@ export interface HeaderControlsProps extends HeaderChoices {
   onAction: (a: HeaderAction) => void;
 }
 
-export const VIEW_OPTIONS: Array<{ value: ViewMode | 'sandwich'; label: string }> = [
+export const VIEW_OPTIONS: Array<{ value: HeaderView; label: string }> = [
   { value: 'graph', label: 'Flame graph' },
   { value: 'table', label: 'Top table' },
   { value: 'both', label: 'Both' },
