@@ -27,8 +27,7 @@ import { CallGraphView } from './CallGraphView';
 import { prepareSandwichSteps, SandwichView } from './SandwichView';
 import { DiffLegend } from './DiffLegend';
 import { Header } from './HeaderControls';
-import { HeaderAction, HeaderChoices } from './headerOptions';
-import { controlsRowWidth } from './HeaderStandIn';
+import { HeaderAction } from './headerOptions';
 import { afterPaint } from '../afterPaint';
 
 export interface FlameGraphViewProps {
@@ -50,22 +49,6 @@ const HEADER_PAD = 6;
 /** The header's height when its controls fit in one row: @grafana/ui's control height and the padding under it. */
 export const oneRowHeaderHeight = (theme: GrafanaTheme2) =>
   theme.spacing.gridSize * theme.components.height.md + HEADER_PAD;
-
-/** The search box's smallest width in the header's row, in CSS px (it grows from it to 420). */
-const SEARCH_MIN_WIDTH = 150;
-/** The gap between the items of the header's row, in CSS px. */
-const HEADER_GAP = 6;
-/** What the header's row may need beyond its measured words (sub-pixel rounding of its boxes). */
-const ONE_ROW_SLACK = 8;
-
-/**
- * The width the header's row needs to hold on one line the search box at its smallest and the
- * controls of `choices`; undefined where words cannot be measured.
- */
-function oneRowHeaderWidth(theme: GrafanaTheme2, choices: Omit<HeaderChoices, 'diff'>): number | undefined {
-  const controls = controlsRowWidth(theme, choices);
-  return controls === undefined ? undefined : SEARCH_MIN_WIDTH + HEADER_GAP + controls;
-}
 
 /** The zoom path's row under the header: a small @grafana/ui button's height and the padding under it. */
 export const crumbRowHeight = (theme: GrafanaTheme2) =>
@@ -279,25 +262,6 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
   // width and height from Grafana), without reading the layout; a header that wraps or grows
   // (breadcrumbs, narrow panels) is measured after the browser's layout and redrawn before paint
   const headerHeight = useElementHeight(headerRef, oneRowHeaderHeight(theme));
-  // The header's search box and controls come in the frame after the graph's when the row is
-  // known to hold them on one line at this width, so they move nothing when they come. The first
-  // frame then lays out and paints the graph and an empty row of the header's height: a third
-  // less work for a small profile's first draw (BENCHMARKS, "The header after the graph"). A
-  // diff's header (its legend) or a row that may wrap come with the graph, measured before the
-  // paint as before.
-  const [oneRowWidth] = useState(() =>
-    diff
-      ? undefined
-      : oneRowHeaderWidth(theme, {
-          view,
-          colorMode: opt.colorMode,
-          colorBlindDiff: opt.colorBlindDiff,
-          textAlign: opt.textAlign,
-          collapse,
-        })
-  );
-  const [headerShown, setHeaderShown] = useState(oneRowWidth === undefined || oneRowWidth + ONE_ROW_SLACK > width);
-  useEffect(() => (headerShown ? undefined : afterPaint(() => setHeaderShown(true))), [headerShown]);
   const bodyHeight = Math.max(40, height - headerHeight);
   // the zoom path is a row of a fixed height over the graph (the drawer beside it keeps its
   // height): a zoom or a reset sizes the graph from it in the same render, with no measuring and
@@ -657,11 +621,10 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
       <div
         ref={headerRef}
         data-testid="flamegraph-header"
-        data-one-row-width={oneRowWidth?.toFixed(1)}
         style={{
           display: 'flex',
           flexWrap: 'wrap',
-          gap: HEADER_GAP,
+          gap: 6,
           alignItems: 'center',
           paddingBottom: HEADER_PAD,
           flex: 'none',
@@ -670,12 +633,12 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
           minHeight: oneRowHeaderHeight(theme),
         }}
       >
-        {headerShown && (
+        {
           <>
             {/* the search gives way first (to 150 px, its placeholder cut): the view, colour, align and
             collapse controls stay on one row with it down to a 1,200 px wide panel; what a search
             found and its buttons are inside its box, so typing moves nothing */}
-            <div style={{ flex: `1 1 ${SEARCH_MIN_WIDTH}px`, minWidth: 0, maxWidth: 420 }}>
+            <div style={{ flex: '1 1 150px', minWidth: 0, maxWidth: 420 }}>
               <SearchInput
                 data-testid="flamegraph-search"
                 aria-label="Search functions"
@@ -716,7 +679,7 @@ export function FlameGraphView({ data, width, height, options, onOptionsChange }
             />
             {diff && <DiffLegend colorBlind={opt.colorBlindDiff} />}
           </>
-        )}
+        }
       </div>
       <div style={{ display: 'flex', flex: '1 1 auto', minHeight: 0, height: bodyHeight }}>
         {showGraph && sandwichModel && (

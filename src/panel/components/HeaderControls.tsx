@@ -1,11 +1,10 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Combobox, InlineSwitch, RadioButtonGroup } from '@grafana/ui';
+import React from 'react';
+import { css } from '@emotion/css';
+import { Button, Combobox, InlineSwitch, RadioButtonGroup, useStyles2 } from '@grafana/ui';
 import { ColorMode } from '../types';
-import { inIdleSteps } from '../model/idle';
-import { afterPaint } from '../afterPaint';
 import {
   COLOR_OPTIONS,
   COLOUR_SCHEME_WIDTH,
@@ -16,63 +15,10 @@ import {
   TEXT_ALIGN_OPTIONS,
   VIEW_OPTIONS,
 } from './headerOptions';
-import { ColourStandIn, CONTROLS_ROW_STYLE, HeaderStandIn } from './HeaderStandIn';
 
-/**
- * Test hook: while `window.__emberscopeHoldHeader` is true the header keeps its stand-in (a
- * browser test measures it, then lets the real controls mount by setting it false).
- */
-const held = () =>
-  typeof window !== 'undefined' &&
-  (window as Window & { __emberscopeHoldHeader?: boolean }).__emberscopeHoldHeader === true;
-
-/**
- * The header's controls: a static stand-in (HeaderStandIn) in the first render, the @grafana/ui
- * controls from the first idle time after the graph has painted. The controls are about half of a
- * small profile's first draw (radio groups, an Icon per alignment choice parsed by
- * react-inlinesvg, a switch, two buttons, each making its styles on mount); the stand-in takes the
- * same boxes and does what a click on it asks, so the swap moves nothing and loses nothing.
- */
-export const Header = React.memo(function Header(props: HeaderControlsProps) {
-  const [ready, setReady] = useState(false);
-  const [openColour, setOpenColour] = useState(false);
-  useEffect(() => {
-    if (ready) {
-      return;
-    }
-    let cancelIdle: (() => void) | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const mount = () => {
-      if (held()) {
-        timer = setTimeout(mount, 50);
-        return;
-      }
-      setReady(true);
-    };
-    const cancelPaint = afterPaint(() => {
-      cancelIdle = inIdleSteps([mount]);
-    });
-    return () => {
-      cancelPaint();
-      cancelIdle?.();
-      clearTimeout(timer);
-    };
-  }, [ready]);
-  const wake = useCallback(() => {
-    setReady(true);
-    setOpenColour(true);
-  }, []);
-  useEffect(() => {
-    // once: the colour scheme has opened (its effect ran before this one); a colour box mounted
-    // later (a diff profile and back) must not open by itself
-    if (openColour) {
-      setOpenColour(false);
-    }
-  }, [openColour]);
-  if (!ready) {
-    return <HeaderStandIn {...props} onWake={wake} />;
-  }
-  return <HeaderControls {...props} openColour={openColour} />;
+const getStyles = () => ({
+  row: css({ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center', minWidth: 0 }),
+  colour: css({ width: COLOUR_SCHEME_WIDTH }),
 });
 
 /**
@@ -81,56 +27,31 @@ export const Header = React.memo(function Header(props: HeaderControlsProps) {
  */
 const ColourScheme = React.memo(function ColourScheme(props: {
   colorMode: ColorMode;
-  open: boolean;
   onAction: (a: HeaderAction) => void;
 }) {
-  const { colorMode, open, onAction } = props;
-  const ref = useRef<HTMLDivElement>(null);
-  // the Combobox (an Input, floating-ui, downshift and a virtualised list: 3–6 ms in a profile)
-  // is mounted one idle time after the other controls, so that neither swap is one long task;
-  // until then the stand-in's box shows the current scheme. A click on the stand-in's box, which
-  // only the Combobox can answer, mounts it at once and opens it.
-  const [comboReady, setComboReady] = useState(open);
-  useEffect(() => {
-    if (comboReady) {
-      return;
-    }
-    let cancelIdle: (() => void) | undefined;
-    const cancelPaint = afterPaint(() => {
-      cancelIdle = inIdleSteps([() => setComboReady(true)]);
-    });
-    return () => {
-      cancelPaint();
-      cancelIdle?.();
-    };
-  }, [comboReady]);
-  useEffect(() => {
-    if (open) {
-      // the stand-in was clicked: the combobox opens as a click on it would
-      ref.current?.querySelector('input')?.click();
-    }
-  }, [open]);
-  const label = COLOR_OPTIONS.find((o) => o.value === colorMode)?.label ?? '';
+  const { colorMode, onAction } = props;
+  const styles = useStyles2(getStyles);
   return (
-    <div ref={ref} style={{ width: COLOUR_SCHEME_WIDTH }} data-testid="colour-scheme">
-      {!comboReady && <ColourStandIn label={label} />}
-      {comboReady && (
-        <Combobox
-          aria-label="Colour scheme"
-          options={COLOR_OPTIONS}
-          value={colorMode}
-          onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
-        />
-      )}
+    <div className={styles.colour} data-testid="colour-scheme">
+      <Combobox
+        aria-label="Colour scheme"
+        options={COLOR_OPTIONS}
+        value={colorMode}
+        onChange={(v) => v && onAction({ kind: 'options', changed: { colorMode: v.value } })}
+      />
     </div>
   );
 });
 
-/** The header's view, colour, alignment and collapse controls (@grafana/ui). */
-const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsProps & { openColour: boolean }) {
-  const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction, openColour } = props;
+/**
+ * The header's view, colour, alignment and collapse controls. Memoised: a zoom or a hover
+ * re-renders the view but not these.
+ */
+export const Header = React.memo(function Header(props: HeaderControlsProps) {
+  const { view, diff, colorMode, colorBlindDiff, textAlign, collapse, onAction } = props;
+  const styles = useStyles2(getStyles);
   return (
-    <div style={CONTROLS_ROW_STYLE} data-testid="header-controls">
+    <div className={styles.row} data-testid="header-controls">
       <RadioButtonGroup
         size="sm"
         aria-label="View"
@@ -139,7 +60,7 @@ const HeaderControls = React.memo(function HeaderControls(props: HeaderControlsP
         value={view}
         onChange={(v) => onAction({ kind: 'view', view: v })}
       />
-      {!diff && <ColourScheme colorMode={colorMode} open={openColour} onAction={onAction} />}
+      {!diff && <ColourScheme colorMode={colorMode} onAction={onAction} />}
       {diff && (
         <RadioButtonGroup
           size="sm"

@@ -9,7 +9,7 @@ export type HeaderAction =
   | { kind: 'collapse'; on: boolean }
   | { kind: 'options'; changed: { colorMode?: ColorMode; colorBlindDiff?: boolean; textAlign?: TextAlign } };
 
-/** The header's current choices, as its controls and their stand-in show them. */
+/** The header's current choices, as its controls show them. */
 export interface HeaderChoices {
   view: HeaderView;
   diff: boolean;
@@ -45,17 +45,16 @@ export const DIFF_PALETTE_OPTIONS: Array<{ value: boolean; label: string }> = [
 ];
 
 /**
- * Text alignment choices. The hover text is the native `title` that `ariaLabel` gives the label: a
- * `description` would wrap each option in a `@grafana/ui` Tooltip, about 2 ms of every first render
- * (BENCHMARKS, "First draw at small sizes") for the same words.
+ * Text alignment choices. The hover text is the native `title` that `ariaLabel` gives the label
+ * (a `description` would wrap each option in a Tooltip component for the same words).
  */
 export const TEXT_ALIGN_OPTIONS = [
   { value: 'left' as const, label: 'Left', icon: 'align-left' as const, ariaLabel: 'Align text left' },
   { value: 'right' as const, label: 'Right', icon: 'align-right' as const, ariaLabel: 'Align text right' },
 ];
 
-/** The words of the header's collapse switch and buttons (the stand-in's and the real controls'). */
+/** The words of the header's collapse switch and buttons. */
 export const HEADER_WORDS = { collapse: 'Collapse', expandAll: 'Expand all', collapseAll: 'Collapse all' } as const;
 
-/** The colour scheme combobox's width (its stand-ins take the same box). */
+/** The colour scheme combobox's width. */
 export const COLOUR_SCHEME_WIDTH = 160;
