@@ -3,14 +3,14 @@
 
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, useTheme2 } from '@grafana/ui';
-import { FlameData } from '../../shared/flameData';
-import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../model/callGraph';
-import { ARROW_FONT, percent, PlacedGraph, placeCallGraph, pprofColor } from '../model/callGraphLayout';
-import { inIdleSteps } from '../model/idle';
-import { afterPaint } from '../afterPaint';
-import { formatValue } from '../model/format';
-import { Matcher } from '../model/search';
-import { MAX_CALL_GRAPH_NODES } from '../options';
+import { FlameData } from '../../../shared/flameData';
+import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../../model/callGraph';
+import { ARROW_FONT, percent, PlacedGraph, placeCallGraph, pprofColor } from '../../model/callGraphLayout';
+import { inIdleSteps } from '../../model/idle';
+import { afterPaint } from '../../afterPaint';
+import { formatValue } from '../../model/format';
+import { Matcher } from '../../model/search';
+import { MAX_CALL_GRAPH_NODES } from '../../options';
 
 export interface CallGraphViewProps {
   data: FlameData;

@@ -6,14 +6,14 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { readFlameData } from '../../shared/flameData';
 import { nestedSet, repeatedEnumFrame, SMALL } from '../testing/frames';
 import { defaultOptions } from '../options';
-import { FlameGraphView } from './FlameGraphView';
+import { FlameGraphContainer } from './FlameGraphContainer';
 import { TABLE_WIDTH_KEY } from './storage';
 import { FlamegraphPanel } from '../FlamegraphPanel';
 
 const data = readFlameData(nestedSet(SMALL));
 
 function renderView(width = 1000, options = defaultOptions) {
-  return render(<FlameGraphView data={data} width={width} height={500} options={options} />);
+  return render(<FlameGraphContainer data={data} width={width} height={500} options={options} />);
 }
 
 // jsdom has no PointerEvent: give pointer events their mouse coordinates
@@ -166,7 +166,7 @@ describe('FlameGraphView header and views', () => {
   it('saves the header choices as panel options', async () => {
     const changed: object[] = [];
     render(
-      <FlameGraphView
+      <FlameGraphContainer
         data={data}
         width={1000}
         height={500}

@@ -3,7 +3,7 @@
 
 import React from 'react';
 import { Button } from '@grafana/ui';
-import { FlameIndex, ancestors } from '../model/flameIndex';
+import { FlameIndex, ancestors } from '../../model/flameIndex';
 
 export interface BreadcrumbsProps {
   index: FlameIndex;

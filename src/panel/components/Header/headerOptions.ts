@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { ColorMode, HeaderView, TextAlign } from '../types';
+import { ColorMode, HeaderView, TextAlign } from '../../types';
 
 /** What the header's view, colour, alignment and collapse controls ask the view to do. */
 export type HeaderAction =

@@ -2,14 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { FlameIndex, indexReady } from '../model/flameIndex';
-import { NodeColors } from '../model/colors';
-import { TextAlign } from '../types';
-import { chainsOf } from '../model/chains';
-import { FlameData } from '../../shared/flameData';
-import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
-import { drawFlame } from '../render/draw';
-import { giveCanvas, prepareCanvas, takeCanvas } from '../render/canvasPool';
+import { FlameIndex, indexReady } from '../../model/flameIndex';
+import { NodeColors } from '../../model/colors';
+import { TextAlign } from '../../types';
+import { chainsOf } from '../../model/chains';
+import { FlameData } from '../../../shared/flameData';
+import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../../model/layout';
+import { drawFlame } from '../../render/draw';
+import { giveCanvas, prepareCanvas, takeCanvas } from '../../render/canvasPool';
 
 /** Height of one flamegraph row in CSS px. */
 export const ROW_HEIGHT = 20;

@@ -4,7 +4,7 @@
 import React from 'react';
 import { css } from '@emotion/css';
 import { Button, Combobox, InlineSwitch, RadioButtonGroup, useStyles2 } from '@grafana/ui';
-import { ColorMode } from '../types';
+import { ColorMode } from '../../types';
 import {
   COLOR_OPTIONS,
   COLOUR_SCHEME_WIDTH,
