@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { readFlameData } from '../../shared/flameData';
 import { nestedSet, repeatedEnumFrame, SMALL } from '../testing/frames';
 import { defaultOptions } from '../options';
@@ -11,6 +11,10 @@ import { TABLE_WIDTH_KEY } from './storage';
 import { FlamegraphPanel } from '../FlamegraphPanel';
 
 const data = readFlameData(nestedSet(SMALL));
+
+// the table's rows come in idle slices after the first paint: on a busy machine that can take
+// longer than testing-library's default second, so a wait gives up only on a view that hangs
+configure({ asyncUtilTimeout: 15000 });
 
 function renderView(width = 1000, options = defaultOptions) {
   return render(<FlameGraphContainer data={data} width={width} height={500} options={options} />);
