@@ -183,6 +183,8 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
   });
   const onHeaderAction = useCallback((a: HeaderAction) => onHeaderActionRef.current(a), []);
   const rootRef = useRef<HTMLDivElement>(null);
+  // stable: the call graph resets its pick when this callback changes
+  const onGraphPick = useCallback((name: number) => act({ type: 'pickInGraph', name }), [act]);
 
   if (data.count === 0) {
     return (
@@ -263,7 +265,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
             matcher={found.matcher}
             nodeCount={opt.callGraphNodes}
             colorBlind={opt.colorBlindDiff}
-            onPick={(name) => act({ type: 'pickInGraph', name })}
+            onPick={onGraphPick}
             onSandwich={(name) => {
               // the button that asked is gone with the graph: the view keeps the keyboard (Escape leaves)
               rootRef.current?.focus();

@@ -143,7 +143,7 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
     case 'closeSandwich':
       return { ...s, sandwich: undefined };
     case 'pickInGraph':
-      return { ...s, graphPick: a.name };
+      return s.graphPick === a.name ? s : { ...s, graphPick: a.name };
     case 'toggleChain':
       return { ...s, expanded: toggledChains(s.expanded, a.head, a.open, a.index), menu: undefined };
     case 'setView':
