@@ -5,8 +5,9 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSta
 import { PanelProps } from '@grafana/data';
 import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } from '../shared/flameData';
 import { afterPaint } from './afterPaint';
-import { FlameGraphView } from './components/FlameGraphView';
-import { defaultOptions, PanelOptions } from './options';
+import { FlameGraphContainer } from './components/FlameGraphContainer';
+import { defaultOptions } from './options';
+import { PanelOptions } from './types';
 
 type Parsed = { data: FlameData } | { error: string } | { empty: true };
 
@@ -71,5 +72,5 @@ export function FlamegraphPanel({ data, width, height, options, onOptionsChange 
   if ('empty' in parsed) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
   }
-  return <FlameGraphView data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />;
+  return <FlameGraphContainer data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />;
 }

@@ -3,7 +3,8 @@
 
 import { PanelPlugin } from '@grafana/data';
 import { FlamegraphPanel } from './FlamegraphPanel';
-import { addPanelOptions, PanelOptions } from './options';
+import { addPanelOptions } from './options';
+import { PanelOptions } from './types';
 import { flamegraphSuggestions } from './suggestions';
 
 /** The Emberscope flamegraph panel (nested plugin `emberscope-flamegraph-panel`). */

@@ -2,31 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { PanelOptionsEditorBuilder } from '@grafana/data';
+import { PanelOptions, ViewMode } from './types';
 
-/** How bars are coloured. */
-export type ColorMode = 'self' | 'selfNode' | 'total' | 'package';
-/** Where a bar's text sits when it does not fit. */
-export type TextAlign = 'left' | 'right';
-
-/** What the panel shows (sandwich is entered from a function and left back to the view it came from). */
-export type ViewMode = 'graph' | 'table' | 'both' | 'tree' | 'callgraph';
-
-/** Options of the flamegraph panel, as saved in the dashboard JSON. */
-export interface PanelOptions {
-  colorMode: ColorMode;
-  textAlign: TextAlign;
-  /** With viewMode 'both': false shows the graph alone (the option older panels saved). */
-  showTable: boolean;
-  minBarWidth: number;
-  colorBlindDiff: boolean;
-  viewMode: ViewMode;
-  /** Collapse chains of frames that add nothing (a node whose only child carries its total). */
-  collapse: boolean;
-  /** Search text: a regular expression, plain text, or several terms separated by commas. */
-  search: string;
-  /** How many functions the call graph keeps at most (pprof's -nodecount, 1 to MAX_CALL_GRAPH_NODES). */
-  callGraphNodes: number;
-}
+// the app and the playground take the options' type from here, with the defaults
+export type { PanelOptions } from './types';
 
 /**
  * The most functions a call graph shows: placing a picture takes dagre time that grows faster than

@@ -3,7 +3,7 @@
 
 import { DataFrame, PanelDataSummary, VisualizationSuggestion, VisualizationSuggestionScore } from '@grafana/data';
 import { isFlameFrame } from '../shared/flameData';
-import { PanelOptions } from './options';
+import { PanelOptions } from './types';
 
 /** The panel's plugin id, as the backend names it in `meta.preferredVisualisationPluginId`. */
 export const PANEL_ID = 'emberscope-flamegraph-panel';

@@ -14,7 +14,7 @@ import { GlobalStyles, ThemeContext } from '@grafana/ui';
 import { FlameGraph } from '@grafana/flamegraph';
 import { readFlameData } from '../../src/shared/flameData';
 import { usePanelData } from '../../src/panel/FlamegraphPanel';
-import { FlameGraphView } from '../../src/panel/components/FlameGraphView';
+import { FlameGraphContainer } from '../../src/panel/components/FlameGraphContainer';
 import { defaultOptions } from '../../src/panel/options';
 import { buildIndex } from '../../src/panel/model/flameIndex';
 import { nodeColors } from '../../src/panel/model/colors';
@@ -26,7 +26,7 @@ import { compileSearch, matchNames, searchNodes } from '../../src/panel/model/se
 import { hitTest } from '../../src/panel/model/layout';
 import { drawFlame } from '../../src/panel/render/draw';
 import { prepareCanvas } from '../../src/panel/render/canvasPool';
-import { FONT, ROW_HEIGHT } from '../../src/panel/components/FlameCanvas';
+import { FONT, ROW_HEIGHT } from '../../src/panel/components/FlameGraph/FlameCanvas';
 import { flameFrameJSON, syntheticTree } from '../support/synthetic.mjs';
 
 type Lib = 'emberscope' | 'grafana';
@@ -95,7 +95,7 @@ const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: numbe
 /** The panel's path: reads the frame as the panel reads it, then draws (one component type, so a new frame re-renders it). */
 function Ours({ series }: { series: DataFrame[] }) {
   const parsed = usePanelData(series);
-  return 'data' in parsed ? <FlameGraphView data={parsed.data} width={W} height={H} options={defaultOptions} /> : null;
+  return 'data' in parsed ? <FlameGraphContainer data={parsed.data} width={W} height={H} options={defaultOptions} /> : null;
 }
 
 function view(lib: Lib, f: DataFrame) {

@@ -2,9 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameData } from '../../shared/flameData';
-
-/** How bars are coloured (see options). */
-export type ColorMode = 'self' | 'selfNode' | 'total' | 'package';
+import type { ColorMode } from '../types';
 
 /**
  * The package part of a function name, which decides its hue:

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { formattedValueToString, getValueFormat } from '@grafana/data';
+import type { TextAlign } from '../types';
 
 /** Formats a value in a Grafana unit (`ns`, `bytes`, `short`, ...): `1.20 s`, `3.4 MiB`. */
 export function formatValue(value: number, unit?: string): string {
@@ -29,7 +30,7 @@ export function barLabel(name: string, value: number, rootTotal: number, unit?: 
  * alignment, at the start for 'right' (keeping the end of a long qualified name).
  * Returns '' when not even two characters and the ellipsis fit.
  */
-export function fitText(text: string, maxChars: number, align: 'left' | 'right' = 'left'): string {
+export function fitText(text: string, maxChars: number, align: TextAlign = 'left'): string {
   if (text.length <= maxChars) {
     return text;
   }

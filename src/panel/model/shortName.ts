@@ -1,6 +1,8 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import type { TextAlign } from '../types';
+
 /**
  * Shortening of long symbol names from the left, so that the function part stays readable
  * where a name does not fit (flamegraph bars, the top table's symbol column):
@@ -128,7 +130,7 @@ export function nameForms(name: string): string[] {
 export function fitName(
   name: string,
   maxChars: number,
-  align: 'left' | 'right' = 'left',
+  align: TextAlign = 'left',
   forms = nameForms(name)
 ): string {
   for (const f of forms) {
@@ -169,7 +171,7 @@ export class NameFormsCache {
   }
 
   /** fitName of names[k]. */
-  fit(k: number, maxChars: number, align: 'left' | 'right' = 'left'): string {
+  fit(k: number, maxChars: number, align: TextAlign = 'left'): string {
     const name = this.names[k];
     // most names fit whole: no need to work out their shorter forms
     return name.length <= maxChars ? name : fitName(name, maxChars, align, this.get(k));

@@ -8,6 +8,7 @@ import { forEachVisible, LayoutParams, levelAt, rowY } from '../model/layout';
 import { barLabel } from '../model/format';
 import { nameFormsCache } from '../model/shortName';
 import { DIMMED_FILL, DIMMED_FILL_DARK, NodeColors } from '../model/colors';
+import { TextAlign } from '../types';
 
 /** Everything the base layer needs to draw one frame. */
 export interface DrawParams extends LayoutParams {
@@ -17,7 +18,7 @@ export interface DrawParams extends LayoutParams {
   height: number;
   scrollTop: number;
   minBarWidth: number;
-  textAlign: 'left' | 'right';
+  textAlign: TextAlign;
   /** 1 per node that matches the search / highlighted name; undefined when nothing is searched. */
   nodeMatch?: Uint8Array;
   darkTheme: boolean;

@@ -2,18 +2,22 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { readFlameData } from '../../shared/flameData';
 import { nestedSet, repeatedEnumFrame, SMALL } from '../testing/frames';
 import { defaultOptions } from '../options';
-import { FlameGraphView } from './FlameGraphView';
+import { FlameGraphContainer } from './FlameGraphContainer';
 import { TABLE_WIDTH_KEY } from './storage';
 import { FlamegraphPanel } from '../FlamegraphPanel';
 
 const data = readFlameData(nestedSet(SMALL));
 
+// the table's rows come in idle slices after the first paint: on a busy machine that can take
+// longer than testing-library's default second, so a wait gives up only on a view that hangs
+configure({ asyncUtilTimeout: 15000 });
+
 function renderView(width = 1000, options = defaultOptions) {
-  return render(<FlameGraphView data={data} width={width} height={500} options={options} />);
+  return render(<FlameGraphContainer data={data} width={width} height={500} options={options} />);
 }
 
 // jsdom has no PointerEvent: give pointer events their mouse coordinates
@@ -42,16 +46,12 @@ const rowsText = async () =>
   (await screen.findAllByTestId('top-table-row')).map((r) => within(r).getAllByRole('cell')[0].textContent);
 
 describe('FlameGraphView', () => {
-  it('draws the graph first and fills the header and the top table after the first paint', async () => {
+  it('draws the graph and the header first and fills the top table after the first paint', async () => {
     renderView();
     expect(screen.getByTestId('flamegraph-canvas')).toBeInTheDocument();
     expect(screen.queryAllByTestId('top-table-row')).toHaveLength(0);
     // the table's column headers come with its first rows
     expect(screen.queryAllByRole('columnheader')).toHaveLength(0);
-    // the header's row fits one line at 1,000 px (in jsdom's mocked text widths): its search box
-    // and controls come after the graph's first paint, in a row already of their height
-    expect(screen.queryByLabelText('Search functions')).toBeNull();
-    expect(screen.getByTestId('flamegraph-header').style.minHeight).toBe('38px');
     expect(await screen.findByLabelText('Search functions')).toBeInTheDocument();
     expect(await rowsText()).toHaveLength(5); // every symbol but the root
     expect(screen.getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Symbol', 'Self ▼', 'Total']);
@@ -160,7 +160,6 @@ describe('FlameGraphView', () => {
     renderView(400);
     expect(screen.getByTestId('flamegraph-canvas')).toBeInTheDocument();
     expect(screen.queryByTestId('top-table')).toBeNull();
-    // the header's controls replace their stand-in after the first paint
     fireEvent.click(await screen.findByLabelText('Top table'));
     expect(screen.getByTestId('top-table')).toBeInTheDocument();
     expect(screen.queryByTestId('flamegraph-canvas')).toBeNull();
@@ -171,7 +170,7 @@ describe('FlameGraphView header and views', () => {
   it('saves the header choices as panel options', async () => {
     const changed: object[] = [];
     render(
-      <FlameGraphView
+      <FlameGraphContainer
         data={data}
         width={1000}
         height={500}

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { Button } from '@grafana/ui';
-import { FlameIndex, ancestors } from '../model/flameIndex';
+import { css } from '@emotion/css';
+import { Button, useStyles2 } from '@grafana/ui';
+import { FlameIndex, ancestors } from '../../model/flameIndex';
 
 export interface BreadcrumbsProps {
   index: FlameIndex;
@@ -17,8 +18,27 @@ export interface BreadcrumbsProps {
 /** How many path elements above the zoomed node are shown before the rest collapse into `…`. */
 const SHOWN = 3;
 
+const getStyles = () => ({
+  path: css({ display: 'flex', alignItems: 'center', gap: 4, minWidth: 0, flex: '1 1 100%', fontSize: 12 }),
+  step: css({
+    background: 'none',
+    border: 'none',
+    padding: 0,
+    color: 'inherit',
+    cursor: 'pointer',
+    fontFamily: 'monospace',
+    fontWeight: 400,
+    minWidth: 0,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  }),
+  current: css({ fontWeight: 700 }),
+});
+
 /** The path from the root to the zoomed node; each step zooms there; Reset returns to the root. */
 export function Breadcrumbs({ index, focus, onZoom, onReset, labelOf }: BreadcrumbsProps) {
+  const styles = useStyles2(getStyles);
   if (focus <= 0) {
     return null;
   }
@@ -30,7 +50,7 @@ export function Breadcrumbs({ index, focus, onZoom, onReset, labelOf }: Breadcru
     <nav
       aria-label="Zoom path"
       data-testid="flamegraph-breadcrumbs"
-      style={{ display: 'flex', alignItems: 'center', gap: 4, minWidth: 0, flex: '1 1 100%', fontSize: 12 }}
+      className={styles.path}
     >
       <Button size="sm" variant="secondary" icon="home-alt" onClick={onReset} aria-label="Reset zoom">
         Reset
@@ -45,20 +65,8 @@ export function Breadcrumbs({ index, focus, onZoom, onReset, labelOf }: Breadcru
               type="button"
               title={name}
               onClick={() => onZoom(n)}
-              style={{
-                background: 'none',
-                border: 'none',
-                padding: 0,
-                color: 'inherit',
-                cursor: 'pointer',
-                fontFamily: 'monospace',
-                fontWeight: n === focus ? 700 : 400,
-                minWidth: 0,
-                maxWidth: `${Math.floor(100 / shown.length)}%`,
-                overflow: 'hidden',
-                textOverflow: 'ellipsis',
-                whiteSpace: 'nowrap',
-              }}
+              className={n === focus ? `${styles.step} ${styles.current}` : styles.step}
+              style={{ maxWidth: `${Math.floor(100 / shown.length)}%` }}
             >
               {name}
             </button>

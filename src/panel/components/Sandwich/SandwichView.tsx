@@ -3,16 +3,16 @@
 
 import React, { useCallback, useMemo, useState } from 'react';
 import { Button, useTheme2 } from '@grafana/ui';
-import { FlameData } from '../../shared/flameData';
-import { buildIndex, FlameIndex } from '../model/flameIndex';
-import { ColorMode, nodeColors, NodeColors } from '../model/colors';
-import { Sandwich } from '../model/sandwich';
-import { IdleStep } from '../model/idle';
-import { formatPercent, formatValue } from '../model/format';
-import { FlameCanvas } from './FlameCanvas';
-import { warmCanvases } from '../render/canvasPool';
-import { Tooltip } from './Tooltip';
-import { ViewOptions } from './FlameGraphView';
+import { FlameData } from '../../../shared/flameData';
+import { buildIndex, FlameIndex } from '../../model/flameIndex';
+import { nodeColors, NodeColors } from '../../model/colors';
+import { Sandwich } from '../../model/sandwich';
+import { IdleStep } from '../../model/idle';
+import { formatPercent, formatValue } from '../../model/format';
+import { FlameCanvas } from '../FlameGraph/FlameCanvas';
+import { warmCanvases } from '../../render/canvasPool';
+import { Tooltip } from '../FlameGraph/Tooltip';
+import { ColorMode, ViewOptions } from '../../types';
 
 export interface SandwichViewProps {
   sandwich: Sandwich;

@@ -5,10 +5,10 @@ import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
-import { FlameIndex } from '../model/flameIndex';
-import { hasChildren, pathTo, TreeSortKey, treeRows } from '../model/callTree';
-import { formatPercent, formatValue } from '../model/format';
-import { DiffCells } from './TopTable';
+import { FlameIndex } from '../../model/flameIndex';
+import { hasChildren, pathTo, TreeSortKey, treeRows } from '../../model/callTree';
+import { formatPercent, formatValue } from '../../model/format';
+import { DiffCells } from '../TopTable/TopTable';
 
 export interface CallTreeProps {
   index: FlameIndex;

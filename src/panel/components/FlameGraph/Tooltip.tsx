@@ -3,9 +3,9 @@
 
 import React, { useLayoutEffect, useRef, useState } from 'react';
 import { Portal } from '@grafana/ui';
-import { FlameIndex } from '../model/flameIndex';
-import { diffChange } from '../model/colors';
-import { formatPercent, formatValue } from '../model/format';
+import { FlameIndex } from '../../model/flameIndex';
+import { diffChange } from '../../model/colors';
+import { formatPercent, formatValue } from '../../model/format';
 
 export interface TooltipProps {
   index: FlameIndex;

@@ -1,22 +1,21 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { ColorMode } from '../model/colors';
-import { ViewMode } from '../options';
+import { ColorMode, HeaderView, TextAlign } from '../../types';
 
 /** What the header's view, colour, alignment and collapse controls ask the view to do. */
 export type HeaderAction =
-  | { kind: 'view'; view: ViewMode | 'sandwich' }
+  | { kind: 'view'; view: HeaderView }
   | { kind: 'collapse'; on: boolean }
-  | { kind: 'options'; changed: { colorMode?: ColorMode; colorBlindDiff?: boolean; textAlign?: 'left' | 'right' } };
+  | { kind: 'options'; changed: { colorMode?: ColorMode; colorBlindDiff?: boolean; textAlign?: TextAlign } };
 
-/** The header's current choices, as its controls and their stand-in show them. */
+/** The header's current choices, as its controls show them. */
 export interface HeaderChoices {
-  view: ViewMode | 'sandwich';
+  view: HeaderView;
   diff: boolean;
   colorMode: ColorMode;
   colorBlindDiff: boolean;
-  textAlign: 'left' | 'right';
+  textAlign: TextAlign;
   collapse: boolean;
 }
 
@@ -24,7 +23,7 @@ export interface HeaderControlsProps extends HeaderChoices {
   onAction: (a: HeaderAction) => void;
 }
 
-export const VIEW_OPTIONS: Array<{ value: ViewMode | 'sandwich'; label: string }> = [
+export const VIEW_OPTIONS: Array<{ value: HeaderView; label: string }> = [
   { value: 'graph', label: 'Flame graph' },
   { value: 'table', label: 'Top table' },
   { value: 'both', label: 'Both' },
@@ -46,17 +45,16 @@ export const DIFF_PALETTE_OPTIONS: Array<{ value: boolean; label: string }> = [
 ];
 
 /**
- * Text alignment choices. The hover text is the native `title` that `ariaLabel` gives the label: a
- * `description` would wrap each option in a `@grafana/ui` Tooltip, about 2 ms of every first render
- * (BENCHMARKS, "First draw at small sizes") for the same words.
+ * Text alignment choices. The hover text is the native `title` that `ariaLabel` gives the label
+ * (a `description` would wrap each option in a Tooltip component for the same words).
  */
 export const TEXT_ALIGN_OPTIONS = [
   { value: 'left' as const, label: 'Left', icon: 'align-left' as const, ariaLabel: 'Align text left' },
   { value: 'right' as const, label: 'Right', icon: 'align-right' as const, ariaLabel: 'Align text right' },
 ];
 
-/** The words of the header's collapse switch and buttons (the stand-in's and the real controls'). */
+/** The words of the header's collapse switch and buttons. */
 export const HEADER_WORDS = { collapse: 'Collapse', expandAll: 'Expand all', collapseAll: 'Collapse all' } as const;
 
-/** The colour scheme combobox's width (its stand-ins take the same box). */
+/** The colour scheme combobox's width. */
 export const COLOUR_SCHEME_WIDTH = 160;

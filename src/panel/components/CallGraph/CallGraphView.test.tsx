@@ -3,8 +3,8 @@
 
 import React from 'react';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { readFlameData } from '../../shared/flameData';
-import { nestedSet, SMALL } from '../testing/frames';
+import { readFlameData } from '../../../shared/flameData';
+import { nestedSet, SMALL } from '../../testing/frames';
 import { CallGraphView } from './CallGraphView';
 
 const data = readFlameData(nestedSet(SMALL));

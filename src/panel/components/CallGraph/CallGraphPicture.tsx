@@ -1,16 +1,13 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, useTheme2 } from '@grafana/ui';
-import { FlameData } from '../../shared/flameData';
-import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../model/callGraph';
-import { ARROW_FONT, percent, PlacedGraph, pprofColor } from '../model/callGraphLayout';
-import { inIdleSteps, promiseStep } from '../model/idle';
-import { placeCallGraphOffThread } from '../worker/place';
-import { formatValue } from '../model/format';
-import { Matcher } from '../model/search';
-import { MAX_CALL_GRAPH_NODES } from '../options';
+import { FlameData } from '../../../shared/flameData';
+import { CallGraph } from '../../model/callGraph';
+import { ARROW_FONT, percent, PlacedGraph, pprofColor } from '../../model/callGraphLayout';
+import { Matcher } from '../../model/search';
+import { arrowHead, arrowPath, FONT_FAMILY } from './svg';
 
 export interface CallGraphViewProps {
   data: FlameData;
@@ -35,156 +32,7 @@ const MIN_SCALE = 0.05;
 const NATIVE = 96 / 72;
 const MAX_SCALE = 8;
 
-let measureCtx: CanvasRenderingContext2D | null | undefined;
-const FONT_FAMILY = 'Helvetica, Arial, sans-serif';
-
-/** Text width at a font size in the boxes' font (an estimate where nothing can measure, as in jsdom). */
-function measure(text: string, fontSize: number): number {
-  if (measureCtx === undefined) {
-    measureCtx = typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d') : null;
-  }
-  if (!measureCtx) {
-    return text.length * fontSize * 0.6;
-  }
-  measureCtx.font = `${fontSize}px ${FONT_FAMILY}`;
-  return measureCtx.measureText(text).width;
-}
-
-/** The arrow head at a path's end (a triangle along its last segment) and where the line stops short of it. */
-function arrowHead(points: Array<{ x: number; y: number }>, width: number) {
-  const n = points.length;
-  if (n < 2) {
-    return undefined;
-  }
-  const tip = points[n - 1];
-  const from = points[n - 2];
-  const dx = tip.x - from.x;
-  const dy = tip.y - from.y;
-  const len = Math.hypot(dx, dy) || 1;
-  const ux = dx / len;
-  const uy = dy / len;
-  const size = 5 + width * 1.5;
-  const bx = tip.x - ux * size;
-  const by = tip.y - uy * size;
-  const half = size * 0.45;
-  return {
-    head: `M${tip.x},${tip.y}L${bx - uy * half},${by + ux * half}L${bx + uy * half},${by - ux * half}z`,
-    end: { x: bx + ux * 0.5, y: by + uy * 0.5 },
-  };
-}
-
-/** An arrow's path through its points: straight to the first bend, then smooth through the midpoints. */
-function arrowPath(points: Array<{ x: number; y: number }>): string {
-  if (points.length === 0) {
-    return '';
-  }
-  let d = `M${points[0].x},${points[0].y}`;
-  if (points.length === 2) {
-    return `${d}L${points[1].x},${points[1].y}`;
-  }
-  for (let k = 1; k < points.length - 1; k++) {
-    const p = points[k];
-    const q = points[k + 1];
-    const mx = k === points.length - 2 ? q.x : (p.x + q.x) / 2;
-    const my = k === points.length - 2 ? q.y : (p.y + q.y) / 2;
-    d += `Q${p.x},${p.y} ${mx},${my}`;
-  }
-  return d;
-}
-
-/**
- * pprof's call graph (its web UI's default Graph view): functions as boxes whose text grows with
- * their flat, arrows from caller to callee as thick as the value that went through them, red as
- * they grow, dotted where frames the picture leaves out were passed over. Trimmed as pprof trims it
- * (see callGraph); the legend says what was left out. Drag to pan, wheel to zoom, double-click or
- * "Fit" to see it whole; a click picks a function, whose sandwich is a button away.
- */
-export function CallGraphView(props: CallGraphViewProps) {
-  const { data, width, height, nodeCount } = props;
-  const theme = useTheme2();
-  // a saved count out of range (a hand-edited dashboard) is brought back into it
-  const count = Math.max(1, Math.min(MAX_CALL_GRAPH_NODES, Math.round(nodeCount || PPROF_GRAPH_DEFAULTS.nodeCount)));
-  const format = useCallback((v: number) => formatValue(v, data.unit), [data.unit]);
-  const key = `${count}`;
-  const [made, setMade] = useState<Made | undefined>();
-  // made before (for this frame and count: a switch back to the view), or made by the effect below
-  const ready = made && made.data === data && made.key === key ? made : madeOf(data, key);
-  const [placing, setPlacing] = useState<{ data: FlameData; key: string } | undefined>();
-  const stage = placing && placing.data === data && placing.key === key ? 'layout' : 'graph';
-  useEffect(() => {
-    if (ready) {
-      return;
-    }
-    // the graph is made in idle slices (three passes over every row at most), then placed in one
-    // task after a paint that says so: the switch to this view is one frame, the page takes inputs
-    const diff = data.valueRight !== undefined;
-    const build = new CallGraphBuild(
-      data,
-      { ...PPROF_GRAPH_DEFAULTS, nodeCount: count },
-      sideValues(data, diff ? 'difference' : 'both')
-    );
-    let live = true;
-    const cancelIdle = inIdleSteps([
-      (d) => build.step(d),
-      promiseStep(() => {
-        setPlacing({ data, key });
-        // placed in the model worker (here after a paint that says so, where there is none)
-        return placeCallGraphOffThread(build.graph!, measure, format).then((placed) => {
-          if (live) {
-            const m: Made = { data, key, graph: build.graph!, placed };
-            remember(m);
-            setMade(m);
-          }
-        });
-      }),
-    ]);
-    return () => {
-      live = false;
-      cancelIdle();
-    };
-  }, [ready, data, key, count, format]);
-  if (!ready) {
-    return (
-      <div
-        data-testid="callgraph"
-        data-state={stage}
-        style={{
-          width,
-          height,
-          display: 'grid',
-          placeItems: 'center',
-          color: theme.colors.text.secondary,
-          fontSize: theme.typography.bodySmall.fontSize,
-        }}
-      >
-        {stage === 'graph' ? 'Making the call graph…' : 'Placing the call graph…'}
-      </div>
-    );
-  }
-  return <CallGraphPicture {...props} graph={ready.graph} placed={ready.placed} format={format} />;
-}
-
-/** A made call graph and its picture, for one frame and node count. */
-interface Made {
-  data: FlameData;
-  key: string;
-  graph: CallGraph;
-  placed: PlacedGraph;
-}
-
-// the last graphs made, per frame: a switch back to the view shows them at once
-const madeByData = new WeakMap<FlameData, Made[]>();
-
-function madeOf(data: FlameData, key: string): Made | undefined {
-  return madeByData.get(data)?.find((m) => m.key === key);
-}
-
-function remember(m: Made) {
-  const list = madeByData.get(m.data) ?? [];
-  madeByData.set(m.data, [m, ...list.filter((x) => x.key !== m.key)].slice(0, 3));
-}
-
-function CallGraphPicture({
+export function CallGraphPicture({
   data,
   width,
   height,

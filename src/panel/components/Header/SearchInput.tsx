@@ -21,14 +21,10 @@ const suffixRow = css({
 });
 
 /**
- * The header's search box: the same elements and classes as @grafana/ui's `Input` (wrapper,
- * input wrapper, input), with the styles made once per theme by `useStyles2`. `Input` asks
- * `getInputStyles` with a new argument object on every mount, which its memo cannot match, so
- * each mount serialised its dozen emotion rules again (profiles put this box and the Combobox's
- * Input together at 3–9 ms of a 1k-node first draw). It also drops `Input`'s two `useMeasure`
- * hooks (a render more each): a `suffix`, inside the box at its right end as `Input` places it,
- * is measured by a ResizeObserver that sets the input's right padding itself, after the layout
- * and before the paint, with no render.
+ * The header's search box: the same elements and classes as @grafana/ui's `Input`, with its
+ * styles made once per theme by `useStyles2` (`Input` makes them again on every mount). A
+ * `suffix` sits inside the box at its right end, as `Input` places it; a ResizeObserver pads the
+ * input by the suffix's width, so typing never moves the words under the cursor.
  */
 export function SearchInput({
   suffix,
@@ -67,35 +63,6 @@ export function SearchInput({
             {suffix}
           </div>
         )}
-      </div>
-    </div>
-  );
-}
-
-/** The stand-in's text box: a block with the input's classes, its text centred as an input's is. */
-const STAND_IN_TEXT: React.CSSProperties = {
-  paddingRight: 28,
-  display: 'flex',
-  alignItems: 'center',
-  whiteSpace: 'nowrap',
-  overflow: 'hidden',
-};
-
-/**
- * What stands in for a control mounted after the first paint: the same input box (classes and
- * size) showing the control's current text, neither focusable nor announced (the real control,
- * one frame later, is). The text sits in a plain block with the input's classes, not in an input:
- * an input is a text control the browser builds, lays out and paints apart, about half a ms of
- * the first frame for one that is never typed in.
- */
-export function InputStandIn({ text }: { text: string }) {
-  const styles = useStyles2(searchInputStyles);
-  return (
-    <div className={styles.wrapper} aria-hidden="true">
-      <div className={styles.inputWrapper}>
-        <div className={styles.input} style={STAND_IN_TEXT}>
-          {text}
-        </div>
       </div>
     </div>
   );

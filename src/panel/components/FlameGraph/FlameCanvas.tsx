@@ -2,13 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { FlameIndex, indexReady } from '../model/flameIndex';
-import { NodeColors } from '../model/colors';
-import { chainsOf } from '../model/chains';
-import { FlameData } from '../../shared/flameData';
-import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../model/layout';
-import { drawFlame } from '../render/draw';
-import { giveCanvas, prepareCanvas, takeCanvas } from '../render/canvasPool';
+import { FlameIndex, indexReady } from '../../model/flameIndex';
+import { NodeColors } from '../../model/colors';
+import { TextAlign } from '../../types';
+import { chainsOf } from '../../model/chains';
+import { FlameData } from '../../../shared/flameData';
+import { hitTest, LayoutParams, nodeX, rowY, subtreeDepth } from '../../model/layout';
+import { drawFlame } from '../../render/draw';
+import { giveCanvas, prepareCanvas, takeCanvas } from '../../render/canvasPool';
 
 /** Height of one flamegraph row in CSS px. */
 export const ROW_HEIGHT = 20;
@@ -26,7 +27,7 @@ export interface FlameCanvasProps {
   width: number;
   height: number;
   minBarWidth: number;
-  textAlign: 'left' | 'right';
+  textAlign: TextAlign;
   darkTheme: boolean;
   /** Collapsed chains: frames per bar (read when drawn from the index). */
   chains?: { readonly frames: Int32Array };

@@ -5,11 +5,12 @@ import React, { useEffect, useRef, useState } from 'react';
 import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
-import { formatPercent, formatValue } from '../model/format';
-import { diffColumns, formatDiff, SortKey, TopRow } from '../model/topTable';
-import { diffColor } from '../model/colors';
-import { fitName } from '../model/shortName';
-import { monoCharWidth } from '../render/textMetrics';
+import { formatPercent, formatValue } from '../../model/format';
+import { diffColumns, formatDiff, SortKey, TopRow } from '../../model/topTable';
+import { diffColor } from '../../model/colors';
+import { fitName } from '../../model/shortName';
+import { monoCharWidth } from '../../render/textMetrics';
+import { TextAlign } from '../../types';
 
 export interface TopTableProps {
   rows: TopRow[];
@@ -180,7 +181,7 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
     }
   }, [highlighted, rows]);
 
-  const header = (key: SortKey, label: string, w: number, align: 'left' | 'right') => (
+  const header = (key: SortKey, label: string, w: number, align: TextAlign) => (
     <div
       role="columnheader"
       aria-sort={sortKey === key ? (descending ? 'descending' : 'ascending') : 'none'}

@@ -1,0 +1,106 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import React, { useCallback, useEffect, useState } from 'react';
+import { useTheme2 } from '@grafana/ui';
+import { FlameData } from '../../../shared/flameData';
+import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../../model/callGraph';
+import { PlacedGraph } from '../../model/callGraphLayout';
+import { inIdleSteps, promiseStep } from '../../model/idle';
+import { placeCallGraphOffThread } from '../../worker/place';
+import { formatValue } from '../../model/format';
+import { MAX_CALL_GRAPH_NODES } from '../../options';
+import { CallGraphPicture, CallGraphViewProps } from './CallGraphPicture';
+import { measure } from './svg';
+
+/**
+ * pprof's call graph (its web UI's default Graph view): functions as boxes whose text grows with
+ * their flat, arrows from caller to callee as thick as the value that went through them, red as
+ * they grow, dotted where frames the picture leaves out were passed over. Trimmed as pprof trims it
+ * (see callGraph); the legend says what was left out. Drag to pan, wheel to zoom, double-click or
+ * "Fit" to see it whole; a click picks a function, whose sandwich is a button away.
+ */
+export function CallGraphView(props: CallGraphViewProps) {
+  const { data, width, height, nodeCount } = props;
+  const theme = useTheme2();
+  // a saved count out of range (a hand-edited dashboard) is brought back into it
+  const count = Math.max(1, Math.min(MAX_CALL_GRAPH_NODES, Math.round(nodeCount || PPROF_GRAPH_DEFAULTS.nodeCount)));
+  const format = useCallback((v: number) => formatValue(v, data.unit), [data.unit]);
+  const key = `${count}`;
+  const [made, setMade] = useState<Made | undefined>();
+  // made before (for this frame and count: a switch back to the view), or made by the effect below
+  const ready = made && made.data === data && made.key === key ? made : madeOf(data, key);
+  const [placing, setPlacing] = useState<{ data: FlameData; key: string } | undefined>();
+  const stage = placing && placing.data === data && placing.key === key ? 'layout' : 'graph';
+  useEffect(() => {
+    if (ready) {
+      return;
+    }
+    // the graph is made in idle slices (three passes over every row at most), then placed off the
+    // main thread: the switch to this view is one frame, the page takes inputs
+    const diff = data.valueRight !== undefined;
+    const build = new CallGraphBuild(
+      data,
+      { ...PPROF_GRAPH_DEFAULTS, nodeCount: count },
+      sideValues(data, diff ? 'difference' : 'both')
+    );
+    let live = true;
+    const cancelIdle = inIdleSteps([
+      (d) => build.step(d),
+      promiseStep(() => {
+        setPlacing({ data, key });
+        // placed in the model worker (here after a paint that says so, where there is none)
+        return placeCallGraphOffThread(build.graph!, measure, format).then((placed) => {
+          if (live) {
+            const m: Made = { data, key, graph: build.graph!, placed };
+            remember(m);
+            setMade(m);
+          }
+        });
+      }),
+    ]);
+    return () => {
+      live = false;
+      cancelIdle();
+    };
+  }, [ready, data, key, count, format]);
+  if (!ready) {
+    return (
+      <div
+        data-testid="callgraph"
+        data-state={stage}
+        style={{
+          width,
+          height,
+          display: 'grid',
+          placeItems: 'center',
+          color: theme.colors.text.secondary,
+          fontSize: theme.typography.bodySmall.fontSize,
+        }}
+      >
+        {stage === 'graph' ? 'Making the call graph…' : 'Placing the call graph…'}
+      </div>
+    );
+  }
+  return <CallGraphPicture {...props} graph={ready.graph} placed={ready.placed} format={format} />;
+}
+
+/** A made call graph and its picture, for one frame and node count. */
+interface Made {
+  data: FlameData;
+  key: string;
+  graph: CallGraph;
+  placed: PlacedGraph;
+}
+
+// the last graphs made, per frame: a switch back to the view shows them at once
+const madeByData = new WeakMap<FlameData, Made[]>();
+
+function madeOf(data: FlameData, key: string): Made | undefined {
+  return madeByData.get(data)?.find((m) => m.key === key);
+}
+
+function remember(m: Made) {
+  const list = madeByData.get(m.data) ?? [];
+  madeByData.set(m.data, [m, ...list.filter((x) => x.key !== m.key)].slice(0, 3));
+}

@@ -1,0 +1,201 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { FlameData } from '../../shared/flameData';
+import { FlameIndex, isAncestorOrSelf } from '../model/flameIndex';
+import { SortKey } from '../model/topTable';
+import { ViewMode, ViewOptions } from '../types';
+
+/**
+ * What the user has done to the view, as one value: every change to it is a named action of
+ * `viewReducer`, so every transition can be read in one place (and the value could be written to
+ * a link). Graph nodes are kept as nodes of the uncollapsed graph, so switching collapse keeps a
+ * zoom; functions are kept as name indexes.
+ */
+export interface ViewState {
+  /** The profile this state is about: a new one starts unzoomed. */
+  data: FlameData;
+  /** The zoomed node (0: the root). */
+  focus: number;
+  /** The node the keyboard or a right-click picked (-1: none). */
+  selected: number;
+  hover: { node: number; x: number; y: number };
+  /** The open context menu: a node of the shown graph and where it was opened. */
+  menu?: { node: number; x: number; y: number };
+  /** The search box's text. */
+  search: string;
+  /** The search the host last saved (the panel editor): a new one replaces the typed text. */
+  savedSearch?: string;
+  /** The function whose nodes are highlighted (-1: none). */
+  highlight: number;
+  /** The function whose sandwich is shown. */
+  sandwich?: number;
+  /** The function picked in the call graph (-1: none). */
+  graphPick: number;
+  /** The call tree has been shown once (its drawer is kept mounted after). */
+  treeSeen: boolean;
+  sort: { key: SortKey; desc: boolean };
+  /** Heads of the chains the user expanded, as nodes of the uncollapsed graph. */
+  expanded: Set<number>;
+  /** The header's choices, kept here when the host does not save them. */
+  local: Partial<ViewOptions>;
+  /** The drawer's width as the user dragged it. */
+  drawerWidth?: number;
+}
+
+export type ViewAction =
+  | { type: 'newProfile'; data: FlameData }
+  | { type: 'savedSearch'; search?: string }
+  | { type: 'zoom'; node: number }
+  | { type: 'reset'; unhighlight?: boolean }
+  | { type: 'select'; node: number }
+  | { type: 'hover'; node: number; x: number; y: number }
+  | { type: 'openMenu'; node: number; orig: number; x: number; y: number }
+  | { type: 'closeMenu' }
+  | { type: 'search'; text: string }
+  | { type: 'clearSearch' }
+  | { type: 'highlight'; name: number }
+  | { type: 'toggleHighlight'; name: number }
+  | { type: 'showInTable'; name: number; switchView: boolean }
+  | { type: 'openSandwich'; name: number }
+  | { type: 'closeSandwich' }
+  | { type: 'pickInGraph'; name: number }
+  | { type: 'toggleChain'; head: number; open: boolean; index: FlameIndex }
+  | { type: 'setView'; view: ViewMode; showTable: boolean }
+  | { type: 'setCollapse'; on: boolean }
+  | { type: 'setOptions'; changed: Partial<ViewOptions> }
+  | { type: 'sort'; key: SortKey }
+  | { type: 'resizeDrawer'; width: number };
+
+const NO_HOVER = { node: -1, x: 0, y: 0 };
+
+/** The state a profile opens with: unzoomed, nothing picked, the table by self (by change for a diff). */
+export function initialViewState(
+  data: FlameData,
+  opened: { search?: string; drawerWidth?: number; view?: ViewMode }
+): ViewState {
+  const { search, drawerWidth } = opened;
+  return {
+    data,
+    focus: 0,
+    selected: -1,
+    hover: NO_HOVER,
+    search: search ?? '',
+    savedSearch: search,
+    highlight: -1,
+    graphPick: -1,
+    treeSeen: opened.view === 'tree',
+    sort: { key: data.valueRight !== undefined ? 'diff' : 'self', desc: true },
+    expanded: new Set(),
+    local: {},
+    drawerWidth,
+  };
+}
+
+export function viewReducer(s: ViewState, a: ViewAction): ViewState {
+  switch (a.type) {
+    case 'newProfile':
+      // the header's choices, the search, the sort and the drawer stay; what was picked goes
+      return {
+        ...s,
+        data: a.data,
+        focus: 0,
+        selected: -1,
+        highlight: -1,
+        sandwich: undefined,
+        graphPick: -1,
+        hover: NO_HOVER,
+        menu: undefined,
+        expanded: new Set(),
+      };
+    case 'savedSearch':
+      return { ...s, savedSearch: a.search, search: a.search ?? '' };
+    case 'zoom':
+      return { ...s, focus: a.node, selected: a.node, menu: undefined };
+    case 'reset':
+      return { ...s, focus: 0, selected: -1, menu: undefined, highlight: a.unhighlight ? -1 : s.highlight };
+    case 'select':
+      return { ...s, selected: a.node };
+    case 'hover':
+      return s.hover.node === a.node && a.node < 0 ? s : { ...s, hover: { node: a.node, x: a.x, y: a.y } };
+    case 'openMenu':
+      return { ...s, selected: a.orig, menu: { node: a.node, x: a.x, y: a.y } };
+    case 'closeMenu':
+      return { ...s, menu: undefined };
+    case 'search':
+      return { ...s, search: a.text, highlight: -1 };
+    case 'clearSearch':
+      return { ...s, search: '', highlight: -1, local: { ...s.local, search: '' } };
+    case 'highlight':
+      return { ...s, highlight: a.name, menu: undefined };
+    case 'toggleHighlight':
+      return { ...s, highlight: s.highlight === a.name ? -1 : a.name };
+    case 'showInTable':
+      return {
+        ...s,
+        highlight: a.name,
+        search: '',
+        menu: undefined,
+        local: a.switchView ? { ...s.local, viewMode: 'table' } : s.local,
+      };
+    case 'openSandwich':
+      return { ...s, sandwich: a.name, menu: undefined, hover: NO_HOVER };
+    case 'closeSandwich':
+      return { ...s, sandwich: undefined };
+    case 'pickInGraph':
+      return s.graphPick === a.name ? s : { ...s, graphPick: a.name };
+    case 'toggleChain':
+      return { ...s, expanded: toggledChains(s.expanded, a.head, a.open, a.index), menu: undefined };
+    case 'setView':
+      return {
+        ...s,
+        sandwich: undefined,
+        treeSeen: s.treeSeen || a.view === 'tree',
+        local: { ...s.local, viewMode: a.view, showTable: a.showTable },
+      };
+    case 'setCollapse':
+      return { ...s, expanded: new Set(), local: { ...s.local, collapse: a.on } };
+    case 'setOptions':
+      return { ...s, local: { ...s.local, ...a.changed } };
+    case 'sort':
+      return { ...s, sort: { key: a.key, desc: s.sort.key === a.key ? !s.sort.desc : a.key !== 'name' } };
+    case 'resizeDrawer':
+      return { ...s, drawerWidth: a.width };
+  }
+}
+
+/**
+ * The panel options an action changes, for the host to save with the dashboard (undefined: none).
+ * The reducer keeps the same change in `local`, for hosts that do not save.
+ */
+export function savedOptions(a: ViewAction): Partial<ViewOptions> | undefined {
+  switch (a.type) {
+    case 'clearSearch':
+      return { search: '' };
+    case 'showInTable':
+      return a.switchView ? { viewMode: 'table' } : undefined;
+    case 'setView':
+      return { viewMode: a.view, showTable: a.showTable };
+    case 'setCollapse':
+      return { collapse: a.on };
+    case 'setOptions':
+      return a.changed;
+    default:
+      return undefined;
+  }
+}
+
+/** Opening adds a chain's head; closing at a node drops every opened chain it is in (head at or above it). */
+function toggledChains(heads: Set<number>, head: number, open: boolean, index: FlameIndex): Set<number> {
+  const next = new Set(heads);
+  if (open) {
+    next.add(head);
+  } else {
+    for (const x of heads) {
+      if (isAncestorOrSelf(index, x, head)) {
+        next.delete(x);
+      }
+    }
+  }
+  return next;
+}
