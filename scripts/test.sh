@@ -206,7 +206,7 @@ wait_for() {
 # that use both cores, with waits) in the background, and the frontend lane
 # (install, webpack, tsc, eslint, Jest, the browser tests: mostly one core each)
 # in the foreground. They meet where one lane's files are the other's input:
-#   page-built     go vet, the Go tests and staticcheck compile pkg/playground/page,
+#   page-built     go vet, the Go tests and staticcheck compile pkg/hosts/playground/page,
 #                  which embeds the playground page webpack writes: no Go command of
 #                  the lane compiles it until the page is written (the fuzz targets'
 #                  packages do not import it);

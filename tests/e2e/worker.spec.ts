@@ -17,7 +17,7 @@ import { parseDot } from '../../src/panel/testing/pprofText';
 
 const SERVICE = 'e2e-worker';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
-const DOT = parseDot(fs.readFileSync(path.join(REPO, 'internal/testdata/profiles/browser.cpu.graph.dot'), 'utf8'));
+const DOT = parseDot(fs.readFileSync(path.join(REPO, 'internal/fixtures/profiles/browser.cpu.graph.dot'), 'utf8'));
 
 // Grafana's default content_security_policy_template, its $NONCE filled in as Grafana does
 const NONCE = 'e2eNonce0123';

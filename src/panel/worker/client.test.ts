@@ -21,11 +21,11 @@ import { sizeCallGraph } from '../model/callGraphLayout';
 
 const REPO = path.join(__dirname, '../../..');
 const frames: DataFrameJSON[] = JSON.parse(
-  fs.readFileSync(path.join(REPO, 'pkg/plugin/testdata/grafana/profile_labeled.golden.json'), 'utf8')
+  fs.readFileSync(path.join(REPO, 'pkg/datasource/plugin/testdata/grafana/profile_labeled.golden.json'), 'utf8')
 );
 const data = readFlameData(dataFrameFromJSON(frames[0]));
 const peek = parsePeek(
-  fs.readFileSync(path.join(REPO, 'internal/testdata/pyroscope/pushed-profiles/labeled.peek.txt'), 'utf8')
+  fs.readFileSync(path.join(REPO, 'internal/fixtures/pyroscope/pushed-profiles/labeled.peek.txt'), 'utf8')
 );
 
 /** A Worker stand-in running the worker's server; `sent` keeps what it was posted. */
