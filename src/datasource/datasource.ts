@@ -179,4 +179,14 @@ export class DataSource
       { responseType: 'blob', showErrorAlert: false }
     );
   }
+
+  /** The query's CPU profile cut for `go build -pgo`, from the `pgo` resource (the server's defaults). */
+  async exportGoPgo(req: ExportRequest): Promise<Blob> {
+    const q = this.applyTemplateVariables(req.query, {});
+    return this.getResource<Blob>(
+      'pgo',
+      { profileTypeId: q.profileTypeId ?? '', labelSelector: q.labelSelector || '{}', ...rangeParams(req.range) },
+      { responseType: 'blob', showErrorAlert: false }
+    );
+  }
 }

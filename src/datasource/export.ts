@@ -14,6 +14,21 @@ export interface ExportRequest {
 /** Something that can fetch a query's merged profile as pprof (the datasource, or the playground). */
 export interface PprofExporter {
   exportPprof(req: ExportRequest): Promise<Blob>;
+  /** The query's CPU profile cut for `go build -pgo` (the backend's `pgo` resource). */
+  exportGoPgo?(req: ExportRequest): Promise<Blob>;
+}
+
+/** The file name `go build -pgo=auto` looks for in a main package's directory. */
+export const GO_PGO_FILE_NAME = 'default.pgo';
+
+/** Whether the Go compiler reads a profile type's samples as CPU time (cpu:nanoseconds or samples:count). */
+export function isGoPgoProfileType(profileTypeId?: string): boolean {
+  const parts = (profileTypeId ?? '').split(':');
+  if (parts.length !== 5) {
+    return false;
+  }
+  const sample = `${parts[1]}:${parts[2]}`;
+  return sample === 'cpu:nanoseconds' || sample === 'samples:count';
 }
 
 /** The frames of a response as pretty JSON, in Grafana's data frame JSON shape. */

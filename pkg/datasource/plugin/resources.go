@@ -28,6 +28,7 @@ func (d *Datasource) resourceHandler() backend.CallResourceHandler {
 	mux.HandleFunc("/labelNames", d.route("labelNames", d.labelNames))
 	mux.HandleFunc("/labelValues", d.route("labelValues", d.labelValues))
 	mux.HandleFunc("/export", d.export)
+	mux.HandleFunc("/pgo", d.pgo)
 	return httpadapter.New(mux)
 }
 

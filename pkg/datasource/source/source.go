@@ -15,6 +15,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/gopgo"
 	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
@@ -52,6 +53,10 @@ type StacksRequest struct {
 	Selection
 	// MaxNodes bounds the tree; 0 lets the server choose.
 	MaxNodes int64
+	// GoPGO, when set, cuts the stacks of a MergeProfile answer for the Go
+	// compiler's profile-guided optimisation (Pyroscope's go_pgo stack
+	// trace selector); MergeStacks ignores it, as Pyroscope does.
+	GoPGO *gopgo.Options
 }
 
 // SeriesRequest asks for the summed values of a selection over time.

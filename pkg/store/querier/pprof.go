@@ -15,6 +15,7 @@ import (
 	googlev1 "github.com/grafana/pyroscope/api/gen/proto/go/google/v1"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 
+	"github.com/emberscope/emberscope/pkg/profile/gopgo"
 	"github.com/emberscope/emberscope/pkg/profile/model"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
@@ -100,15 +101,17 @@ func (q *Querier) mergePprof(ctx context.Context, typeID string, series []uint32
 		DefaultSampleType: pt.SampleType,
 	}
 	b := newPprofBuilder(out, snap.View())
-	if sel.pgo != nil {
-		return pgoSamples(out, b, order, sums, sel.pgo)
-	}
 	for _, s := range order {
 		v := sums[s]
 		if v == 0 {
 			continue
 		}
-		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s, 0)})
+		out.Sample = append(out.Sample, &profile.Sample{Value: []int64{v}, Location: b.stack(s)})
+	}
+	if sel.pgo != nil {
+		// Go PGO cuts pprof answers only (83–86); flamegraphs and trees
+		// are not cut (87).
+		return gopgo.Cut(out, gopgo.Options{KeepLocations: int(sel.pgo.KeepLocations), AggregateCallees: sel.pgo.AggregateCallees})
 	}
 	return out, nil
 }
@@ -131,11 +134,10 @@ func newPprofBuilder(out *profile.Profile, v *storage.View) *pprofBuilder {
 		fns: make(map[[2]string]*profile.Function), mappings: make(map[[2]string]*profile.Mapping)}
 }
 
-// stack returns the locations of stack s, leaf first: all of them, or
-// only the keep leaf-most ones when keep is above 0.
-func (b *pprofBuilder) stack(s uint32, keep int64) []*profile.Location {
+// stack returns the locations of stack s, leaf first.
+func (b *pprofBuilder) stack(s uint32) []*profile.Location {
 	var out []*profile.Location
-	for id := s; id != 0 && (keep <= 0 || int64(len(out)) < keep); {
+	for id := s; id != 0; {
 		b.frames = b.frames[:0]
 		for {
 			b.frames = append(b.frames, id)

@@ -6,7 +6,15 @@ import { DataFrame } from '@grafana/data';
 import { Alert, Button, Stack } from '@grafana/ui';
 import { EmberscopeQuery } from '../types';
 import { TimeRangeMs } from '../resources/client';
-import { PprofExporter, describeExportError, exportFileName, framesToJSON, saveBlob } from '../export';
+import {
+  GO_PGO_FILE_NAME,
+  PprofExporter,
+  describeExportError,
+  exportFileName,
+  framesToJSON,
+  isGoPgoProfileType,
+  saveBlob,
+} from '../export';
 
 export interface ExportButtonsProps {
   query: EmberscopeQuery;
@@ -16,25 +24,28 @@ export interface ExportButtonsProps {
   exporter?: PprofExporter;
 }
 
-/** "Download pprof" (the backend's export resource) and "Download JSON" (the frames shown). */
+/**
+ * "Download pprof" (the backend's export resource), "Download for Go PGO" (its pgo resource, for a
+ * CPU profile type) and "Download JSON" (the frames shown).
+ */
 export function ExportButtons({ query, range, frames, exporter }: ExportButtonsProps) {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const pprof = async () => {
-    if (!exporter || !range) {
-      return;
-    }
+  const download = async (fetchBlob: () => Promise<Blob>, filename: string) => {
     setBusy(true);
     setError(undefined);
     try {
-      const blob = await exporter.exportPprof({ query, range });
-      saveBlob(blob, exportFileName(query, range, 'pb.gz'));
+      saveBlob(await fetchBlob(), filename);
     } catch (e) {
       setError(await describeExportError(e));
     } finally {
       setBusy(false);
     }
   };
+  const pprof = () =>
+    exporter && range && download(() => exporter.exportPprof({ query, range }), exportFileName(query, range, 'pb.gz'));
+  const goPgo = () =>
+    exporter?.exportGoPgo && range && download(() => exporter.exportGoPgo!({ query, range }), GO_PGO_FILE_NAME);
   const json = () => {
     const r = range ?? { from: 0, to: 0 };
     saveBlob(new Blob([framesToJSON(frames ?? [])], { type: 'application/json' }), exportFileName(query, r, 'json'));
@@ -51,6 +62,18 @@ export function ExportButtons({ query, range, frames, exporter }: ExportButtonsP
             onClick={pprof}
           >
             Download pprof
+          </Button>
+        )}
+        {exporter?.exportGoPgo && isGoPgoProfileType(query.profileTypeId) && (
+          <Button
+            size="sm"
+            variant="secondary"
+            icon={busy ? 'spinner' : 'download-alt'}
+            disabled={busy || !range}
+            onClick={goPgo}
+            tooltip="The CPU profile cut for go build -pgo (default.pgo)"
+          >
+            Download for Go PGO
           </Button>
         )}
         <Button size="sm" variant="secondary" icon="download-alt" disabled={!frames?.length} onClick={json}>

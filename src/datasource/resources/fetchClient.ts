@@ -36,7 +36,23 @@ export class FetchResourceClient implements ResourceClient, PprofExporter {
       expr: q.expr ?? '',
       ...rangeParams(req.range),
     });
-    const res = await this.fetchFn(`${this.base.replace(/\/$/, '')}/export?${params}`);
+    return this.download('export', params);
+  }
+
+  /** The query's CPU profile cut for `go build -pgo`, from the `pgo` resource. */
+  async exportGoPgo(req: ExportRequest): Promise<Blob> {
+    const q = req.query;
+    const params = new URLSearchParams({
+      profileTypeId: q.profileTypeId ?? '',
+      labelSelector: q.labelSelector || '{}',
+      ...rangeParams(req.range),
+    });
+    return this.download('pgo', params);
+  }
+
+  /** GETs a file resource as a blob; errors carry the server's `error`/`message` and status. */
+  private async download(path: string, params: URLSearchParams): Promise<Blob> {
+    const res = await this.fetchFn(`${this.base.replace(/\/$/, '')}/${path}?${params}`);
     if (!res.ok) {
       const text = await res.text();
       let detail = text.slice(0, 200);

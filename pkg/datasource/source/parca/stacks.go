@@ -12,6 +12,7 @@ import (
 
 	"github.com/emberscope/emberscope/pkg/datasource/source"
 	"github.com/emberscope/emberscope/pkg/profile/flame"
+	"github.com/emberscope/emberscope/pkg/profile/gopgo"
 	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
@@ -40,7 +41,17 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 // /api/profiles/query (mode MERGE, report PPROF). Parca's pprof holds only
 // the queried sample type and no period type; the period type is filled in
 // from the profile type ID. No data gives a profile without samples.
+// Parca has no go_pgo selector: with r.GoPGO the merged pprof is cut here,
+// as Pyroscope cuts it.
 func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*profile.Profile, error) {
+	p, err := c.mergeProfile(ctx, r)
+	if err != nil || r.GoPGO == nil {
+		return p, err
+	}
+	return gopgo.Cut(p, *r.GoPGO)
+}
+
+func (c *Client) mergeProfile(ctx context.Context, r source.StacksRequest) (*profile.Profile, error) {
 	resp, err := c.merge(ctx, r.Selection, reportPprof)
 	if isNotFound(err) {
 		return emptyProfile(r.ProfileTypeID), nil

@@ -10,12 +10,14 @@ import (
 	"connectrpc.com/connect"
 	"github.com/google/pprof/profile"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/emberscope/emberscope/pkg/datasource/source"
 	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
-// MergeProfile asks the server for the merged pprof profile of a selection.
+// MergeProfile asks the server for the merged pprof profile of a selection,
+// cut by the server's go_pgo stack trace selector when r.GoPGO is set.
 func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*profile.Profile, error) {
 	start, end := rangeMillis(r.Range)
 	req := &querierv1.SelectMergeProfileRequest{
@@ -26,6 +28,11 @@ func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*pro
 	}
 	if r.MaxNodes > 0 {
 		req.MaxNodes = &r.MaxNodes
+	}
+	if r.GoPGO != nil {
+		req.StackTraceSelector = &typesv1.StackTraceSelector{GoPgo: &typesv1.GoPGO{
+			KeepLocations: uint32(r.GoPGO.KeepLocations), AggregateCallees: r.GoPGO.AggregateCallees,
+		}}
 	}
 	//lint:ignore SA1019 Pyroscope v2.2.1 serves querier.v1 SelectMergeProfile, and the export needs the whole pprof
 	resp, err := c.querier.SelectMergeProfile(ctx, connect.NewRequest(req))
