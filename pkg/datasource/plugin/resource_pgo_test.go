@@ -20,17 +20,16 @@ import (
 	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 )
 
-// pgoProgProfile is the CPU profile testdata/pgoprog recorded of itself
-// (-cpuprofile): main.checksum calling main.mix in a hot loop.
-const pgoProgProfile = "testdata/pgoprog/pgoprog.cpu.pb.gz"
+// pgoProgProfile is the CPU profile internal/fixtures/cmd/pgoprog recorded of
+// itself (-cpuprofile): main.checksum calling main.mix in a hot loop.
+const pgoProgProfile = "profiles/pgoprog.cpu.pb.gz"
 
 // TestPGOBuildsARealProgram pushes a real program's recorded CPU profile to
 // the store, downloads it through the pgo resource and builds the program
 // with it: the Go compiler reports the hot call edges of that profile, and
 // google/pprof reads the file with every function's flat time unchanged.
 func TestPGOBuildsARealProgram(t *testing.T) {
-	recorded, err := os.ReadFile(pgoProgProfile)
-	require.NoError(t, err)
+	recorded := fixtures.Read(t, pgoProgProfile)
 	storeURL := plugintest.Store(t)
 	plugintest.Ingest(t, storeURL, "pgoprog{env=test}", plugintest.Now(t, recorded))
 	d := newDS(t, storeURL)
@@ -57,12 +56,12 @@ func TestPGOBuildsARealProgram(t *testing.T) {
 	// The oracle is google/pprof: it reads the download, and a cut that
 	// keeps every stack's leaf keeps every function's flat time.
 	got := pproforacle.Top(t, pgoFile, pproforacle.Options{SampleType: "cpu"})
-	want := pproforacle.Top(t, pgoProgProfile, pproforacle.Options{SampleType: "cpu"})
+	want := pproforacle.Top(t, fixtures.Path(t, pgoProgProfile), pproforacle.Options{SampleType: "cpu"})
 	require.Equal(t, want.Total, got.Total)
 	require.Equal(t, want.Flat(), got.Flat())
 
 	build := exec.Command("go", "build", "-pgo="+pgoFile, "-gcflags=-d=pgodebug=1",
-		"-o", filepath.Join(dir, "pgoprog"), "./testdata/pgoprog")
+		"-o", filepath.Join(dir, "pgoprog"), "github.com/emberscope/emberscope/internal/fixtures/cmd/pgoprog")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build -pgo: %s", out)
 	for _, fn := range []string{"main.mix", "main.checksum"} {
