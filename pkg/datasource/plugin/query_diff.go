@@ -21,7 +21,7 @@ func (d *Datasource) queryDiff(ctx context.Context, r *request) (data.Frames, er
 	if r.Comparison == nil {
 		return nil, userErrorf("a diff query needs a comparison: {\"labelSelector\": ..., \"from\": ms, \"to\": ms}")
 	}
-	right := source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Comparison.Selector, Range: r.Comparison.Range}
+	right := source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Comparison.Selector, Range: r.Comparison.Range, CallSite: r.Comparison.CallSite}
 	left := r.selection()
 	if r.Baseline != nil {
 		left.Range = *r.Baseline
