@@ -6,7 +6,9 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
+	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
 
@@ -137,14 +139,24 @@ func (s *wholeProfile) MergeStacks(ctx context.Context, r source.StacksRequest) 
 	return t, nil
 }
 
-// wholeTotal is the total of sel without its call site: the whole graph's.
+// wholeTotal is the total of sel without its call site: the whole graph's,
+// as the sum of its series over the range (one step), which no server
+// builds a call tree for.
 func (d *Datasource) wholeTotal(ctx context.Context, sel source.Selection) (int64, error) {
 	sel.CallSite = nil
-	t, err := d.src.MergeStacks(ctx, source.StacksRequest{Selection: sel, MaxNodes: 1})
+	sel.SpanSelector, sel.ProfileIDs = nil, nil
+	step := max(sel.Range.To.Sub(sel.Range.From), time.Second)
+	series, err := d.src.Series(ctx, source.SeriesRequest{Selection: sel, Step: step})
 	if err != nil {
 		return 0, err
 	}
-	return t.Total(), nil
+	var total float64
+	for _, s := range series {
+		for _, p := range s.Points {
+			total += p.Value
+		}
+	}
+	return int64(math.Round(total)), nil
 }
 
 // narrowSelection adds the plan's label matchers to sel.
