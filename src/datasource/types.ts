@@ -12,6 +12,8 @@ export interface Comparison {
   labelSelector: string;
   from: number;
   to: number;
+  /** Focuses the right side on one call path, as the query's `callSite` does the left. */
+  callSite?: string[];
 }
 
 /**
@@ -47,6 +49,13 @@ export interface EmberscopeQuery extends DataQuery {
   includeExemplars?: boolean;
   /** A histogram of whole profiles (`individual`, the default) or of single spans (`span`). */
   heatmapType?: HeatmapType;
+  /**
+   * Focuses the flamegraph (a diff's left side) on one call path: frame names from the root's first
+   * child down, the virtual frames of `by (label)` first, collapsed chains expanded to their frames.
+   * The backend merges only the samples under it, at full resolution; the frame's
+   * `meta.custom.callSite` says `selectedBy` (`server` or `datasource`) and the `wholeTotal`.
+   */
+  callSite?: string[];
 }
 
 /**
