@@ -6,7 +6,10 @@ package plugin
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -38,6 +41,14 @@ const (
 type deepFixture struct {
 	url    string
 	traces []pproforacle.Trace
+	// parts are the profiles the file was sent as, with their times and
+	// pprof's traces of each.
+	parts []deepPart
+}
+
+type deepPart struct {
+	time   time.Time
+	traces []pproforacle.Trace
 }
 
 var (
@@ -49,10 +60,19 @@ func deepStore(t *testing.T) deepFixture {
 	t.Helper()
 	deepOnce.Do(func() {
 		url := plugintest.Store(&keepAlive{T: t})
-		for _, part := range splitProfile(t, fixtures.Profile(t, deepFile), 15000) {
+		var parts []deepPart
+		dir := osTempDir(t)
+		for i, part := range splitProfile(t, fixtures.Profile(t, deepFile), 15000) {
 			plugintest.Ingest(t, url, "deep", part)
+			file := filepath.Join(dir, fmt.Sprintf("part-%d.pb.gz", i))
+			require.NoError(t, os.WriteFile(file, part, 0o600))
+			parts = append(parts, deepPart{
+				time:   time.Unix(0, plugintest.Parse(t, part).TimeNanos),
+				traces: pproforacle.Traces(t, file, "-sample_index=alloc_space", "-unit=B"),
+			})
 		}
 		deepShared = deepFixture{
+			parts:  parts,
 			url:    url,
 			traces: pproforacle.Traces(t, fixtures.ProfilePath(t, deepFile), "-sample_index=alloc_space", "-unit=B"),
 		}
@@ -64,7 +84,7 @@ func deepStore(t *testing.T) deepFixture {
 }
 
 // splitProfile cuts a profile into profiles of at most n samples each (the
-// store takes at most 16,000 samples a profile), filed a second apart
+// store takes at most 16,000 samples a profile), filed a minute apart
 // ending now, as a profiler sending the same work in pieces would.
 func splitProfile(t *testing.T, b []byte, n int) [][]byte {
 	t.Helper()
@@ -75,7 +95,7 @@ func splitProfile(t *testing.T, b []byte, n int) [][]byte {
 	for i := 0; i*n < len(samples); i++ {
 		part := p.Copy()
 		part.Sample = samples[i*n : min((i+1)*n, len(samples))]
-		part.TimeNanos = now.Add(-time.Duration(i) * time.Second).UnixNano()
+		part.TimeNanos = now.Add(-time.Duration(i) * time.Minute).UnixNano()
 		var buf bytes.Buffer
 		require.NoError(t, part.Write(&buf))
 		out = append(out, buf.Bytes())
@@ -220,5 +240,53 @@ func TestFocusFilteredByTheDatasource(t *testing.T) {
 		require.Equal(t, selectedByDatasource, site.SelectedBy)
 		require.Equal(t, wholeTotal, site.WholeTotal)
 		require.Contains(t, frames[0].Meta.Notices[len(frames[0].Meta.Notices)-1].Text, "the datasource filtered")
+	}
+}
+
+// osTempDir is a directory that outlives the test, for the shared fixture.
+func osTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := osMkdirTemp()
+	require.NoError(t, err)
+	return dir
+}
+
+// TestCallSiteSeriesMatchesPerStepTraces checks the call path series: per
+// step, the value equals pprof's trace total of the path over the profiles
+// filed in that step, and the share that value over the step's whole total.
+func TestCallSiteSeriesMatchesPerStepTraces(t *testing.T) {
+	fx := deepStore(t)
+	d := newDS(t, fx.url)
+	paths := deepCallSites(t, fx.traces, 20)
+	for _, path := range [][]string{paths[0], paths[7]} {
+		callSite, err := json.Marshal(path)
+		require.NoError(t, err)
+		frames := ok(t, run(t, d, q("S", "callSiteSeries", `{"profileTypeId":"`+deepType+`","labelSelector":"{service_name=\"deep\"}","callSite":`+string(callSite)+"}")), "S")
+		require.Len(t, frames, 1)
+		f := frames[0]
+		times, values, shares := f.Fields[0], f.Fields[1], f.Fields[2]
+		require.GreaterOrEqual(t, times.Len(), 2)
+		step := times.At(1).(time.Time).Sub(times.At(0).(time.Time))
+		seen := 0
+		for i := 0; i < times.Len(); i++ {
+			from := times.At(i).(time.Time)
+			var want, whole int64
+			for _, p := range fx.parts {
+				if !p.time.Before(from) && p.time.Before(from.Add(step)) {
+					_, v := oracleCallSite(p.traces, path)
+					_, w := oracleCallSite(p.traces, nil)
+					want += v
+					whole += w
+					seen++
+				}
+			}
+			require.Equal(t, float64(want), values.At(i).(float64), "step at %s", from)
+			if whole > 0 {
+				require.InDelta(t, float64(want)/float64(whole), shares.At(i).(float64), 1e-12, "share at %s", from)
+			} else {
+				require.Zero(t, shares.At(i).(float64))
+			}
+		}
+		require.Equal(t, len(fx.parts), seen, "every profile falls in one step")
 	}
 }

@@ -29,6 +29,8 @@ const (
 	QueryTypeTopTable  = "topTable"
 	QueryTypeDiff      = "diff"
 	QueryTypeHistogram = "histogram"
+	// QueryTypeCallSiteSeries is the value of the query's callSite per step.
+	QueryTypeCallSiteSeries = "callSiteSeries"
 )
 
 // DefaultMaxNodes is a flamegraph's node budget when the query sets none.
