@@ -5,7 +5,8 @@ import { DataSourceJsonData, SelectableValue } from '@grafana/data';
 import { DataQuery } from '@grafana/schema';
 
 /** What a query asks the backend for; the same names as the `queryType` the Go backend reads. */
-export type QueryType = 'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff' | 'novelty';
+export type QueryType =
+  'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff' | 'novelty' | 'callSiteSeries';
 
 /** The right-hand side of a `diff` query: a second selector and a time range in epoch milliseconds. */
 export interface Comparison {
