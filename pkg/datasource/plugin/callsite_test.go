@@ -290,3 +290,40 @@ func TestCallSiteSeriesMatchesPerStepTraces(t *testing.T) {
 		require.Equal(t, len(fx.parts), seen, "every profile falls in one step")
 	}
 }
+
+// TestDiffFocusesEachSide: a diff carries a call site per side; each side's
+// root is its call site's total as pprof's traces give it, and the frame
+// says both call sites with the whole graph's total.
+func TestDiffFocusesEachSide(t *testing.T) {
+	fx := deepStore(t)
+	d := newDS(t, fx.url)
+	paths := deepCallSites(t, fx.traces, 20)
+	left, right := paths[3], paths[4]
+	_, wantLeft := oracleCallSite(fx.traces, left)
+	_, wantRight := oracleCallSite(fx.traces, right)
+	_, whole := oracleCallSite(fx.traces, nil)
+	lj, err := json.Marshal(left)
+	require.NoError(t, err)
+	rj, err := json.Marshal(right)
+	require.NoError(t, err)
+	dq := q("D", "diff", "")
+	from, to := dq.TimeRange.From.UnixMilli(), dq.TimeRange.To.UnixMilli()
+	dq = q("D", "diff", `{"profileTypeId":"`+deepType+`","labelSelector":"{service_name=\"deep\"}","callSite":`+string(lj)+`,`+
+		`"comparison":{"labelSelector":"{service_name=\"deep\"}","from":`+itoa(from)+`,"to":`+itoa(to)+`,"callSite":`+string(rj)+`}}`)
+	f := ok(t, run(t, d, dq), "D")[0]
+	value, _ := f.FieldByName("value")
+	valueRight, _ := f.FieldByName("valueRight")
+	require.Equal(t, wantLeft, value.At(0).(int64), "left root: the left call site's total")
+	require.Equal(t, wantRight, valueRight.At(0).(int64), "right root: the right call site's total")
+	b, err := json.Marshal(f.Meta.Custom)
+	require.NoError(t, err)
+	var m struct {
+		CallSite           callSiteInfo `json:"callSite"`
+		ComparisonCallSite callSiteInfo `json:"comparisonCallSite"`
+	}
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Equal(t, left, m.CallSite.Path)
+	require.Equal(t, right, m.ComparisonCallSite.Path)
+	require.Equal(t, whole, m.CallSite.WholeTotal)
+	require.Equal(t, whole, m.ComparisonCallSite.WholeTotal)
+}

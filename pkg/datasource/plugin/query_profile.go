@@ -16,6 +16,12 @@ import (
 // selected the call site's samples and the whole graph's total (meta
 // custom.callSite), with a notice saying it in words.
 func withCallSite(f *data.Frame, cs *callSiteInfo) {
+	withSideCallSite(f, "callSite", cs)
+}
+
+// withSideCallSite is withCallSite under meta custom key (a diff's right
+// side is "comparisonCallSite").
+func withSideCallSite(f *data.Frame, key string, cs *callSiteInfo) {
 	if cs == nil {
 		return
 	}
@@ -26,7 +32,7 @@ func withCallSite(f *data.Frame, cs *callSiteInfo) {
 	if custom == nil {
 		custom = map[string]any{}
 	}
-	custom["callSite"] = cs
+	custom[key] = cs
 	f.Meta.Custom = custom
 	f.AppendNotices(data.Notice{Severity: data.NoticeSeverityInfo, Text: cs.notice()})
 }
