@@ -5,13 +5,16 @@ import { DataSourceJsonData, SelectableValue } from '@grafana/data';
 import { DataQuery } from '@grafana/schema';
 
 /** What a query asks the backend for; the same names as the `queryType` the Go backend reads. */
-export type QueryType = 'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff' | 'novelty';
+export type QueryType =
+  'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff' | 'novelty' | 'callSiteSeries';
 
 /** The right-hand side of a `diff` query: a second selector and a time range in epoch milliseconds. */
 export interface Comparison {
   labelSelector: string;
   from: number;
   to: number;
+  /** Focuses the right side on one call path, as the query's `callSite` does the left. */
+  callSite?: string[];
 }
 
 /**
@@ -47,6 +50,13 @@ export interface EmberscopeQuery extends DataQuery {
   includeExemplars?: boolean;
   /** A histogram of whole profiles (`individual`, the default) or of single spans (`span`). */
   heatmapType?: HeatmapType;
+  /**
+   * Focuses the flamegraph (a diff's left side) on one call path: frame names from the root's first
+   * child down, the virtual frames of `by (label)` first, collapsed chains expanded to their frames.
+   * The backend merges only the samples under it, at full resolution; the frame's
+   * `meta.custom.callSite` says `selectedBy` (`server` or `datasource`) and the `wholeTotal`.
+   */
+  callSite?: string[];
 }
 
 /**

@@ -38,14 +38,15 @@ func (d *Datasource) queryMux() *datasource.QueryTypeMux {
 // queryFuncs are the handlers of the query types, by type.
 func (d *Datasource) queryFuncs() map[string]queryFunc {
 	return map[string]queryFunc{
-		QueryTypeProfile:   d.queryProfile,
-		QueryTypeMetrics:   d.queryMetrics,
-		QueryTypeBoth:      d.queryBoth,
-		QueryTypeLabels:    d.queryLabels,
-		QueryTypeTopTable:  d.queryTopTable,
-		QueryTypeDiff:      d.queryDiff,
-		QueryTypeHistogram: d.queryHistogram,
-		QueryTypeNovelty:   d.queryNovelty,
+		QueryTypeProfile:        d.queryProfile,
+		QueryTypeMetrics:        d.queryMetrics,
+		QueryTypeBoth:           d.queryBoth,
+		QueryTypeLabels:         d.queryLabels,
+		QueryTypeTopTable:       d.queryTopTable,
+		QueryTypeDiff:           d.queryDiff,
+		QueryTypeHistogram:      d.queryHistogram,
+		QueryTypeCallSiteSeries: d.queryCallSiteSeries,
+		QueryTypeNovelty:        d.queryNovelty,
 	}
 }
 

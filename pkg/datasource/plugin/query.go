@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,8 @@ const (
 	QueryTypeTopTable  = "topTable"
 	QueryTypeDiff      = "diff"
 	QueryTypeHistogram = "histogram"
+	// QueryTypeCallSiteSeries is the value of the query's callSite per step.
+	QueryTypeCallSiteSeries = "callSiteSeries"
 )
 
 // DefaultMaxNodes is a flamegraph's node budget when the query sets none.
@@ -72,6 +75,11 @@ type queryModel struct {
 	ProfileIDSelector []string `json:"profileIdSelector"`
 	IncludeExemplars  bool     `json:"includeExemplars"`
 	HeatmapType       string   `json:"heatmapType"`
+	// CallSite focuses a flamegraph (the left side of a diff) on one call
+	// path: frame names from the root's first child down, virtual frames of
+	// "by (label)" first. Only the samples under it are merged, at full
+	// resolution (callsite.go).
+	CallSite []string `json:"callSite"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -80,6 +88,9 @@ type comparison struct {
 	LabelSelector string      `json:"labelSelector"`
 	From          json.Number `json:"from"`
 	To            json.Number `json:"to"`
+	// CallSite focuses the right side on one call path, as the query's
+	// callSite does the left.
+	CallSite []string `json:"callSite"`
 }
 
 // request is one query, parsed and checked, ready to plan.
@@ -101,11 +112,14 @@ type request struct {
 	Granularity model.Granularity
 	// Spans holds the span, profile id and exemplar options (spans.go).
 	Spans spanOptions
+	// CallSite is the call path the flamegraph is focused on; nil for all.
+	CallSite []string
 }
 
 type comparisonRequest struct {
 	Selector string
 	Range    source.TimeRange
+	CallSite []string
 }
 
 // selection is what the request selects, in the client's terms.
@@ -116,6 +130,7 @@ func (r *request) selection() source.Selection {
 		Range:         r.Range,
 		SpanSelector:  r.Spans.SpanIDs,
 		ProfileIDs:    r.Spans.ProfileIDs,
+		CallSite:      r.CallSite,
 	}
 }
 
@@ -180,6 +195,9 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 		return nil, userErrorf("granularity: %v", err)
 	}
 	if r.Spans, err = parseSpanOptions(&m); err != nil {
+		return nil, err
+	}
+	if r.CallSite, err = parseCallSite("callSite", m.CallSite); err != nil {
 		return nil, err
 	}
 	if r.Baseline, err = parseBaseline(m.Baseline); err != nil {
@@ -269,8 +287,34 @@ func parseComparison(c *comparison, filters []*labels.Matcher) (*comparisonReque
 	if from >= to {
 		return nil, userErrorf("comparison: from %d is not before to %d", from, to)
 	}
+	callSite, err := parseCallSite("comparison.callSite", c.CallSite)
+	if err != nil {
+		return nil, err
+	}
 	return &comparisonRequest{
+		CallSite: callSite,
 		Selector: selector,
 		Range:    source.TimeRange{From: time.UnixMilli(from).UTC(), To: time.UnixMilli(to).UTC()},
 	}, nil
+}
+
+// maxCallSiteDepth bounds a call path's length; Pyroscope keeps stacks of at
+// most a few hundred frames, and a longer path can only be a mistake.
+const maxCallSiteDepth = 4096
+
+// parseCallSite checks a call path: frame names, none empty, and not the
+// root's "total" (the path starts below the root).
+func parseCallSite(field string, path []string) ([]string, error) {
+	if len(path) == 0 {
+		return nil, nil
+	}
+	if len(path) > maxCallSiteDepth {
+		return nil, userErrorf("%s: %d frames, more than the %d a call path may have", field, len(path), maxCallSiteDepth)
+	}
+	for i, name := range path {
+		if name == "" {
+			return nil, userErrorf("%s: frame %d is empty", field, i+1)
+		}
+	}
+	return slices.Clone(path), nil
 }

@@ -21,18 +21,24 @@ func (d *Datasource) queryDiff(ctx context.Context, r *request) (data.Frames, er
 	if r.Comparison == nil {
 		return nil, userErrorf("a diff query needs a comparison: {\"labelSelector\": ..., \"from\": ms, \"to\": ms}")
 	}
-	right := source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Comparison.Selector, Range: r.Comparison.Range}
+	right := source.Selection{ProfileTypeID: r.Query.ProfileTypeID, LabelSelector: r.Comparison.Selector, Range: r.Comparison.Range, CallSite: r.Comparison.CallSite}
 	left := r.selection()
 	if r.Baseline != nil {
 		left.Range = *r.Baseline
 	}
-	var lt, rt *flame.Tree
+	var (
+		lt, rt *flame.Tree
+		lc, rc *callSiteInfo
+	)
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) { lt, err = d.fullTree(gctx, r, left); return err })
-	g.Go(func() (err error) { rt, err = d.fullTree(gctx, r, right); return err })
+	g.Go(func() (err error) { lt, lc, err = d.fullTreeAt(gctx, r, left); return err })
+	g.Go(func() (err error) { rt, rc, err = d.fullTreeAt(gctx, r, right); return err })
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	diff := flame.NewDiff(lt, rt).Truncate(r.MaxNodes)
-	return data.Frames{dataframes.DiffFlamegraph(diff, dataframes.UnitOfProfileType(r.Query.ProfileTypeID))}, nil
+	f := dataframes.DiffFlamegraph(diff, dataframes.UnitOfProfileType(r.Query.ProfileTypeID))
+	withCallSite(f, lc)
+	withSideCallSite(f, "comparisonCallSite", rc)
+	return data.Frames{f}, nil
 }

@@ -130,6 +130,14 @@ func (d *detectingSource) MergeProfile(ctx context.Context, r source.StacksReque
 	return s.MergeProfile(ctx, r)
 }
 
+// SelectsCallSite tells whether the detected client's server selects a call
+// site itself; false until detection succeeded (the datasource then filters).
+func (d *detectingSource) SelectsCallSite() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.src != nil && source.SelectsCallSite(d.src)
+}
+
 // Heatmap forwards to the detected client; it answers source.ErrNoHeatmap
 // when that client has no heatmap API.
 func (d *detectingSource) Heatmap(ctx context.Context, r source.HeatmapRequest) ([]source.HeatmapSlot, error) {

@@ -26,37 +26,68 @@ func serverNodeBudget(r *request) int64 {
 
 // tree builds the query's flamegraph tree: the merged stacks of its selection
 // (with virtual base frames when the query asks for them), then its Ops in
-// order, then truncation to maxNodes.
-func (d *Datasource) tree(ctx context.Context, r *request) (*flame.Tree, error) {
-	t, err := d.fullTree(ctx, r, r.selection())
+// order, then truncation to maxNodes. A focused query's tree is its call
+// site's, truncated only when the call site's subtree itself is larger.
+func (d *Datasource) tree(ctx context.Context, r *request) (*flame.Tree, *callSiteInfo, error) {
+	t, cs, err := d.fullTreeAt(ctx, r, r.selection())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return flame.Truncate(t, r.MaxNodes), nil
+	return flame.Truncate(t, r.MaxNodes), cs, nil
 }
 
 // fullTree is the tree of sel through the query's pipeline, not truncated.
 func (d *Datasource) fullTree(ctx context.Context, r *request, sel source.Selection) (*flame.Tree, error) {
+	t, _, err := d.fullTreeAt(ctx, r, sel)
+	return t, err
+}
+
+// fullTreeAt is fullTree, and when sel names a call site, how its samples
+// were selected and the whole graph's total.
+func (d *Datasource) fullTreeAt(ctx context.Context, r *request, sel source.Selection) (*flame.Tree, *callSiteInfo, error) {
+	src := granularSource(d.src, r.Granularity)
+	var plan *callSitePlan
+	whole := sel
+	if len(sel.CallSite) > 0 {
+		plan = planCallSite(d.src, r, sel.CallSite)
+		sel.CallSite = nil
+		var err error
+		if sel, err = plan.narrowSelection(sel); err != nil {
+			return nil, nil, err
+		}
+		src = plan.source(src, r.Granularity)
+	}
 	req := source.StacksRequest{Selection: sel, MaxNodes: serverNodeBudget(r)}
 	var (
 		t   *flame.Tree
 		err error
 	)
-	src := granularSource(d.src, r.Granularity)
 	if labels, sep := r.Query.VirtualLabels(); len(labels) > 0 {
 		t, err = d.virtualTree(ctx, src, req, labels, sep, r.Limit)
 	} else {
 		t, err = src.MergeStacks(ctx, req)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if t.Total() == 0 {
 		if err := d.checkProfileType(ctx, r); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return applyOps(t, r.Query.Ops)
+	var info *callSiteInfo
+	if plan != nil {
+		t = flame.CallSite(t, plan.path)
+		info = &callSiteInfo{Path: plan.path, SelectedBy: selectedByDatasource}
+		if plan.server {
+			info.SelectedBy = selectedByServer
+		}
+		if info.WholeTotal, err = d.wholeTotal(ctx, whole); err != nil {
+			return nil, nil, err
+		}
+	}
+	t, err = applyOps(t, r.Query.Ops)
+	return t, info, err
 }
 
 // applyOps applies the query's pipeline to the tree, innermost first

@@ -38,6 +38,11 @@ type Selection struct {
 	// ProfileIDs, when not empty, keeps only these profiles (the ids the
 	// server gave them, as exemplars carry them); flamegraphs only.
 	ProfileIDs []string
+	// CallSite, when not empty, keeps only the samples whose root-side
+	// frames are these function names, in order from the root (Pyroscope's
+	// StackTraceSelector.call_site). Only a CallSiteSelector is asked with it;
+	// MergeStacks and MergeProfile only.
+	CallSite []string
 }
 
 // LabelsRequest scopes label names and values to matchers and a time range.
@@ -103,6 +108,20 @@ type Source interface {
 	MergeStacks(ctx context.Context, r StacksRequest) (*flame.Tree, error)
 	Series(ctx context.Context, r SeriesRequest) ([]Series, error)
 	MergeProfile(ctx context.Context, r StacksRequest) (*profile.Profile, error)
+}
+
+// CallSiteSelector is the optional capability of a Source whose server
+// selects the samples of a call site itself (Pyroscope's and the embedded
+// store's StackTraceSelector). For any other Source the datasource filters
+// the merged profile to the call site.
+type CallSiteSelector interface {
+	SelectsCallSite() bool
+}
+
+// SelectsCallSite tells whether src's server selects a call site itself.
+func SelectsCallSite(src Source) bool {
+	s, ok := src.(CallSiteSelector)
+	return ok && s.SelectsCallSite()
 }
 
 // HeatmapSlot is one step of a heatmap: how many profiles (or spans) had a

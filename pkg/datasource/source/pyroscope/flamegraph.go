@@ -9,6 +9,7 @@ import (
 
 	"connectrpc.com/connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/emberscope/emberscope/pkg/datasource/source"
 	"github.com/emberscope/emberscope/pkg/profile/flame"
@@ -27,6 +28,9 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 	}
 	var fg *querierv1.FlameGraph
 	if len(r.SpanSelector) > 0 {
+		if len(r.CallSite) > 0 {
+			return nil, &model.Error{Kind: model.KindBadRequest, Msg: "a query cannot select both span ids and a call site: Pyroscope's span profile API has no stack trace selector"}
+		}
 		if len(r.ProfileIDs) > 0 {
 			return nil, &model.Error{Kind: model.KindBadRequest, Msg: "a query cannot select both span ids and profile ids: Pyroscope's span profile API has no profile id selector"}
 		}
@@ -45,13 +49,14 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 		fg = resp.Msg.Flamegraph
 	} else {
 		resp, err := c.querier.SelectMergeStacktraces(ctx, connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{
-			ProfileTypeID:     r.ProfileTypeID,
-			LabelSelector:     selectorOrAll(r.LabelSelector),
-			Start:             start,
-			End:               end,
-			MaxNodes:          maxNodes,
-			Format:            querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH,
-			ProfileIdSelector: r.ProfileIDs,
+			ProfileTypeID:      r.ProfileTypeID,
+			LabelSelector:      selectorOrAll(r.LabelSelector),
+			Start:              start,
+			End:                end,
+			MaxNodes:           maxNodes,
+			Format:             querierv1.ProfileFormat_PROFILE_FORMAT_FLAMEGRAPH,
+			ProfileIdSelector:  r.ProfileIDs,
+			StackTraceSelector: stackTraceSelector(r.CallSite),
 		}))
 		if err != nil {
 			return nil, c.wrap("merge stacks", err)
@@ -63,6 +68,23 @@ func (c *Client) MergeStacks(ctx context.Context, r source.StacksRequest) (*flam
 		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("profile server at %s sent a flamegraph that cannot be read: %v", c.url, err), Err: err}
 	}
 	return t, nil
+}
+
+// SelectsCallSite is true: Pyroscope (and the embedded store) select a call
+// site themselves through StackTraceSelector.call_site.
+func (c *Client) SelectsCallSite() bool { return true }
+
+// stackTraceSelector is the selector of the samples whose root-side frames
+// are callSite, matched by function name; nil when callSite is empty.
+func stackTraceSelector(callSite []string) *typesv1.StackTraceSelector {
+	if len(callSite) == 0 {
+		return nil
+	}
+	sel := &typesv1.StackTraceSelector{CallSite: make([]*typesv1.Location, len(callSite))}
+	for i, name := range callSite {
+		sel.CallSite[i] = &typesv1.Location{Name: name}
+	}
+	return sel
 }
 
 func selectorOrAll(s string) string {

@@ -25,6 +25,8 @@ func (c *Client) MergeProfile(ctx context.Context, r source.StacksRequest) (*pro
 		LabelSelector: selectorOrAll(r.LabelSelector),
 		Start:         start,
 		End:           end,
+
+		StackTraceSelector: stackTraceSelector(r.CallSite),
 	}
 	if r.MaxNodes > 0 {
 		req.MaxNodes = &r.MaxNodes

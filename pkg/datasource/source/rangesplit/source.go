@@ -75,6 +75,10 @@ func New(inner source.Source, opts Options) *Source {
 	return s
 }
 
+// SelectsCallSite tells whether the wrapped source's server selects a call
+// site itself; every piece of a split call carries the request's call site.
+func (s *Source) SelectsCallSite() bool { return source.SelectsCallSite(s.inner) }
+
 // Inner is the wrapped source.
 func (s *Source) Inner() source.Source { return s.inner }
 
