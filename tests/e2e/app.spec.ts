@@ -14,7 +14,7 @@ import { Playground, REPO, redated, startPlayground } from '../support/playgroun
  */
 
 const SHOTS = path.join(REPO, 'test-results', 'screenshots');
-const PROFILES = path.join(REPO, 'internal', 'testdata', 'profiles');
+const PROFILES = path.join(REPO, 'internal', 'fixtures', 'profiles');
 const APP = '/a/emberscope-app';
 type Totals = { total: number; route: Record<string, number> };
 const oracle: {

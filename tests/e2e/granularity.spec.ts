@@ -18,7 +18,7 @@ import { ingestRealProfile, Playground, REPO, startPlayground } from '../support
 
 const SERVICE = 'e2e-lines';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
-const REPORTS = path.join(REPO, 'internal', 'testdata', 'profiles');
+const REPORTS = path.join(REPO, 'internal', 'fixtures', 'profiles');
 
 type Line = { flat: number; cum: number };
 

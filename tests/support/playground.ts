@@ -30,7 +30,7 @@ export function buildEmberscope(dir: string): string {
 }
 
 /** The built playground page, which `go build` embeds in the binary (pkg/hosts/playground/page). */
-export const PAGE_INDEX = path.join(REPO, 'pkg', 'playground', 'page', 'built', 'index.html');
+export const PAGE_INDEX = path.join(REPO, 'pkg', 'hosts', 'playground', 'page', 'built', 'index.html');
 
 /**
  * Starts `emberscope playground -listen 127.0.0.1:0 -data <tmp>` from a temporary directory (it
@@ -90,7 +90,7 @@ export async function startPlayground(): Promise<Playground> {
 }
 
 /** The recorded CPU profile the browser tests show (internal/fixtures/profiles/README.md). */
-export const BROWSER_PROFILE = path.join(REPO, 'internal', 'testdata', 'profiles', 'browser.cpu.pb.gz');
+export const BROWSER_PROFILE = path.join(REPO, 'internal', 'fixtures', 'profiles', 'browser.cpu.pb.gz');
 
 /** Appends a varint to out. */
 function pushVarint(out: number[], v: bigint): void {
@@ -152,7 +152,7 @@ export function redated(pprofGz: Buffer, at: Date) {
 }
 
 /** The real pprof files pushed to a real Pyroscope (the recordings' inputs). */
-export const PUSHED_PROFILES = path.join(REPO, 'internal', 'testdata', 'pyroscope', 'pushed-profiles');
+export const PUSHED_PROFILES = path.join(REPO, 'internal', 'fixtures', 'pyroscope', 'pushed-profiles');
 
 /** Ingests one of PUSHED_PROFILES into the store as `service` (filed under the profile's own time). */
 export async function ingestPushedProfile(storeUrl: string, file: string, service: string): Promise<void> {
