@@ -31,6 +31,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/querier"
+	"github.com/emberscope/emberscope/pkg/store/rules"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 	"github.com/emberscope/emberscope/pkg/store/telemetry"
 	"github.com/emberscope/emberscope/pkg/store/tenant"
@@ -78,6 +79,9 @@ type Options struct {
 	// Vectors configure the novelty vector kept per profile and sampling
 	// at ingest (off by default).
 	Vectors vectors.Options
+	// Recording configures recording rules: the provisioned rules, the
+	// evaluation interval and where the recorded series go.
+	Recording RecordingOptions
 }
 
 // Store is an open profile store.
@@ -145,6 +149,13 @@ func Open(opts Options) (*Store, error) {
 		connect.WithInterceptors(limits.QueryLengthInterceptor(lim.MaxQueryLength, nil), tenant.QuerierInterceptor())))
 	vectorsPath, vectorsHandler := vectors.NewService(db, hook.Options().Params.By).Handler()
 	api.Handle(vectorsPath, vectorsHandler)
+	ruleRepo, err := rules.NewRepo(db, opts.Recording.Provisioned)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	rulesPath, rulesHandler := rules.NewService(ruleRepo).Handler(readMax)
+	api.Handle(rulesPath, rulesHandler)
 	var apiHandler http.Handler = tenant.Middleware(opts.Multitenancy, api)
 	apiHandler = httpguard.Concurrency(lim.MaxConcurrentQueries, lim.MaxQueuedQueries, heavyQueries, apiHandler)
 	connectBody := httpguard.ConnectBody(lim.MaxBodyBytes, lim.MaxDecompressedBytes, apiHandler)
@@ -153,6 +164,7 @@ func Open(opts Options) (*Store, error) {
 	mux.Handle("/push.v1.PusherService/", connectBody)
 	mux.Handle("/querier.v1.QuerierService/", connectBody)
 	mux.Handle(vectorsPath, connectBody)
+	mux.Handle(rulesPath, connectBody)
 	mux.Handle("GET /metrics", m.Handler())
 	mux.HandleFunc("POST /flush", flushHandler(db))
 	if err := telemetry.RegisterMemoryGauges(m.Registry, db); err != nil {
