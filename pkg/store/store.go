@@ -90,6 +90,7 @@ type Store struct {
 	metrics   *metrics.Metrics
 	handler   http.Handler
 	retention *storage.Retention
+	recording *recordingRun
 }
 
 // Open opens the store in opts.Dir.
@@ -137,7 +138,17 @@ func Open(opts Options) (*Store, error) {
 	db.RecentSeries(time.Now().Add(-limits.ActiveWindow), func(ls storage.Labels, last time.Time) {
 		series.Seen(tenant.FromLabel(ls.Get(tenant.Label)), ls.Key(), last)
 	})
-	in := ingest.New(ingest.Options{DB: db, Metrics: m, Logger: logger, Limits: lim, Series: series})
+	ruleRepo, err := rules.NewRepo(db, opts.Recording.Provisioned)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	rec, err := startRecording(opts.Recording, db, ruleRepo, m, logger)
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	in := ingest.New(ingest.Options{DB: db, Metrics: m, Logger: logger, Limits: lim, Series: series, Observe: rec.recorder.Observe})
 	readMax := connect.WithReadMaxBytes(int(min(lim.MaxDecompressedBytes, math.MaxInt32)))
 	if lim.MaxDecompressedBytes <= 0 {
 		readMax = connect.WithReadMaxBytes(0)
@@ -149,11 +160,6 @@ func Open(opts Options) (*Store, error) {
 		connect.WithInterceptors(limits.QueryLengthInterceptor(lim.MaxQueryLength, nil), tenant.QuerierInterceptor())))
 	vectorsPath, vectorsHandler := vectors.NewService(db, hook.Options().Params.By).Handler()
 	api.Handle(vectorsPath, vectorsHandler)
-	ruleRepo, err := rules.NewRepo(db, opts.Recording.Provisioned)
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("store: %w", err)
-	}
 	rulesPath, rulesHandler := rules.NewService(ruleRepo).Handler(readMax)
 	api.Handle(rulesPath, rulesHandler)
 	var apiHandler http.Handler = tenant.Middleware(opts.Multitenancy, api)
@@ -168,6 +174,7 @@ func Open(opts Options) (*Store, error) {
 	mux.Handle("GET /metrics", m.Handler())
 	mux.HandleFunc("POST /flush", flushHandler(db))
 	if err := telemetry.RegisterMemoryGauges(m.Registry, db); err != nil {
+		rec.close()
 		_ = db.Close()
 		return nil, err
 	}
@@ -180,7 +187,7 @@ func Open(opts Options) (*Store, error) {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
-	st := &Store{db: db, metrics: m, handler: telemetry.Traced(tp, access.Guard(mux))}
+	st := &Store{db: db, metrics: m, recording: rec, handler: telemetry.Traced(tp, access.Guard(mux))}
 	if lim.Retention > 0 || lim.RetentionBytes > 0 {
 		st.retention = storage.StartRetention(db, storage.RetentionOptions{MaxAge: lim.Retention, MaxBytes: lim.RetentionBytes, Logger: logger})
 	}
@@ -198,6 +205,7 @@ func (s *Store) Close() error {
 	if s.retention != nil {
 		s.retention.Stop()
 	}
+	s.recording.close()
 	return s.db.Close()
 }
 

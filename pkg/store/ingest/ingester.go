@@ -21,6 +21,7 @@ import (
 	"github.com/emberscope/emberscope/pkg/store/limits"
 	"github.com/emberscope/emberscope/pkg/store/metrics"
 	"github.com/emberscope/emberscope/pkg/store/storage"
+	"github.com/emberscope/emberscope/pkg/store/tenant"
 )
 
 // Options configure an Ingester.
@@ -37,6 +38,9 @@ type Options struct {
 	Limits limits.Limits
 	// Series counts each tenant's active series; nil does not limit them.
 	Series *limits.SeriesTracker
+	// Observe, when set, is given every batch once it is stored, with the
+	// tenant it was stored for (recording rules); it must not block.
+	Observe func(tenant string, writes []storage.Write)
 }
 
 // Ingester converts and stores profiles.
@@ -48,6 +52,7 @@ type Ingester struct {
 	now     func() time.Time
 	lim     limits.Limits
 	series  *limits.SeriesTracker
+	observe func(tenant string, writes []storage.Write)
 }
 
 // New returns an Ingester.
@@ -64,7 +69,7 @@ func New(o Options) *Ingester {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Ingester{db: o.DB, m: o.Metrics, log: o.Logger, maxBody: o.MaxBodyBytes, now: time.Now, lim: o.Limits, series: o.Series}
+	return &Ingester{db: o.DB, m: o.Metrics, log: o.Logger, maxBody: o.MaxBodyBytes, now: time.Now, lim: o.Limits, series: o.Series, observe: o.Observe}
 }
 
 // Input is one parsed profile with what the request said about it.
@@ -108,6 +113,9 @@ func (in *Ingester) StoreContext(ctx context.Context, inputs []Input) error {
 		return &Error{Reason: ReasonStorage, Err: err}
 	}
 	in.countStored(stats, writes)
+	if in.observe != nil {
+		in.observe(tenant.From(ctx), writes)
+	}
 	return nil
 }
 

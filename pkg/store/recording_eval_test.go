@@ -1,0 +1,121 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package store_test
+
+import (
+	"os"
+	"sync"
+	"testing"
+
+	"connectrpc.com/connect"
+	settingsv1 "github.com/grafana/pyroscope/api/gen/proto/go/settings/v1"
+	"github.com/grafana/pyroscope/api/gen/proto/go/settings/v1/settingsv1connect"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/stretchr/testify/require"
+
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/pkg/store"
+	"github.com/emberscope/emberscope/pkg/store/recording"
+)
+
+// captureSink keeps the recorded points, summed per series.
+type captureSink struct {
+	mu     sync.Mutex
+	sums   map[string]float64
+	labels map[string]labels.Labels
+}
+
+func (c *captureSink) Record(_ string, points []recording.Point) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range points {
+		key := p.Labels.String()
+		c.sums[key] += p.Value
+		c.labels[key] = p.Labels
+	}
+}
+
+// byRule returns the summed value of the rule's series, keyed by the value
+// of label (the group_by label under test).
+func (c *captureSink) byRule(ruleID, label string) map[string]float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]float64{}
+	for k, ls := range c.labels {
+		if ls.Get("profiles_rule_id") == ruleID {
+			out[ls.Get(label)] += c.sums[k]
+		}
+	}
+	return out
+}
+
+func upsertRule(t *testing.T, c settingsv1connect.RecordingRulesServiceClient, r *settingsv1.UpsertRecordingRuleRequest) *settingsv1.RecordingRule {
+	t.Helper()
+	resp, err := c.UpsertRecordingRule(t.Context(), connect.NewRequest(r))
+	require.NoError(t, err)
+	return resp.Msg.Rule
+}
+
+// TestRecordingRulesEvaluateAtIngest pushes real CPU profiles and checks
+// each rule's series against google/pprof: a rule's value per route is the
+// pushed profiles' total of that route, a function filter's the function's
+// cum (each sample once), and a rule for another service records nothing.
+func TestRecordingRulesEvaluateAtIngest(t *testing.T) {
+	sink := &captureSink{sums: map[string]float64{}, labels: map[string]labels.Labels{}}
+	st, err := store.Open(store.Options{Dir: t.TempDir(), NoIngestWindow: true, NoRetention: true, Recording: store.RecordingOptions{Sink: sink}})
+	require.NoError(t, err)
+	srv := newHTTPServer(t, st)
+	s := &server{t: t, srv: srv}
+	rules := settingsv1connect.NewRecordingRulesServiceClient(srv.Client(), srv.URL)
+	total := upsertRule(t, rules, &settingsv1.UpsertRecordingRuleRequest{
+		MetricName:     "profiles_recorded_shop_cpu",
+		Matchers:       []string{`{__profile_type__="` + cpuType + `", service_name="shop"}`},
+		GroupBy:        []string{"route"},
+		ExternalLabels: []*typesv1.LabelPair{{Name: "team", Value: "perf"}},
+	})
+	malloc := upsertRule(t, rules, &settingsv1.UpsertRecordingRuleRequest{
+		MetricName:       "profiles_recorded_shop_malloc",
+		Matchers:         []string{`{__profile_type__="` + cpuType + `", service_name="shop"}`},
+		GroupBy:          []string{"route"},
+		StacktraceFilter: &settingsv1.StacktraceFilter{FunctionName: &settingsv1.StacktraceFilterFunctionName{FunctionName: "runtime.mallocgc"}},
+	})
+	other := upsertRule(t, rules, &settingsv1.UpsertRecordingRuleRequest{
+		MetricName: "profiles_recorded_other",
+		Matchers:   []string{`{__profile_type__="` + cpuType + `", service_name="elsewhere"}`},
+	})
+	pushed := []string{"profiles/routes-1.cpu.pb.gz", "profiles/routes-1.cpu.pb.gz", "profiles/routes-2.cpu.pb.gz"}
+	for _, rel := range pushed {
+		body, err := os.ReadFile(fixtures.Path(t, rel))
+		require.NoError(t, err)
+		status, text := s.ingest(ingestParams("shop{env=demo}"), "", body)
+		require.Equal(t, 200, status, text)
+	}
+	require.NoError(t, st.Close()) // hands the open interval to the sink
+
+	wantTotal, wantMalloc := map[string]float64{}, map[string]float64{}
+	for _, rel := range pushed {
+		for _, route := range []string{"/checkout", "/search", ""} {
+			rep := pproforacle.Top(t, fixtures.Path(t, rel), pproforacle.Options{SampleType: "cpu", Labels: map[string]string{"route": route}})
+			wantTotal[route] += float64(rep.Total)
+			wantMalloc[route] += float64(rep.Funcs["runtime.mallocgc"].Cum)
+		}
+	}
+	require.Equal(t, wantTotal, sink.byRule(total.Id, "route"))
+	require.Equal(t, wantMalloc, sink.byRule(malloc.Id, "route"))
+	require.Empty(t, sink.byRule(other.Id, "route"))
+	// The series' labels as Pyroscope's exporter writes them (recording 106):
+	// the name, the group_by label, the external label, the rule and the instance.
+	for _, ls := range sink.labels {
+		if ls.Get("profiles_rule_id") != total.Id {
+			continue
+		}
+		require.Equal(t, "profiles_recorded_shop_cpu", ls.Get("__name__"))
+		require.Equal(t, "perf", ls.Get("team"))
+		require.Regexp(t, `^[0-9a-f]{16}$`, ls.Get("pyroscope_instance"))
+		require.Empty(t, ls.Get("env"), "env is not a group_by label")
+		require.Empty(t, ls.Get("service_name"), "service_name is not a group_by label")
+	}
+}
