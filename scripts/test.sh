@@ -227,6 +227,7 @@ go_lane() {
   step "build the backend" build_backend
   signal backend-built
   export EMBERSCOPE_DIST_BUILT=1  # internal/release's package test stages the dist/ built above
+  step "install prometheus when missing" ensure_prometheus
   step "go tests (race detector)" go_tests
   step "go lint (staticcheck)" go_lint
 }
@@ -260,6 +261,15 @@ finish_lane() {
   lanes=("${rest[@]+"${rest[@]}"}")
   say "output of the $name lane (test-results/logs/$name.log)"
   cat "$LOGS/$name.log"
+}
+
+# ensure_prometheus installs Debian's prometheus, which the recording rules'
+# tests (pkg/store/export) start on loopback, when it is missing.
+ensure_prometheus() {
+  command -v prometheus >/dev/null 2>&1 && return
+  say "installing Debian's prometheus for the recording rules tests"
+  as_root apt-get update -qq || return 1
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq prometheus >/dev/null
 }
 
 # Debian's chromium installs (apt, mostly network and disk) beside everything
