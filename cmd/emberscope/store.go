@@ -31,12 +31,17 @@ func runStore(args []string) error {
 	salvage := fs.Bool("salvage", false, "when the data directory is corrupt, move it aside and start with what is readable")
 	backfill := fs.Bool("backfill", false, "accept profiles of any time and keep them forever (-reject-older-than=0 -reject-newer-than=0 -retention=0)")
 	vectorOpts := noveltyFlags(fs)
+	recordingOpts := recordingFlags(fs)
 	lim := limits.Defaults()
 	lim.RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	vo, err := vectorOpts()
+	if err != nil {
+		return err
+	}
+	ro, err := recordingOpts()
 	if err != nil {
 		return err
 	}
@@ -72,7 +77,7 @@ func runStore(args []string) error {
 		Multitenancy: *multi, AuthToken: *token,
 		ListenAddr: *listen, AllowedHosts: httpguard.ParseHosts(*hosts),
 		WaitOnDiskFull: ctx, Salvage: *salvage,
-		TracerProvider: tracing.Provider, Vectors: vo,
+		TracerProvider: tracing.Provider, Vectors: vo, Recording: ro,
 	})
 	if err != nil {
 		ln.Close()

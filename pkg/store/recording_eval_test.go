@@ -4,14 +4,19 @@
 package store_test
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	settingsv1 "github.com/grafana/pyroscope/api/gen/proto/go/settings/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/settings/v1/settingsv1connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/stretchr/testify/require"
 
@@ -118,4 +123,51 @@ func TestRecordingRulesEvaluateAtIngest(t *testing.T) {
 		require.Empty(t, ls.Get("env"), "env is not a group_by label")
 		require.Empty(t, ls.Get("service_name"), "service_name is not a group_by label")
 	}
+}
+
+// TestRecordingRulesScrapeCounters: without remote write, a rule's series
+// are counters on /metrics, growing by each interval's value, so that
+// rate() gives the rule's value per second.
+func TestRecordingRulesScrapeCounters(t *testing.T) {
+	st, err := store.Open(store.Options{Dir: t.TempDir(), NoIngestWindow: true, NoRetention: true, Recording: store.RecordingOptions{Interval: time.Second}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	srv := newHTTPServer(t, st)
+	s := &server{t: t, srv: srv}
+	rules := settingsv1connect.NewRecordingRulesServiceClient(srv.Client(), srv.URL)
+	rule := upsertRule(t, rules, &settingsv1.UpsertRecordingRuleRequest{
+		MetricName: "profiles_recorded_shop_cpu",
+		Matchers:   []string{`{__profile_type__="` + cpuType + `", service_name="shop"}`},
+		GroupBy:    []string{"route"},
+	})
+	pushed := []string{"profiles/routes-1.cpu.pb.gz", "profiles/routes-2.cpu.pb.gz"}
+	var want float64
+	for _, rel := range pushed {
+		pushShop(t, s, rel)
+		want += float64(pproforacle.Top(t, fixtures.Path(t, rel), pproforacle.Options{SampleType: "cpu", Labels: map[string]string{"route": "/checkout"}}).Total)
+	}
+	eventually(t, "the checkout counter on /metrics", func() (bool, string) {
+		resp, err := srv.Client().Get(srv.URL + "/metrics")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		families, err := parser.TextToMetricFamilies(resp.Body)
+		require.NoError(t, err)
+		f := families["profiles_recorded_shop_cpu"]
+		if f == nil {
+			return false, "no profiles_recorded_shop_cpu yet"
+		}
+		require.Equal(t, dto.MetricType_COUNTER, f.GetType())
+		for _, m := range f.Metric {
+			ls := map[string]string{}
+			for _, l := range m.Label {
+				ls[l.GetName()] = l.GetValue()
+			}
+			if ls["route"] == "/checkout" {
+				require.Equal(t, rule.Id, ls["profiles_rule_id"])
+				return m.Counter.GetValue() == want, fmt.Sprint("counter ", m.Counter.GetValue(), " want ", want)
+			}
+		}
+		return false, "no checkout series yet"
+	})
 }

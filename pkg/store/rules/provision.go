@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	settingsv1 "github.com/grafana/pyroscope/api/gen/proto/go/settings/v1"
 	"go.yaml.in/yaml/v3"
@@ -45,7 +46,7 @@ func LoadFile(path string) ([]*settingsv1.RecordingRule, error) {
 			check.Id = "provisioned"
 		}
 		if err := validateUpsert(check); err != nil {
-			return nil, fmt.Errorf("recording rules %s: rule %d (%s): %v", path, i+1, r.MetricName, err)
+			return nil, fmt.Errorf("recording rules %s: rule %d (%s): %s", path, i+1, r.MetricName, strings.ReplaceAll(err.Error(), "\n", "; "))
 		}
 		out = append(out, r)
 	}
