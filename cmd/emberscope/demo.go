@@ -37,6 +37,7 @@ func runDemo(args []string) error {
 	fs.StringVar(&o.DataDir, "data", "", "store data directory (default: a temporary directory, removed on exit)")
 	fs.StringVar(&o.PushURL, "push-url", "", "push profiles to this Pyroscope server instead of starting the embedded store")
 	fs.BoolVar(&o.NoPlayground, "no-playground", false, "do not start the playground")
+	fs.BoolVar(&o.Prometheus, "prometheus", true, "run the prometheus on the PATH (Debian's package) and send the recording rules' series to it; without it they are counters on the store's /metrics")
 	fs.StringVar(&o.StaticDir, "static-dir", "", "directory of a built playground page to serve instead of the one in the binary")
 	fs.DurationVar(&o.UploadRate, "upload-rate", demo.DefaultUploadRate, "how often the profiler pushes profiles")
 	fs.IntVar(&o.Workers, "workers", 2, "virtual users of the load generator")

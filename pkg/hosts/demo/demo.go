@@ -44,6 +44,11 @@ type Options struct {
 	PushURL string
 	// NoPlayground skips the playground.
 	NoPlayground bool
+	// Prometheus runs the prometheus on the PATH (Debian's package), when
+	// there is one, and has the embedded store remote-write the demo's
+	// recording rules to it; without one the rules' series are counters on
+	// the store's /metrics.
+	Prometheus bool
 	// StaticDir is a directory of a built playground page to serve instead
 	// of the one in the binary (default: the binary's).
 	StaticDir string
@@ -112,15 +117,19 @@ type Demo struct {
 	// TestRunID is the k6.test_run_id the load generator sends.
 	TestRunID string
 
-	opts     Options
-	started  time.Time
-	store    *store.Store
-	tempDir  string
-	servers  []*http.Server
-	service  *serviceProcess
-	stopLoad context.CancelFunc
-	loadDone chan struct{}
-	load     *LoadGenerator
+	opts    Options
+	started time.Time
+	store   *store.Store
+	tempDir string
+	// prometheus is the demo's Prometheus (nil when not run); promNote
+	// says why it is not.
+	prometheus *prometheusProcess
+	promNote   string
+	servers    []*http.Server
+	service    *serviceProcess
+	stopLoad   context.CancelFunc
+	loadDone   chan struct{}
+	load       *LoadGenerator
 }
 
 // Start starts the store, the service process (profiled by the Pyroscope
@@ -191,7 +200,20 @@ func (d *Demo) startStore() error {
 		}
 		d.tempDir, dir = tmp, tmp
 	}
-	st, err := store.Open(store.Options{Dir: dir, Logger: d.opts.Logger})
+	rec := store.RecordingOptions{Provisioned: recordingRules()}
+	if d.opts.Prometheus {
+		p, err := startPrometheus()
+		switch {
+		case err == nil:
+			d.prometheus = p
+			rec.RemoteWrite.URL = p.RemoteWriteURL()
+		case errors.Is(err, errNoPrometheus):
+			d.promNote = "not installed (apt-get install prometheus to see the recording rules there)"
+		default:
+			d.promNote = "did not start: " + err.Error()
+		}
+	}
+	st, err := store.Open(store.Options{Dir: dir, Logger: d.opts.Logger, Recording: rec})
 	if err != nil {
 		return fmt.Errorf("opening the store in %s: %w", dir, err)
 	}
@@ -228,6 +250,7 @@ func (d *Demo) printStarted() {
 	} else {
 		fmt.Fprintf(out, "profiles:   pushed to %s\n", d.StoreURL)
 	}
+	d.printRecording()
 	fmt.Fprintf(out, "service:    %s  (/car /bike /scooter, profiled as %s{region=%s}, upload every %s)\n",
 		d.ServiceURL, AppName, d.opts.Region, d.opts.UploadRate)
 	fmt.Fprintf(out, "traces:     every request is a span (OpenTelemetry SDK + otel-profiling-go: span_id, span_name, trace_id on its samples); recent spans at %s/debug/spans\n",
@@ -292,6 +315,9 @@ func (d *Demo) Close() error {
 	}
 	if d.store != nil {
 		errs = append(errs, d.store.Close())
+	}
+	if d.prometheus != nil { // after the store, which sends its last interval
+		errs = append(errs, d.prometheus.stop())
 	}
 	if d.tempDir != "" {
 		errs = append(errs, os.RemoveAll(d.tempDir))

@@ -38,17 +38,23 @@ func LoadFile(path string) ([]*settingsv1.RecordingRule, error) {
 		if err := protojson.Unmarshal(raw, r); err != nil {
 			return nil, fmt.Errorf("recording rules %s: rule %d: %w", path, i+1, err)
 		}
-		check := &settingsv1.UpsertRecordingRuleRequest{
-			Id: r.Id, MetricName: r.MetricName, Matchers: r.Matchers, GroupBy: r.GroupBy,
-			ExternalLabels: r.ExternalLabels, StacktraceFilter: r.StacktraceFilter,
-		}
-		if check.Id == "" {
-			check.Id = "provisioned"
-		}
-		if err := validateUpsert(check); err != nil {
+		if err := Validate(r); err != nil {
 			return nil, fmt.Errorf("recording rules %s: rule %d (%s): %s", path, i+1, r.MetricName, strings.ReplaceAll(err.Error(), "\n", "; "))
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// Validate checks a rule to be provisioned as an Upsert would check it
+// (an empty id is allowed: the rule is then named from its content).
+func Validate(r *settingsv1.RecordingRule) error {
+	check := &settingsv1.UpsertRecordingRuleRequest{
+		Id: r.Id, MetricName: r.MetricName, Matchers: r.Matchers, GroupBy: r.GroupBy,
+		ExternalLabels: r.ExternalLabels, StacktraceFilter: r.StacktraceFilter,
+	}
+	if check.Id == "" {
+		check.Id = "provisioned"
+	}
+	return validateUpsert(check)
 }
