@@ -72,7 +72,7 @@ func startRecording(o RecordingOptions, db *storage.DB, repo *rules.Repo, m *met
 		}
 		sink = counters
 	}
-	run.recorder = recording.New(recording.Options{Rules: repo, Sink: sink, Interval: o.Interval, Instance: instance, Logger: logger})
+	run.recorder = recording.New(recording.Options{Rules: repo, Sink: sink, Interval: o.Interval, Instance: instance})
 	go func() {
 		defer close(run.stopped)
 		run.recorder.Run(run.stop)

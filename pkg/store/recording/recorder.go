@@ -12,7 +12,6 @@
 package recording
 
 import (
-	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -58,7 +57,6 @@ type Options struct {
 	Interval time.Duration
 	// Instance is the value of InstanceLabel ("" leaves it out).
 	Instance string
-	Logger   *slog.Logger
 	// Now is the clock (time.Now when nil); tests set it.
 	Now func() time.Time
 }
