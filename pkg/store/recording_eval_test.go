@@ -4,7 +4,9 @@
 package store_test
 
 import (
+	"bytes"
 	"fmt"
+	"net/http"
 	"os"
 	"sync"
 	"testing"
@@ -28,14 +30,20 @@ import (
 
 // captureSink keeps the recorded points, summed per series.
 type captureSink struct {
-	mu     sync.Mutex
-	sums   map[string]float64
-	labels map[string]labels.Labels
+	mu      sync.Mutex
+	sums    map[string]float64
+	labels  map[string]labels.Labels
+	tenants map[string]bool
 }
 
-func (c *captureSink) Record(_ string, points []recording.Point) {
+func newCaptureSink() *captureSink {
+	return &captureSink{sums: map[string]float64{}, labels: map[string]labels.Labels{}, tenants: map[string]bool{}}
+}
+
+func (c *captureSink) Record(tenant string, points []recording.Point) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.tenants[tenant] = true
 	for _, p := range points {
 		key := p.Labels.String()
 		c.sums[key] += p.Value
@@ -69,7 +77,7 @@ func upsertRule(t *testing.T, c settingsv1connect.RecordingRulesServiceClient, r
 // pushed profiles' total of that route, a function filter's the function's
 // cum (each sample once), and a rule for another service records nothing.
 func TestRecordingRulesEvaluateAtIngest(t *testing.T) {
-	sink := &captureSink{sums: map[string]float64{}, labels: map[string]labels.Labels{}}
+	sink := newCaptureSink()
 	st, err := store.Open(store.Options{Dir: t.TempDir(), NoIngestWindow: true, NoRetention: true, Recording: store.RecordingOptions{Sink: sink}})
 	require.NoError(t, err)
 	srv := newHTTPServer(t, st)
@@ -170,4 +178,37 @@ func TestRecordingRulesScrapeCounters(t *testing.T) {
 		}
 		return false, "no checkout series yet"
 	})
+}
+
+// TestRecordingRulesPerTenant: with multitenancy, a tenant's rule sees
+// only that tenant's profiles, and its points are handed over as that
+// tenant's (remote write sends them with its X-Scope-OrgID).
+func TestRecordingRulesPerTenant(t *testing.T) {
+	sink := newCaptureSink()
+	st, err := store.Open(store.Options{Dir: t.TempDir(), Multitenancy: true, NoIngestWindow: true, NoRetention: true, Recording: store.RecordingOptions{Sink: sink}})
+	require.NoError(t, err)
+	srv := newHTTPServer(t, st)
+	client := settingsv1connect.NewRecordingRulesServiceClient(srv.Client(), srv.URL)
+	up := connect.NewRequest(&settingsv1.UpsertRecordingRuleRequest{
+		MetricName: "profiles_recorded_shop_cpu",
+		Matchers:   []string{`{__profile_type__="` + cpuType + `", service_name="shop"}`},
+	})
+	up.Header().Set("X-Scope-OrgID", "team-a")
+	resp, err := client.UpsertRecordingRule(t.Context(), up)
+	require.NoError(t, err)
+	body, err := os.ReadFile(fixtures.Path(t, "profiles/routes-1.cpu.pb.gz"))
+	require.NoError(t, err)
+	for _, tenant := range []string{"team-a", "team-b", "team-b"} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/ingest?"+ingestParams("shop").Encode(), bytes.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("X-Scope-OrgID", tenant)
+		res, err := srv.Client().Do(req)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		require.NoError(t, res.Body.Close())
+	}
+	require.NoError(t, st.Close())
+	want := float64(pproforacle.Top(t, fixtures.Path(t, "profiles/routes-1.cpu.pb.gz"), pproforacle.Options{SampleType: "cpu"}).Total)
+	require.Equal(t, map[string]float64{"": want}, sink.byRule(resp.Msg.Rule.Id, "route"), "team-a's one profile, none of team-b's")
+	require.Equal(t, map[string]bool{"team-a": true}, sink.tenants)
 }
