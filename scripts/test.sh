@@ -268,8 +268,9 @@ finish_lane() {
 ensure_prometheus() {
   command -v prometheus >/dev/null 2>&1 && return
   say "installing Debian's prometheus for the recording rules tests"
-  as_root apt-get update -qq || return 1
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq prometheus >/dev/null
+  # the chromium lane may hold apt's lock: wait for it rather than fail
+  as_root apt-get -o DPkg::Lock::Timeout=600 update -qq || return 1
+  DEBIAN_FRONTEND=noninteractive as_root apt-get -o DPkg::Lock::Timeout=600 install -y -qq prometheus >/dev/null
 }
 
 # Debian's chromium installs (apt, mostly network and disk) beside everything

@@ -142,8 +142,8 @@ func NewRemoteWriter(o RemoteWriteOptions) (*RemoteWriter, error) {
 // counted. It never blocks on the network.
 func (w *RemoteWriter) Record(tenant string, points []recording.Point) {
 	w.mu.Lock()
-	free := w.o.QueueSize - len(w.queue)
-	if w.closed {
+	free, closed := w.o.QueueSize-len(w.queue), w.closed
+	if closed {
 		free = 0
 	}
 	n := min(max(free, 0), len(points))
@@ -151,7 +151,10 @@ func (w *RemoteWriter) Record(tenant string, points []recording.Point) {
 		w.queue = append(w.queue, queued{tenant, p})
 	}
 	w.mu.Unlock()
-	if dropped := len(points) - n; dropped > 0 {
+	switch dropped := len(points) - n; {
+	case dropped > 0 && closed:
+		w.metrics.dropped.WithLabelValues("shutdown").Add(float64(dropped))
+	case dropped > 0:
 		w.metrics.dropped.WithLabelValues("queue_full").Add(float64(dropped))
 		w.o.Logger.Warn("recording rules: remote write queue full, samples dropped", "dropped", dropped, "queue_size", w.o.QueueSize)
 	}

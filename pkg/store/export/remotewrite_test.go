@@ -195,6 +195,9 @@ func TestRemoteWriteQueueBound(t *testing.T) {
 	cancel() // no time left to deliver
 	w.Close(ctx)
 	require.Equal(t, 3.0, counter(t, reg, "emberscope_recording_remote_write_samples_dropped_total", "shutdown"))
+	w.Record("anonymous", []recording.Point{point("profiles_recorded_a", 9)}) // after Close
+	require.Equal(t, 4.0, counter(t, reg, "emberscope_recording_remote_write_samples_dropped_total", "shutdown"))
+	require.Equal(t, 2.0, counter(t, reg, "emberscope_recording_remote_write_samples_dropped_total", "queue_full"))
 }
 
 // TestRemoteWriteURL: a URL that is not http(s) with a host is refused.
