@@ -4,7 +4,9 @@
 // Package store is Emberscope's embedded profile store. It speaks Grafana
 // Pyroscope's API on one HTTP handler: POST /ingest and
 // push.v1.PusherService/Push to receive profiles, querier.v1.QuerierService
-// to query them, GET /ready, GET /metrics and POST /flush. Profiles live in a Pebble
+// to query them, settings.v1.RecordingRulesService for recording rules
+// (evaluated at ingest, see recording_options.go), GET /ready, GET /metrics
+// and POST /flush. Profiles live in a Pebble
 // database (package storage); ingest and query are in packages ingest and
 // querier.
 package store
