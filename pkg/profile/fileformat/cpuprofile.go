@@ -185,4 +185,3 @@ func (b *locationBuilder) locations(frames []*frame) []*profile.Location {
 	}
 	return out
 }
-
