@@ -328,3 +328,18 @@ func (s *Source) Series(ctx context.Context, r source.SeriesRequest) ([]source.S
 	slices.SortFunc(out, func(a, b source.Series) int { return model.CompareLabels(a.Labels, b.Labels) })
 	return out, nil
 }
+
+// DefaultProfileType is the profile type pprof shows first of the first
+// file: its default sample type, else its last one.
+func (s *Source) DefaultProfileType() string {
+	if len(s.files) == 0 || len(s.files[0].types) == 0 {
+		return ""
+	}
+	f := s.files[0]
+	for i, st := range f.p.SampleType {
+		if st.Type == f.p.DefaultSampleType {
+			return f.types[i].String()
+		}
+	}
+	return f.types[len(f.types)-1].String()
+}
