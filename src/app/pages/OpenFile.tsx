@@ -12,6 +12,7 @@ import { flameTotals, formatValue, isFlame } from '../query';
 import { useAsync } from '../useAsync';
 import { DiffMode, OpenedFile, diffFiles, errorText, queryFiles, uploadFile } from '../../shared/adhoc';
 import { OpenFileLabels } from './OpenFileLabels';
+import { OpenFileTop } from './OpenFileTop';
 
 type Mode = 'merge' | 'compare';
 
@@ -193,6 +194,7 @@ export function OpenFilePage() {
             )}
           </div>
           <Flame frame={flame} range={range} title={files.map((f) => f.name).join(', ')} />
+          <OpenFileTop frame={flame} unit={unit} />
         </>
       )}
       {files.length > 0 && type && !comparing && <OpenFileLabels uid={uid} ids={files.map((f) => f.id)} type={type} />}
