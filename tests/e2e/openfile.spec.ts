@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Playground, REPO, startPlayground } from '../support/playground';
+import { spawn } from 'node:child_process';
+import { nodeBox } from '../support/canvas';
+import { BIN_ENV, Playground, REPO, startPlayground } from '../support/playground';
 
 /**
  * The app's "Open a file" page: real files dropped in (picked through its file input) show
@@ -173,4 +175,46 @@ test('garbage gets a clear error and the page keeps working', async ({ page }) =
   await expect(page.getByTestId('openfile-error')).toContainText('garbage.bin: not a profile');
   await page.getByTestId('openfile-input').setInputFiles([path.join(PROFILES, 'browser.cpu.pb.gz')]);
   expect(await total(page)).toBe(pprofTop(path.join(PROFILES, 'browser.cpu.pb.gz')).net);
+});
+
+/** Seconds of a value the panel formats ("2.01 s", "870 ms"). */
+function seconds(text: string): number {
+  const m = text.match(/([\d.]+)\s*(ns|µs|ms|s|min)\b/);
+  expect(m, `a duration in ${text}`).toBeTruthy();
+  const scale: Record<string, number> = { ns: 1e-9, µs: 1e-6, ms: 1e-3, s: 1, min: 60 };
+  return Number(m![1]) * scale[m![2]];
+}
+
+test('emberscope open serves a page showing pprof total', async ({ page }) => {
+  const file = path.join(PROFILES, 'browser.cpu.pb.gz');
+  const bin = process.env[BIN_ENV];
+  expect(bin, 'global setup built the binary').toBeTruthy();
+  const child = spawn(bin!, ['open', '-listen', '127.0.0.1:0', '-no_browser', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const onData = (b: Buffer) => {
+        out += b.toString();
+        const m = out.match(/ on (http:\/\/\S+)\n/);
+        if (m) {
+          resolve(m[1]);
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.on('exit', (code) => reject(new Error(`emberscope open exited with ${code}:\n${out}`)));
+    });
+    await page.goto(url);
+    await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+    const root = await nodeBox(page, 'total');
+    await page.mouse.move(root.x + root.width / 2, root.y + root.height / 2);
+    const tip = page.getByTestId('flamegraph-tooltip');
+    await expect(tip.getByTestId('tooltip-name')).toHaveText('total');
+    const want = pprofTop(file).net / 1e9;
+    const shown = seconds((await tip.getByTestId('tooltip-total').innerText()) ?? '');
+    // the panel shows three significant digits
+    expect(Math.abs(shown - want) / want).toBeLessThan(0.005);
+  } finally {
+    child.kill('SIGTERM');
+  }
 });
