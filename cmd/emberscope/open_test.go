@@ -151,3 +151,26 @@ func TestOpenRefusesGarbage(t *testing.T) {
 }
 
 func writeFile(path string, data []byte) error { return os.WriteFile(path, data, 0o600) }
+
+// Export works on opened files: the pprof it gives totals what pprof says
+// of the file.
+func TestOpenExportsTheFile(t *testing.T) {
+	path := fixtures.ProfilePath(t, "categories.cpu.pb.gz")
+	u, err := url.Parse(startOpen(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.Get("http://" + u.Host + "/api/datasources/uid/emberscope/resources/export?profileTypeId=process_cpu:cpu:nanoseconds:cpu:nanoseconds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("export: %s %s", res.Status, body)
+	}
+	got := pproforacle.TopOfBytes(t, body, pproforacle.Options{SampleType: "cpu"}).Total
+	if want := pproforacle.Top(t, path, pproforacle.Options{SampleType: "cpu"}).Total; got != want {
+		t.Errorf("exported total %d, the file's %d (go tool pprof -top)", got, want)
+	}
+}
