@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/pprof/profile"
 )
@@ -36,6 +37,9 @@ func ParseCollapsed(name string, text []byte) (*profile.Profile, error) {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
 			continue
+		}
+		if !utf8.ValidString(line) {
+			return nil, errorf(name, "collapsed stacks: line %d is not valid UTF-8: %+q", n, clip(line))
 		}
 		sp := strings.LastIndexByte(line, ' ')
 		if sp <= 0 {

@@ -72,8 +72,9 @@ func Decode(name string, data []byte, lim Limits) (*File, error) {
 	return f, nil
 }
 
-// looksCollapsed reports whether text is UTF-8 whose first line ends with
-// a space and a number, as every line of collapsed stacks does.
+// looksCollapsed reports whether the first line of text is UTF-8 ending
+// with a space and a number, as every line of collapsed stacks does (later
+// lines are checked by ParseCollapsed, which names the bad one).
 func looksCollapsed(text []byte) bool {
 	line := text
 	if i := bytes.IndexByte(text, '\n'); i >= 0 {
@@ -81,7 +82,7 @@ func looksCollapsed(text []byte) bool {
 	}
 	line = bytes.TrimSpace(line)
 	sp := bytes.LastIndexByte(line, ' ')
-	if sp <= 0 || sp == len(line)-1 || !utf8.Valid(text) {
+	if sp <= 0 || sp == len(line)-1 || !utf8.Valid(line) {
 		return false
 	}
 	for _, c := range line[sp+1:] {

@@ -185,7 +185,7 @@ func TestRefusals(t *testing.T) {
 		{"garbage", "\x00\x01\x02 this is no profile \xff\xfe", DefaultLimits(), "not a profile: not pprof", false},
 		{"text", "hello world\n", DefaultLimits(), "not a profile", false},
 		{"bad line", "a;b 10\nc;d ten\n", DefaultLimits(), "line 2: the count \"ten\"", false},
-		{"bad utf8", "a;\xff\xfe 10\n", DefaultLimits(), "not a profile", false},
+		{"bad utf8", "a;b 10\na;\xff\xfe 10\n", DefaultLimits(), "line 2 is not valid UTF-8", false},
 		{"empty frame", "a;;b 10\n", DefaultLimits(), "line 1: frame 2 has an empty name", false},
 		{"json", `{"nodes": 3}`, DefaultLimits(), "not a .cpuprofile", false},
 		{"no deltas", `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"startTime":1,"endTime":2,"samples":[1]}`, DefaultLimits(), "1 samples but 0 timeDeltas", false},
@@ -216,5 +216,25 @@ func TestRefusals(t *testing.T) {
 	s := f.Profile.Sample[0]
 	if len(s.Location) != 10 || f.TruncatedStacks != 1 || s.Location[9].Line[0].Function.Name != "f" {
 		t.Errorf("deep stack kept %d frames (%d truncated), want the 10 root-side ones", len(s.Location), f.TruncatedStacks)
+	}
+}
+
+// A pprof whose strings are not UTF-8 is refused, naming what holds them.
+func TestPprofWithInvalidUTF8(t *testing.T) {
+	fn := &profile.Function{ID: 1, Name: "main.\xff\xfe"}
+	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn}}}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+		Sample:     []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{1}}},
+		Location:   []*profile.Location{loc},
+		Function:   []*profile.Function{fn},
+	}
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Decode("bad.pb.gz", buf.Bytes(), DefaultLimits())
+	if err == nil || !strings.Contains(err.Error(), "bad.pb.gz: function 1:") || !strings.Contains(err.Error(), "not valid UTF-8") {
+		t.Errorf("error %v, want it to name function 1 as not UTF-8", err)
 	}
 }
