@@ -18,6 +18,7 @@ commands:
   store        run the embedded profile store (Pyroscope push and query API)
   playground   serve the datasource behind Grafana's HTTP API and the playground page
   demo         run store, an instrumented demo service, a load generator and the playground
+  open         serve the playground on profile files, like go tool pprof -http
   health       exit 0 when a store answers /ready (the container image's health check)
 `
 
@@ -34,6 +35,8 @@ func main() {
 		err = runPlayground(args)
 	case "demo":
 		err = runDemo(args)
+	case "open":
+		err = runOpen(args)
 	case "health":
 		err = runHealth(args)
 	case "-h", "--help", "help":

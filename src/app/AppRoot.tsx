@@ -18,6 +18,7 @@ import { LabelsPage } from './pages/Labels';
 import { DiffPage } from './pages/Diff';
 import { SpansPage } from './pages/Spans';
 import { FavouritesPage } from './pages/Favourites';
+import { OpenFilePage } from './pages/OpenFile';
 
 const PAGE_COMPONENTS: Record<PageId, React.ComponentType> = {
   services: ServicesPage,
@@ -26,6 +27,7 @@ const PAGE_COMPONENTS: Record<PageId, React.ComponentType> = {
   diff: DiffPage,
   spans: SpansPage,
   favourites: FavouritesPage,
+  openfile: OpenFilePage,
 };
 
 /** Pages that need a service chosen. */
@@ -192,7 +194,7 @@ export function AppRoot(props: Partial<AppRootProps>) {
               page first.
             </Alert>
           ) : (
-            ds.value && type && <Page key={view.page} />
+            ds.value && (type || view.page === 'openfile') && <Page key={view.page} />
           )}
         </div>
       </Provider>

@@ -314,6 +314,7 @@ for (const [zoom, label] of [
       ['diff', `&service=shop&bFrom=${t1 - 5 * MIN}&bTo=${t1 + 5 * MIN}&cFrom=${t2 - 5 * MIN}&cTo=${t2 + 5 * MIN}`, 'flamegraph-canvas'],
       ['spans', '&service=shop', 'heat-cell'],
       ['favourites', '', 'no-favourites'],
+      ['openfile', '', 'openfile-drop'],
     ];
     for (const [p, extra, ready] of views) {
       await page.goto(url(p, extra));

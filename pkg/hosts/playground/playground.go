@@ -27,6 +27,8 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
 	"github.com/emberscope/emberscope/pkg/datasource/plugin"
+	dssettings "github.com/emberscope/emberscope/pkg/datasource/settings"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 	"github.com/emberscope/emberscope/pkg/hosts/playground/page"
 )
 
@@ -39,8 +41,12 @@ const BuildCommand = page.BuildCommand
 
 // Options configure the playground.
 type Options struct {
-	// BackendURL is the profile server the datasource reads (required).
+	// BackendURL is the profile server the datasource reads (required
+	// unless Source is set).
 	BackendURL string
+	// Source, when set, is what the datasource reads instead of a server
+	// (`emberscope open` gives it the opened files).
+	Source source.Source
 	// StaticDir, when set, is a directory holding a built playground page to
 	// serve instead of the page embedded in the binary.
 	StaticDir string
@@ -57,7 +63,7 @@ type host struct {
 
 // New returns the playground's handler for a datasource reading opts.BackendURL.
 func New(opts Options) (http.Handler, error) {
-	if opts.BackendURL == "" {
+	if opts.BackendURL == "" && opts.Source == nil {
 		return nil, errors.New("playground: BackendURL is required")
 	}
 	if opts.Logger == nil {
@@ -70,14 +76,21 @@ func New(opts Options) (http.Handler, error) {
 		URL:      opts.BackendURL,
 		JSONData: json.RawMessage(`{}`),
 	}
-	inst, err := plugin.NewDatasource(context.Background(), settings)
-	if err != nil {
-		return nil, fmt.Errorf("playground: %w", err)
+	var ds *plugin.Datasource
+	if opts.Source != nil {
+		ds = plugin.New(&dssettings.Settings{URL: opts.BackendURL, MinStep: dssettings.DefaultMinStep}, opts.Source)
+	} else {
+		inst, err := plugin.NewDatasource(context.Background(), settings)
+		if err != nil {
+			return nil, fmt.Errorf("playground: %w", err)
+		}
+		ds = inst.(*plugin.Datasource)
 	}
-	h := &host{ds: inst.(*plugin.Datasource), settings: settings, log: opts.Logger}
+	h := &host{ds: ds, settings: settings, log: opts.Logger}
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/ds/query", h.query)
+	mux.HandleFunc("POST /api/datasources/uid/{uid}/resources/adhoc/upload", h.upload)
 	mux.HandleFunc("GET /api/datasources/uid/{uid}/resources/{path...}", h.resource)
 	mux.HandleFunc("POST /api/datasources/uid/{uid}/resources/{path...}", h.resource)
 	mux.HandleFunc("GET /api/datasources/uid/{uid}/health", h.health)

@@ -44,10 +44,12 @@ async function doFetch<T>(options: BackendSrvRequest): Promise<FetchResponse<T>>
   const params = options.params ? `?${new URLSearchParams(options.params as Record<string, string>)}` : '';
   const url = `${options.url}${params}`;
   const hasBody = options.data !== undefined && options.method && options.method !== 'GET';
+  // a Blob (a file's chunk) is sent as it is, as Grafana's backend service does
+  const blob = options.data instanceof Blob;
   const res = await fetch(url, {
     method: options.method ?? 'GET',
-    headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...(options.headers ?? {}) },
-    body: hasBody ? JSON.stringify(options.data) : undefined,
+    headers: { ...(hasBody && !blob ? { 'Content-Type': 'application/json' } : {}), ...(options.headers ?? {}) },
+    body: hasBody ? (blob ? (options.data as Blob) : JSON.stringify(options.data)) : undefined,
   });
   let data: unknown;
   if (options.responseType === 'blob') {

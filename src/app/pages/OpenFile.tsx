@@ -1,0 +1,220 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import React, { useCallback, useMemo, useState } from 'react';
+import { css, cx } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { Alert, Checkbox, Field, Input, LoadingPlaceholder, RadioButtonGroup, Select, useStyles2 } from '@grafana/ui';
+import { useApp } from '../context';
+import { Flame } from '../components/Flame';
+import { unitOf } from '../profileTypes';
+import { flameTotals, formatValue, isFlame } from '../query';
+import { useAsync } from '../useAsync';
+import { DiffMode, OpenedFile, diffFiles, errorText, queryFiles, uploadFile } from '../../shared/adhoc';
+import { OpenFileLabels } from './OpenFileLabels';
+import { OpenFileTop } from './OpenFileTop';
+
+type Mode = 'merge' | 'compare';
+
+/** The profile type shown first: a CPU type when the files have one, else the first. */
+function preferredType(types: string[]): string {
+  return types.find((t) => t.includes(':cpu:')) ?? types[0] ?? '';
+}
+
+/**
+ * Open a file: profile files (pprof, collapsed stacks, .cpuprofile) dropped or picked are
+ * uploaded to the datasource (kept there for the user, never stored) and shown in the panel
+ * with every view: all of them merged as pprof merges them, or a baseline against a comparison
+ * with pprof's -diff_base / -base and -normalize.
+ */
+export function OpenFilePage() {
+  const { ds, range } = useApp();
+  const styles = useStyles2(getStyles);
+  const [files, setFiles] = useState<OpenedFile[]>([]);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [uploading, setUploading] = useState(0);
+  const [dragging, setDragging] = useState(false);
+  const [mode, setMode] = useState<Mode>('merge');
+  const [chosenType, setType] = useState('');
+  const [expr, setExpr] = useState('{}');
+  const [baseline, setBaseline] = useState('');
+  const [comparison, setComparison] = useState('');
+  const [diffMode, setDiffMode] = useState<DiffMode>('diff_base');
+  const [normalize, setNormalize] = useState(false);
+  const uid = ds?.uid ?? '';
+
+  const open = useCallback(
+    async (list: FileList | File[]) => {
+      const picked = Array.from(list);
+      setUploading((n) => n + picked.length);
+      const results = await Promise.allSettled(picked.map((f) => uploadFile(uid, f)));
+      setUploading((n) => n - picked.length);
+      const opened = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      setErrors(results.flatMap((r) => (r.status === 'rejected' ? [errorText(r.reason)] : [])));
+      if (opened.length) {
+        setFiles((fs) => {
+          const all = [...fs, ...opened];
+          if (all.length >= 2) {
+            setBaseline((b) => b || all[0].id);
+            setComparison((c) => c || all[all.length - 1].id);
+          }
+          return all;
+        });
+      }
+    },
+    [uid]
+  );
+
+  const types = useMemo(() => Array.from(new Set(files.flatMap((f) => f.profileTypes))).sort(), [files]);
+  const type = types.includes(chosenType) ? chosenType : preferredType(types);
+  const comparing = mode === 'compare' && baseline && comparison;
+  const query = useMemo(() => ({ queryType: 'profile', profileTypeId: type, expr, maxNodes: 16384 }), [type, expr]);
+  const answer = useAsync(
+    () =>
+      !type || !files.length
+        ? undefined
+        : comparing
+          ? diffFiles(uid, [baseline], [comparison], query, diffMode, normalize)
+          : queryFiles(uid, files.map((f) => f.id), query),
+    [uid, files, type, query, comparing, baseline, comparison, diffMode, normalize]
+  );
+  const flame = answer.value?.frames.find(isFlame);
+  const unit = unitOf(type);
+  const totals = flame ? flameTotals(flame) : undefined;
+  const fileOptions = files.map((f) => ({ value: f.id, label: f.name }));
+
+  return (
+    <div className={styles.page} data-testid="openfile-page">
+      <label
+        className={cx(styles.drop, dragging && styles.dragging)}
+        data-testid="openfile-drop"
+        onDragOver={(e) => (e.preventDefault(), setDragging(true))}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          open(e.dataTransfer.files);
+        }}
+      >
+        <span>Drop profile files here (pprof, collapsed stacks, .cpuprofile), or pick them:</span>
+        <input
+          type="file"
+          multiple
+          aria-label="Profile files"
+          data-testid="openfile-input"
+          onChange={(e) => {
+            if (e.currentTarget.files?.length) {
+              open(e.currentTarget.files);
+              e.currentTarget.value = '';
+            }
+          }}
+        />
+      </label>
+      {uploading > 0 && <LoadingPlaceholder text={`Opening ${uploading} file(s)…`} />}
+      {errors.map((e) => (
+        <Alert key={e} severity="error" title="The file could not be opened" data-testid="openfile-error">
+          {e}
+        </Alert>
+      ))}
+      {files.length > 0 && (
+        <ul className={styles.files} data-testid="openfile-files">
+          {files.map((f) => (
+            <li key={f.id} data-testid="openfile-file">
+              <b>{f.name}</b> ({f.format}, {f.samples} samples{f.truncatedStacks ? `, ${f.truncatedStacks} deep stacks cut` : ''})
+            </li>
+          ))}
+        </ul>
+      )}
+      {files.length > 0 && (
+        <div className={styles.bar}>
+          <Field label="Sample type">
+            <Select
+              aria-label="Sample type"
+              inputId="openfile-type"
+              width={44}
+              options={types.map((t) => ({ value: t, label: t }))}
+              value={type || null}
+              onChange={(v) => setType(v.value ?? '')}
+            />
+          </Field>
+          <Field label="Query" description="a label selector, with `by (label)` for virtual frames">
+            <Input aria-label="Query" width={36} defaultValue={expr} onBlur={(e) => setExpr(e.currentTarget.value.trim() || '{}')} />
+          </Field>
+          <Field label="Files">
+            <RadioButtonGroup
+              aria-label="Files"
+              options={[
+                { value: 'merge', label: 'Merge all' },
+                { value: 'compare', label: 'Compare two', disabled: files.length < 2 },
+              ]}
+              value={mode}
+              onChange={(v) => setMode(v as Mode)}
+            />
+          </Field>
+        </div>
+      )}
+      {mode === 'compare' && files.length >= 2 && (
+        <div className={styles.bar}>
+          <Field label="Baseline">
+            <Select aria-label="Baseline" width={30} options={fileOptions} value={baseline} onChange={(v) => setBaseline(v.value ?? '')} />
+          </Field>
+          <Field label="Comparison">
+            <Select aria-label="Comparison" width={30} options={fileOptions} value={comparison} onChange={(v) => setComparison(v.value ?? '')} />
+          </Field>
+          <Field label="As pprof">
+            <RadioButtonGroup
+              aria-label="Diff mode"
+              options={[
+                { value: 'diff_base', label: '-diff_base' },
+                { value: 'base', label: '-base' },
+              ]}
+              value={diffMode}
+              onChange={(v) => setDiffMode(v as DiffMode)}
+            />
+          </Field>
+          <Field label="Normalize">
+            <Checkbox aria-label="Normalize" label="-normalize" value={normalize} onChange={(e) => setNormalize(e.currentTarget.checked)} />
+          </Field>
+        </div>
+      )}
+      {answer.loading && <LoadingPlaceholder text="Reading the files…" />}
+      {answer.error && (
+        <Alert severity="error" title="The files could not be shown" data-testid="openfile-error">
+          {errorText(answer.error)}
+        </Alert>
+      )}
+      {flame && totals && (
+        <>
+          <div className={styles.totals} data-testid="openfile-totals" data-total={totals.total} data-comparison={totals.right}>
+            {comparing ? 'Baseline' : 'Total'} <b>{formatValue(totals.total, unit)}</b>
+            {totals.right !== undefined && (
+              <>
+                , comparison <b>{formatValue(totals.right, unit)}</b>
+              </>
+            )}
+          </div>
+          <Flame frame={flame} range={range} title={files.map((f) => f.name).join(', ')} />
+          <OpenFileTop frame={flame} unit={unit} />
+        </>
+      )}
+      {files.length > 0 && type && !comparing && <OpenFileLabels uid={uid} ids={files.map((f) => f.id)} type={type} />}
+    </div>
+  );
+}
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  page: css({ display: 'flex', flexDirection: 'column', gap: theme.spacing(1), minWidth: 0 }),
+  drop: css({
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: theme.spacing(1),
+    alignItems: 'center',
+    padding: theme.spacing(2),
+    border: `1px dashed ${theme.colors.border.strong}`,
+    borderRadius: theme.shape.radius.default,
+  }),
+  dragging: css({ borderColor: theme.colors.primary.border, background: theme.colors.action.hover }),
+  files: css({ margin: 0, paddingLeft: theme.spacing(2), fontSize: 12 }),
+  bar: css({ display: 'flex', flexWrap: 'wrap', gap: theme.spacing(2), alignItems: 'flex-end' }),
+  totals: css({ fontSize: 12 }),
+});
