@@ -60,6 +60,9 @@ type sigmaParams struct {
 	// predictive measures the move in the predictive spread σ·√(1 + 1/n)
 	// (the new share's own spread and the history mean's), not σ alone.
 	predictive bool
+	// surprise measures moves with the sampling model of surprise.go
+	// instead (floorAbs, floorRel and predictive unused).
+	surprise *surpriseParams
 }
 
 var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true, inclusive: true, predictive: true}
@@ -96,6 +99,10 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	}
 	n := float64(len(hs))
 	out := make([]sigmaFeature, 0, len(keys)+16)
+	var counts sampleCounts
+	if sp.surprise != nil {
+		counts = newSampleCounts(v, hs)
+	}
 	// xs[i] is the feature's share in hs[i], the last slot v's; groups sum
 	// their functions' shares per vector.
 	xs := make([]float64, len(hs)+1)
@@ -123,6 +130,11 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 			return
 		}
 		seen[fp] = true
+		if sp.surprise != nil {
+			mean, sd, z := sp.surprise.move(xs, counts)
+			out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: xs[len(hs)], z: z, fromExact: exact})
+			return
+		}
 		var mean float64
 		for _, x := range xs[:len(hs)] {
 			mean += x

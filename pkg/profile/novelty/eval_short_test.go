@@ -1,0 +1,457 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package novelty
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
+)
+
+// The surprise score's evaluation on novelty/short: six real programs,
+// thousands of stable recordings of about 100 samples, summed into profiles
+// of 1, 2, 10 and 60 recordings (Go's 100 Hz profiler's 1 s, 2 s, 10 s and
+// 60 s), and changed recordings moving a phase up 5, 10, 15 or 30 points.
+// Programs were split before any tuning (noveltydata.ShortHeldOut). The
+// tests assert the claims on the held-out programs; with -eval.full they
+// print every table, the tuning part's candidates included:
+//
+//	go test ./pkg/profile/novelty -run TestSurpriseEvaluation -v -args -eval.full
+var evalFull = flag.Bool("eval.full", false, "print the surprise evaluation's full tables")
+
+// shortDurations are the profile lengths evaluated, in recordings.
+var shortDurations = []int{1, 2, 10, 60}
+
+// shortPeriod is the recorder's sampling period in nanoseconds (250 Hz):
+// vectors are built from values of samples × period, as a store sees a
+// CPU profile.
+const shortPeriod = 4_000_000
+
+// shortProfile is one profile of the evaluation: a sum of consecutive
+// recordings.
+type shortProfile struct {
+	change string
+	amount float64
+	v      Vector
+}
+
+// shortProgram is one program's profiles at one duration.
+type shortProgram struct {
+	name            string
+	stable, changed []shortProfile
+}
+
+// shortData reads every program once per test binary: per duration, its
+// programs' profiles.
+var shortData = sync.OnceValue(func() map[int][]shortProgram {
+	out := map[int][]shortProgram{}
+	for _, name := range noveltydata.ShortSet.Programs {
+		f := noveltydata.ReadShort(onceTB{}, name)
+		for _, d := range shortDurations {
+			out[d] = append(out[d], shortProgramOf(f, d))
+		}
+	}
+	return out
+})
+
+// onceTB lets shortData read fixtures outside a test: a missing fixture
+// panics, which fails the test that first asked.
+type onceTB struct{ testing.TB }
+
+func (onceTB) Helper()                   {}
+func (onceTB) Fatalf(f string, a ...any) { panic(fmt.Sprintf(f, a...)) }
+
+// shortProgramOf sums each run of d consecutive recordings of one kind
+// (stable, or one change) into a profile.
+func shortProgramOf(f *noveltydata.ShortFile, d int) shortProgram {
+	b, err := NewBuilder(Params{})
+	if err != nil {
+		panic(err)
+	}
+	p := shortProgram{name: f.Program}
+	type key struct {
+		change string
+		amount float64
+	}
+	runs := map[key][]noveltydata.ShortRecording{}
+	var order []key
+	for _, r := range f.Recordings {
+		k := key{r.Change, r.Amount}
+		if _, ok := runs[k]; !ok {
+			order = append(order, k)
+		}
+		runs[k] = append(runs[k], r)
+	}
+	for _, k := range order {
+		rs := runs[k]
+		for i := 0; i+d <= len(rs); i += d {
+			sp := shortProfile{change: k.change, amount: k.amount, v: shortVector(b, f, rs[i:i+d])}
+			if k.change == "" {
+				p.stable = append(p.stable, sp)
+			} else {
+				p.changed = append(p.changed, sp)
+			}
+		}
+	}
+	return p
+}
+
+// shortVector builds the vector of recordings summed, without the
+// recorder's own frames (recorderFrames) at the stacks' roots.
+func shortVector(b *Builder, f *noveltydata.ShortFile, rs []noveltydata.ShortRecording) Vector {
+	b.Reset()
+	counts := map[int64]int64{}
+	for _, r := range rs {
+		for _, c := range r.Counts {
+			counts[c[0]] += c[1]
+		}
+	}
+	ids := make([]int64, 0, len(counts))
+	for id := range counts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		var stack []string
+		for _, fn := range f.Stacks[id] {
+			if name := f.Functions[fn]; !recorderFrames.MatchString(name) {
+				stack = append(stack, name)
+			}
+		}
+		if len(stack) == 0 {
+			continue
+		}
+		v := float64(counts[id] * shortPeriod)
+		b.Add(stack[len(stack)-1], v)
+		seen := map[string]bool{}
+		for _, fn := range stack {
+			if !seen[fn] {
+				seen[fn] = true
+				b.AddGroup(fn, v)
+			}
+		}
+	}
+	return b.Vector()
+}
+
+// scoreWith scores v against the history hs with sp.
+func scoreWith(v *Vector, hs []Vector, sp sigmaParams) float64 {
+	fs := sigmaFeatures(v, hs, sp)
+	if sp.surprise != nil {
+		return surpriseScore(fs, sp.surprise)
+	}
+	return sigmaScore(fs, sp.top)
+}
+
+// shortScores are one method's scores on one program at one duration.
+type shortScores struct {
+	stable []float64
+	// changed and oracle are the changed profiles' scores, by change and
+	// amount; oracle scores them and the stable ones (oracleStable)
+	// against every stable profile of the program, the true shares and
+	// spread as far as the set knows them.
+	changed, oracle map[string][]float64
+	oracleStable    []float64
+}
+
+func changeKey(change string, amount float64) string {
+	return fmt.Sprintf("%s %.0f", change, amount*100)
+}
+
+// scoreShort scores a program's stable profiles in order against the last
+// H before each (after a warm-up of 5), and each changed profile against
+// the H stable profiles before an evenly spread position of the series.
+func scoreShort(p shortProgram, sp sigmaParams, oracle bool) shortScores {
+	const h, warm = DefaultHistory, DefaultWarmUp
+	out := shortScores{changed: map[string][]float64{}, oracle: map[string][]float64{}}
+	hist := func(i int) []Vector {
+		hs := make([]Vector, 0, h)
+		for j := max(0, i-h); j < i; j++ {
+			hs = append(hs, p.stable[j].v)
+		}
+		return hs
+	}
+	for i := warm; i < len(p.stable); i++ {
+		out.stable = append(out.stable, scoreWith(&p.stable[i].v, hist(i), sp))
+	}
+	var all []Vector
+	if oracle {
+		for _, s := range p.stable {
+			all = append(all, s.v)
+		}
+		for i := range p.stable {
+			others := append(slices.Clone(all[:i]), all[i+1:]...)
+			out.oracleStable = append(out.oracleStable, scoreWith(&p.stable[i].v, others, sp))
+		}
+	}
+	n := len(p.stable)
+	for i, c := range p.changed {
+		at := min(n, h+(i*max(1, n-h))/max(1, len(p.changed)))
+		k := changeKey(c.change, c.amount)
+		out.changed[k] = append(out.changed[k], scoreWith(&c.v, hist(at), sp))
+		if oracle {
+			out.oracle[k] = append(out.oracle[k], scoreWith(&c.v, all, sp))
+		}
+	}
+	return out
+}
+
+// shortPart pools the scores of a part's programs at one duration.
+type shortPart struct {
+	samples  float64 // mean samples a stable profile
+	programs int
+	shortScores
+}
+
+func poolShort(d int, in func(string) bool, sp sigmaParams, oracle bool) shortPart {
+	part := shortPart{shortScores: shortScores{changed: map[string][]float64{}, oracle: map[string][]float64{}}}
+	var samples, n float64
+	for _, p := range shortData()[d] {
+		if !in(p.name) || len(p.stable) <= DefaultWarmUp {
+			continue
+		}
+		part.programs++
+		for _, s := range p.stable {
+			samples += s.v.Samples
+			n++
+		}
+		s := scoreShort(p, sp, oracle)
+		part.stable = append(part.stable, s.stable...)
+		part.oracleStable = append(part.oracleStable, s.oracleStable...)
+		for k, xs := range s.changed {
+			part.changed[k] = append(part.changed[k], xs...)
+		}
+		for k, xs := range s.oracle {
+			part.oracle[k] = append(part.oracle[k], xs...)
+		}
+	}
+	part.samples = samples / max(n, 1)
+	return part
+}
+
+// rise is the AUC of changes of amount (steady and noisy pooled) against
+// the stable scores.
+func (p shortPart) rise(amount float64, oracle bool) float64 {
+	m, neg := p.changed, p.stable
+	if oracle {
+		m, neg = p.oracle, p.oracleStable
+	}
+	pos := append(slices.Clone(m[changeKey("steady", amount)]), m[changeKey("noisy", amount)]...)
+	return aucOrNaN(pos, neg)
+}
+
+// alarms counts the stable scores above threshold.
+func (p shortPart) alarms(threshold float64) int {
+	n := 0
+	for _, s := range p.stable {
+		if s > threshold {
+			n++
+		}
+	}
+	return n
+}
+
+// clopperPearson is the two-sided 95 % interval of a rate of k in n.
+func clopperPearson(k, n int) (lo, hi float64) {
+	// Bisection on the binomial tail (exact, via the regularised beta's
+	// definition as a sum).
+	tail := func(p float64, from int) float64 { // P(X ≥ from)
+		var s float64
+		for i := from; i <= n; i++ {
+			s += math.Exp(lchoose(n, i) + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p))
+		}
+		return s
+	}
+	solve := func(f func(float64) float64) float64 {
+		a, b := 0.0, 1.0
+		for range 60 {
+			m := (a + b) / 2
+			if f(m) < 0 {
+				a = m
+			} else {
+				b = m
+			}
+		}
+		return (a + b) / 2
+	}
+	if k > 0 {
+		lo = solve(func(p float64) float64 { return tail(p, k) - 0.025 })
+	}
+	hi = 1
+	if k < n {
+		hi = solve(func(p float64) float64 { return 0.025 - (1 - tail(p, k+1)) })
+	}
+	return lo, hi
+}
+
+func lchoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// surpriseWith is the default method with surprise parameters sp.
+func surpriseWith(p surpriseParams) sigmaParams {
+	sp := defaultSigma
+	sp.surprise = &p
+	return sp
+}
+
+var evalAmounts = []float64{0.05, 0.10, 0.15, 0.30}
+
+// shortTable prints one method's table: per part and duration, the
+// stable profiles, false alarms at thresholds, the AUC per change size
+// with the oracle's beside it.
+func shortTable(t *testing.T, name string, sp sigmaParams, oracle bool) map[string]map[int]shortPart {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\npart      | len | samples | stable | FA p>1e-2 | FA p>1e-3 | FA default | AUC +5 | +10 | +15 | +30 | hot | oracle +5 | +10 | +15 | +30\n", name)
+	def := SurpriseThreshold(DefaultFalseAlarmsPerDay, DefaultInterval)
+	parts := map[string]map[int]shortPart{}
+	for _, part := range []struct {
+		name string
+		in   func(string) bool
+	}{{"tuning", func(p string) bool { return !noveltydata.ShortHeldOut(p) }}, {"held-out", noveltydata.ShortHeldOut}} {
+		parts[part.name] = map[int]shortPart{}
+		for _, d := range shortDurations {
+			p := poolShort(d, part.in, sp, oracle)
+			parts[part.name][d] = p
+			fmt.Fprintf(&b, "%-9s | %2ds | %7.0f | %6d | %9d | %9d | %10d |", part.name, d, p.samples, len(p.stable), p.alarms(2), p.alarms(3), p.alarms(def))
+			for _, a := range evalAmounts {
+				fmt.Fprintf(&b, " %.3f |", p.rise(a, false))
+			}
+			fmt.Fprintf(&b, " %.3f |", aucOrNaN(p.changed[changeKey("hot", 0.10)], p.stable))
+			for _, a := range evalAmounts {
+				fmt.Fprintf(&b, " %.3f |", p.rise(a, true))
+			}
+			b.WriteString("\n")
+		}
+	}
+	t.Log(b.String())
+	return parts
+}
+
+// heldOutStable pools every held-out stable score (all durations).
+func heldOutStable(parts map[int]shortPart) (n int, alarms func(float64) int) {
+	for _, p := range parts {
+		n += len(p.stable)
+	}
+	return n, func(th float64) int {
+		k := 0
+		for _, p := range parts {
+			k += p.alarms(th)
+		}
+		return k
+	}
+}
+
+func TestSurpriseEvaluation(t *testing.T) {
+	if *evalFull {
+		// The candidates, judged on the tuning part only.
+		for _, c := range []struct {
+			name string
+			sp   surpriseParams
+		}{
+			{"dispersion 1, floor 0.005", surpriseParams{prior: 4, floor: 0.005, dispersion: 1}},
+			{"dispersion 1.5, floor 0.01", surpriseParams{prior: 4, floor: 0.01, dispersion: 1.5}},
+			{"dispersion 1, floor 0.02", surpriseParams{prior: 4, floor: 0.02, dispersion: 1}},
+			{"top 3 (χ²₃)", func() surpriseParams { p := defaultSurprise; p.top3 = true; return p }()},
+		} {
+			shortTable(t, "candidate: "+c.name, surpriseWith(c.sp), false)
+		}
+		shortTable(t, "σ score (before)", defaultSigma, false)
+	}
+	parts := shortTable(t, "surprise (default)", surpriseWith(defaultSurprise), true)
+	held := parts["held-out"]
+
+	// From 1,000 samples a profile, +10 points is told apart from every
+	// held-out stable profile (at least ROC-AUC 0.99).
+	for _, d := range []int{10, 60} {
+		if p := held[d]; len(p.changed[changeKey("steady", 0.10)]) > 0 {
+			require.GreaterOrEqual(t, p.rise(0.10, false), 0.99, "held-out, %d recordings (%.0f samples)", d, p.samples)
+		}
+	}
+	// At 200 samples, within 0.02 of the oracle that knows the shares.
+	p2 := held[2]
+	require.InDelta(t, p2.rise(0.10, true), p2.rise(0.10, false), 0.02, "held-out +10 points at %.0f samples: the score against the oracle", p2.samples)
+
+	// False alarms: at the default threshold (1 a day at 15 s), the
+	// held-out rate stays within the stated 1/5,760 a profile as far as the
+	// set measures (its 95 % interval reaches below the rate), and at the
+	// thresholds of p = 1 % and 0.1 %, within theirs.
+	n, alarms := heldOutStable(held)
+	require.Greater(t, n, 1500, "held-out stable profiles")
+	for _, c := range []struct{ threshold, rate float64 }{
+		{2, 1e-2}, {3, 1e-3}, {SurpriseThreshold(DefaultFalseAlarmsPerDay, DefaultInterval), DefaultFalseAlarmsPerDay * DefaultInterval.Seconds() / 86400},
+	} {
+		k := alarms(c.threshold)
+		lo, hi := clopperPearson(k, n)
+		t.Logf("held-out false alarms above %.2f: %d of %d (%.2g, 95 %% %.2g–%.2g; stated %.2g)", c.threshold, k, n, float64(k)/float64(n), lo, hi, c.rate)
+		require.LessOrEqual(t, lo, c.rate, "false alarms above %.2f: %d of %d", c.threshold, k, n)
+	}
+}
+
+func TestSurpriseOfAFixedShiftGrowsWithSamples(t *testing.T) {
+	// A history of 20 profiles whose shares are exactly 30/70, and a
+	// profile at 40/60: the same shift at 100 to 6,400 samples.
+	mk := func(a, n float64) Vector {
+		b, err := NewBuilder(Params{})
+		require.NoError(t, err)
+		b.Add("main.a", a)
+		b.Add("main.b", 1-a)
+		v := b.Vector()
+		v.Samples = n
+		return v
+	}
+	sp := defaultSurprise
+	var prevZ, prevScore float64
+	for _, n := range []float64{100, 400, 1600, 6400} {
+		hs := make([]Vector, 20)
+		for i := range hs {
+			hs[i] = mk(0.3, n)
+		}
+		v := mk(0.4, n)
+		fs := sigmaFeatures(&v, hs, surpriseWith(sp))
+		require.NotEmpty(t, fs)
+		// The model: z = Δa / √V, V = c/(4N+2) + φ² + (c/(4N+2) + φ²)/20
+		// with φ² the prior's k·φ₀²/(19 + k) (the history does not vary).
+		phi2 := sp.prior * sp.floor * sp.floor / (19 + sp.prior)
+		samp := sp.dispersion / (4*n + 2)
+		want := (arcsine(0.4, n) - arcsine(0.3, n)) / math.Sqrt(samp+phi2+(samp+phi2)/20)
+		require.InDelta(t, want, math.Abs(fs[0].z), 1e-3*want, "N = %v", n)
+		score := surpriseScore(fs, &sp)
+		if prevZ > 0 {
+			// 4× the samples: z nearly doubles while sampling noise
+			// dominates, less once the floor φ₀ does; never shrinks.
+			ratio := math.Abs(fs[0].z) / prevZ
+			require.Greater(t, ratio, 1.0, "N = %v", n)
+			require.InDelta(t, math.Sqrt((4*samp+phi2)/(samp+phi2)), ratio, 0.05, "N = %v", n)
+			require.Greater(t, score, prevScore)
+		}
+		prevZ, prevScore = math.Abs(fs[0].z), score
+	}
+}
+
+func TestSurpriseThresholdIsAFalseAlarmRate(t *testing.T) {
+	// One a day from a push every 15 s: a chance of 1 in 5,760 a profile.
+	require.InDelta(t, math.Log10(5760), SurpriseThreshold(1, 15*time.Second), 1e-9)
+	require.InDelta(t, 1, FalseAlarmsPerDay(SurpriseThreshold(1, 15*time.Second), 15*time.Second), 1e-9)
+	o, err := Options{FalseAlarmsPerDay: 0.1, Interval: time.Minute}.WithDefaults()
+	require.NoError(t, err)
+	require.Equal(t, MethodSurprise, o.Method)
+	require.InDelta(t, math.Log10(14400), o.Threshold, 1e-9)
+	_, err = Options{Threshold: 7}.WithDefaults()
+	require.ErrorContains(t, err, "method sigma to keep a threshold in σ")
+	_, err = Options{Method: MethodSigma, FalseAlarmsPerDay: 1}.WithDefaults()
+	require.ErrorContains(t, err, "false alarms per day set the threshold of method surprise")
+}
