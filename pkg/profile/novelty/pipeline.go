@@ -30,13 +30,13 @@ type Scored struct {
 // ScoreSeries scores the points of one series in time order (points are
 // sorted first). Points with zero vectors are skipped.
 //
-// With MethodSurprise and no Interval, the series' push interval is the
-// median gap between its points' times.
+// The options in effect are SeriesOptions'.
 func ScoreSeries(opts Options, pts []Point) ([]Scored, error) {
 	pts = slices.Clone(pts)
 	slices.SortStableFunc(pts, func(a, b Point) int { return a.Time.Compare(b.Time) })
-	if opts.Interval == 0 && (opts.Method == "" || opts.Method == MethodSurprise) {
-		opts.Interval = medianGap(pts)
+	opts, err := SeriesOptions(opts, pts)
+	if err != nil {
+		return nil, err
 	}
 	s, err := NewSeries(opts)
 	if err != nil {
@@ -151,6 +151,17 @@ func WindowPoints(ctx context.Context, ws []Window, concurrency int, fetch func(
 		return nil, err
 	}
 	return out, nil
+}
+
+// SeriesOptions are the options ScoreSeries scores pts with: opts with
+// defaults, and with MethodSurprise and no Interval, the series' push
+// interval measured as the median time between its points (points sorted
+// by time).
+func SeriesOptions(opts Options, pts []Point) (Options, error) {
+	if opts.Interval == 0 && (opts.Method == "" || opts.Method == MethodSurprise) {
+		opts.Interval = medianGap(pts)
+	}
+	return opts.WithDefaults()
 }
 
 // medianGap is the median time between consecutive points (0 for fewer

@@ -100,7 +100,8 @@ func (o Options) WithDefaults() (Options, error) {
 		return o, fmt.Errorf("novelty: push interval must be positive, not %s", o.Interval)
 	case o.FalseAlarmsPerDay != 0 && o.Method != MethodSurprise:
 		return o, fmt.Errorf("novelty: false alarms per day set the threshold of method surprise, not %s: give a threshold instead", o.Method)
-	case o.FalseAlarmsPerDay != 0 && o.Threshold != 0:
+	case o.FalseAlarmsPerDay != 0 && o.Threshold != 0 && math.Abs(o.Threshold-SurpriseThreshold(o.FalseAlarmsPerDay, cmp.Or(o.Interval, DefaultInterval))) > 1e-9:
+		// (Options already filled in carry both, consistent.)
 		return o, fmt.Errorf("novelty: give false alarms per day or a threshold, not both")
 	}
 	if o.Method == MethodSurprise {

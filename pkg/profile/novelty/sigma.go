@@ -69,10 +69,12 @@ var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel,
 
 // sigmaFeature is one feature's standardised move.
 type sigmaFeature struct {
-	hash      uint64
-	key       string
-	mean, sd  float64
-	share, z  float64
+	hash     uint64
+	key      string
+	mean, sd float64
+	share, z float64
+	// df is the degrees of freedom of z (method surprise).
+	df        float64
 	fromExact bool
 }
 
@@ -101,7 +103,7 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	out := make([]sigmaFeature, 0, len(keys)+16)
 	var counts sampleCounts
 	if sp.surprise != nil {
-		counts = newSampleCounts(v, hs)
+		counts = sp.surprise.newSampleCounts(v, hs)
 	}
 	// xs[i] is the feature's share in hs[i], the last slot v's; groups sum
 	// their functions' shares per vector.
@@ -131,8 +133,8 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		}
 		seen[fp] = true
 		if sp.surprise != nil {
-			mean, sd, z := sp.surprise.move(xs, counts)
-			out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: xs[len(hs)], z: z, fromExact: exact})
+			mean, sd, z, df := sp.surprise.move(xs, counts)
+			out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: xs[len(hs)], z: z, df: df, fromExact: exact})
 			return
 		}
 		var mean float64

@@ -6,6 +6,8 @@ package novelty
 import (
 	"math"
 	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // The surprise score (Method "surprise") asks how likely the series' own
@@ -31,12 +33,15 @@ import (
 //	z   = (a(x, N) − ā) / √V
 //
 // V is the predictive variance of one more profile: its own sampling
-// noise, the series' natural variation, and the uncertainty of ā. Under
-// the model each z is standard normal, so a move's two-sided tail is
-// erfc(|z|/√2); over the m features tested the chance that any moves that
-// far is at most m·erfc(|z|max/√2) (Bonferroni), and the score is
+// noise, the series' natural variation, and the uncertainty of ā. φ² is
+// itself estimated from n − 1 + k degrees of freedom, so z follows
+// Student's t with the Welch–Satterthwaite degrees of freedom
+// ν = V² / ((φ²·(1 + 1/n))² / (n − 1 + k)) (many when sampling noise
+// dominates, few when the history's spread does); a move's two-sided tail
+// is P(|T_ν| > |z|). Over the m features tested the chance that any moves
+// that far is at most m times the smallest tail (Bonferroni), and
 //
-//	surprise = −log₁₀ min(1, m · erfc(|z|max / √2))
+//	surprise = −log₁₀ min(1, m · min_f P(|T_ν_f| > |z_f|))
 //
 // A surprise of 4 is a move the series' usual variation makes once in
 // 10,000 profiles. A threshold is a false-alarm rate: F false alarms a day
@@ -49,9 +54,14 @@ type surpriseParams struct {
 	prior, floor float64
 	// dispersion is c.
 	dispersion float64
-	// top3 combines the three largest z² (a χ² on 3 degrees of freedom,
-	// Bonferroni over the m choose 3 triples) instead of the largest |z|;
-	// the evaluation compares both.
+	// normal reads z as standard normal instead of Student's t (the
+	// evaluation compares both).
+	normal bool
+	// top3 tests the three largest moves together: q = Σ z² of the three
+	// largest |z| against χ² on 3 degrees of freedom, Bonferroni over the
+	// m·(m−1)·(m−2)/6 triples. A phase moves a few features at once
+	// (its functions, their package, its inclusive share), which one
+	// largest |z| undercounts.
 	top3 bool
 }
 
@@ -87,12 +97,15 @@ func FalseAlarmsPerDay(threshold float64, interval time.Duration) float64 {
 type sampleCounts struct {
 	hist []float64
 	cur  float64
+	// samplingVar is each history vector's c/(4N + 2).
+	samplingVar []float64
 }
 
-func newSampleCounts(v *Vector, hs []Vector) sampleCounts {
-	c := sampleCounts{hist: make([]float64, len(hs)), cur: v.Samples}
+func (p *surpriseParams) newSampleCounts(v *Vector, hs []Vector) sampleCounts {
+	c := sampleCounts{hist: make([]float64, len(hs)), cur: v.Samples, samplingVar: make([]float64, len(hs))}
 	for i := range hs {
 		c.hist[i] = hs[i].Samples
+		c.samplingVar[i] = p.samplingVar(hs[i].Samples)
 	}
 	return c
 }
@@ -117,30 +130,42 @@ func (p *surpriseParams) samplingVar(n float64) float64 {
 // move returns a feature's mean share over the history, the predictive
 // spread √V and the standardised move z; xs holds its shares in the
 // history, the profile's last.
-func (p *surpriseParams) move(xs []float64, c sampleCounts) (mean, sd, z float64) {
+func (p *surpriseParams) move(xs []float64, c sampleCounts) (mean, sd, z, df float64) {
 	n := len(c.hist)
 	var abar, sampling float64
 	for j := range n {
 		mean += xs[j]
 		abar += arcsine(xs[j], c.hist[j])
-		sampling += p.samplingVar(c.hist[j])
+		sampling += c.samplingVar[j]
 	}
 	nf := float64(n)
 	mean /= nf
 	abar /= nf
 	var spread float64
 	for j := range n {
+		// asin again rather than a scratch slice: this runs per feature
+		// and allocation-free.
 		d := arcsine(xs[j], c.hist[j]) - abar
 		spread += d * d
 	}
 	extra := (max(0, spread-sampling*(nf-1)/nf) + p.prior*p.floor*p.floor) / (nf - 1 + p.prior)
 	v := p.samplingVar(c.cur) + extra + (sampling/nf+extra)/nf
 	sd = math.Sqrt(v)
-	return mean, sd, (arcsine(xs[n], c.cur) - abar) / sd
+	e := extra * (1 + 1/nf)
+	df = v * v / (e * e / (nf - 1 + p.prior))
+	return mean, sd, (arcsine(xs[n], c.cur) - abar) / sd, df
 }
 
-// surpriseScore is −log₁₀ of the Bonferroni-bounded chance of the largest
-// move (fs sorted largest |z| first), or with top3 of the three largest.
+// surpriseTop is how many of the largest |z| surpriseScore reads: with
+// unequal degrees of freedom the smallest tail may not be the largest
+// |z|'s, but it is among the first few.
+const surpriseTop = 5
+
+// maxSurprise caps the score (a tail below 10⁻³⁰⁰ is not told apart).
+const maxSurprise = 300
+
+// surpriseScore is −log₁₀ of the Bonferroni-bounded chance of the
+// features' largest move (fs sorted largest |z| first).
 func surpriseScore(fs []sigmaFeature, p *surpriseParams) float64 {
 	if len(fs) == 0 {
 		return 0
@@ -151,11 +176,21 @@ func surpriseScore(fs []sigmaFeature, p *surpriseParams) float64 {
 		for _, f := range fs[:3] {
 			q += f.z * f.z
 		}
-		// χ²₃ upper tail: erfc(√(q/2)) + √(2q/π)·e^(−q/2); triples m³/6.
+		// P(χ²₃ > q) = erfc(√(q/2)) + √(2q/π)·e^(−q/2)
 		logTail := logSum(logErfc(math.Sqrt(q/2)), 0.5*math.Log(2*q/math.Pi)-q/2)
-		return max(0, -(logTail+math.Log(m*(m-1)*(m-2)/6))/math.Ln10)
+		return min(maxSurprise, max(0, -(logTail+math.Log(m*(m-1)*(m-2)/6))/math.Ln10))
 	}
-	return max(0, -(logErfc(math.Abs(fs[0].z)/math.Sqrt2)+math.Log(m))/math.Ln10)
+	logTail := 0.0
+	for _, f := range fs[:min(surpriseTop, len(fs))] {
+		var lt float64
+		if p.normal || f.df > 1e6 {
+			lt = logErfc(math.Abs(f.z) / math.Sqrt2)
+		} else {
+			lt = math.Log(2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: f.df}.Survival(math.Abs(f.z)))
+		}
+		logTail = min(logTail, lt)
+	}
+	return min(maxSurprise, max(0, -(logTail+math.Log(float64(len(fs))))/math.Ln10))
 }
 
 // logErfc is ln erfc(x) for x ≥ 0, without underflow for large x (an
