@@ -72,10 +72,9 @@ type shortCuts struct {
 	order   [][2]string
 }
 
-// shortData cuts every program's recordings once per test binary and
-// builds the profiles of every duration.
-var shortData = sync.OnceValue(func() map[int][]shortProgram {
-	out := map[int][]shortProgram{}
+// shortRuns cuts every run's recordings once per test binary.
+var shortRuns = sync.OnceValue(func() []shortRun {
+	var out []shortRun
 	// Each run of a program (series2k's, series3's) is its own series: a
 	// process of its own, whose phases' costs were calibrated anew.
 	for _, set := range []noveltydata.SeriesSet{noveltydata.Series2k, noveltydata.Series3} {
@@ -92,13 +91,36 @@ var shortData = sync.OnceValue(func() map[int][]shortProgram {
 			c.add(set.Read(onceTB{}, e), e)
 		}
 		for _, name := range set.Programs {
-			for _, d := range shortDurations {
-				out[d] = append(out[d], cuts[name].program(name, d))
-			}
+			out = append(out, shortRun{name, cuts[name]})
 		}
 	}
 	return out
 })
+
+type shortRun struct {
+	name string
+	cuts *shortCuts
+}
+
+// shortData returns every run's profiles of duration d, built once.
+func shortData(d int) []shortProgram {
+	shortMu.Lock()
+	defer shortMu.Unlock()
+	if ps, ok := shortBuilt[d]; ok {
+		return ps
+	}
+	var ps []shortProgram
+	for _, r := range shortRuns() {
+		ps = append(ps, r.cuts.program(r.name, d))
+	}
+	shortBuilt[d] = ps
+	return ps
+}
+
+var (
+	shortMu    sync.Mutex
+	shortBuilt = map[int][]shortProgram{}
+)
 
 // onceTB lets shortData read fixtures outside a test: a missing fixture
 // panics, which fails the test that first asked.
@@ -255,7 +277,7 @@ func scoreShort(p shortProgram, sp sigmaParams, oracle bool) shortScores {
 	}
 	// The oracle's history: up to oracleHistory stable profiles spread
 	// over the whole run (its shares and spread as the set knows them),
-	// the profile scored left out; it scores every fourth stable profile.
+	// the profile scored left out; it scores every eighth stable profile.
 	var all []Vector
 	var allAt []int
 	if oracle {
@@ -264,7 +286,7 @@ func scoreShort(p shortProgram, sp sigmaParams, oracle bool) shortScores {
 			all = append(all, p.stable[i].v)
 			allAt = append(allAt, i)
 		}
-		for i := 0; i < len(p.stable); i += 4 {
+		for i := 0; i < len(p.stable); i += 8 {
 			others := all
 			if j := slices.Index(allAt, i); j >= 0 {
 				others = append(slices.Clone(all[:j]), all[j+1:]...)
@@ -294,7 +316,7 @@ type shortPart struct {
 func poolShort(d int, in func(string) bool, sp sigmaParams, oracle bool) shortPart {
 	part := shortPart{shortScores: shortScores{changed: map[string][]float64{}, oracle: map[string][]float64{}}}
 	var samples, n float64
-	for _, p := range shortData()[d] {
+	for _, p := range shortData(d) {
 		if !in(p.name) || len(p.stable) <= DefaultWarmUp {
 			continue
 		}
