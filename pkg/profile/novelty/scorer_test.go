@@ -186,7 +186,15 @@ func TestScoreSeriesNamesTheMatchedPoint(t *testing.T) {
 	}
 	pts = append(pts, Point{Time: t0.Add(10 * time.Minute), End: t0.Add(10 * time.Minute), Vector: hot(t)})
 	pts = append(pts, Point{Time: t0.Add(11 * time.Minute)}) // empty: skipped
-	got, err := ScoreSeries(Options{}, pts)
+	// The surprise score reads the push interval from the points: their
+	// median gap.
+	o, err := SeriesOptions(Options{}, pts)
+	require.NoError(t, err)
+	require.Equal(t, time.Minute, o.Interval)
+	require.InDelta(t, SurpriseThreshold(1, time.Minute), o.Threshold, 1e-9)
+	// These synthetic profiles' round values (400, 200) claim 7 samples
+	// (Vector.Samples): σ scores them.
+	got, err := ScoreSeries(Options{Method: MethodSigma}, pts)
 	require.NoError(t, err)
 	require.Len(t, got, 7)
 	last := got[6]
