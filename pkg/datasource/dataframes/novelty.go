@@ -26,6 +26,9 @@ type NoveltyPoint struct {
 	// 0..1.
 	Score float64
 	Sigma bool
+	// Surprise marks a score of method surprise: −log₁₀ of the chance that
+	// the series' usual variation moves a share as far.
+	Surprise bool
 	// MatchFrom and MatchTo are the most similar earlier profile (or
 	// window); zero for the first point of a series.
 	MatchFrom, MatchTo time.Time
@@ -56,6 +59,10 @@ type NovelPoint struct {
 	NoveltyPoint
 	Labels    model.Labels
 	Threshold float64
+	// FalseAlarmsPerDay and Interval are what the threshold of a surprise
+	// score allows: false alarms a day at a push every Interval.
+	FalseAlarmsPerDay float64
+	Interval          time.Duration
 	// Changes are the functions whose share moved most, largest first.
 	Changes []NoveltyChange
 }
@@ -97,6 +104,10 @@ func NoveltyScores(series []NoveltySeries, link DiffLink) []*data.Frame {
 			Min:               (*data.ConfFloat64)(&lo),
 			Max:               (*data.ConfFloat64)(&hi),
 			Description:       "1 − the highest cosine similarity of each profile to the recent profiles of its series: 0 is the usual mix of functions, 1 nothing in common.",
+		}
+		if len(s.Points) > 0 && s.Points[0].Surprise {
+			score.Config.Max = nil
+			score.Config.Description = "How surprising each profile is against the recent profiles of its series, its sampling noise and the series' usual variation counted: a surprise of s is a move of some share (a function, a package, a function with its callees) that the usual variation makes once in 10^s profiles. The default threshold allows one false alarm a day at the series' push interval."
 		}
 		if seriesSigma(s) {
 			score.Config.Max = nil
@@ -198,9 +209,17 @@ func NoveltyAnnotations(points []NovelPoint) *data.Frame {
 // noveltyText says why a point is novel.
 func noveltyText(p NovelPoint) string {
 	var b strings.Builder
-	if p.Sigma {
+	switch {
+	case p.Surprise:
+		alarms := strconv.FormatFloat(p.FalseAlarmsPerDay, 'g', 2, 64) + " false alarms"
+		if p.FalseAlarmsPerDay == 1 {
+			alarms = "1 false alarm"
+		}
+		fmt.Fprintf(&b, "Novelty: a move this series' usual variation makes about once in %s profiles (surprise %.1f; threshold %.1f: %s a day at a push every %s).",
+			onceIn(p.Score), p.Score, p.Threshold, alarms, p.Interval)
+	case p.Sigma:
 		fmt.Fprintf(&b, "Novelty %.1f σ (threshold %.1f σ).", p.Score, p.Threshold)
-	} else {
+	default:
 		fmt.Fprintf(&b, "Novelty score %.2f (threshold %.2f).", p.Score, p.Threshold)
 	}
 	if len(p.Changes) > 0 {
@@ -209,7 +228,7 @@ func noveltyText(p NovelPoint) string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if p.Sigma {
+			if p.Sigma || p.Surprise {
 				fmt.Fprintf(&b, " %s %s → %s (%s)", c.Name, sharePercent(c.From), sharePercent(c.To), sigmaText(c.Sigma))
 			} else {
 				fmt.Fprintf(&b, " %s (%s → %s of self)", c.Name, percent(c.From), percent(c.To))
@@ -221,6 +240,23 @@ func noveltyText(p NovelPoint) string {
 		fmt.Fprintf(&b, " Most similar earlier profile: %s.", p.MatchFrom.UTC().Format(time.RFC3339))
 	}
 	return b.String()
+}
+
+// onceIn is 10^surprise as a person reads it: "16,000", "1.6 million".
+func onceIn(surprise float64) string {
+	x := math.Pow(10, surprise)
+	switch {
+	case surprise >= 12:
+		return fmt.Sprintf("10^%.0f", surprise)
+	case x >= 1e9:
+		return fmt.Sprintf("%.2g billion", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.2g million", x/1e6)
+	case x >= 1e4:
+		n := strconv.FormatFloat(x, 'f', 0, 64)
+		return n[:len(n)-3] + "," + n[len(n)-3:]
+	}
+	return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
 }
 
 func percent(share float64) string { return fmt.Sprintf("%.1f%%", 100*share) }

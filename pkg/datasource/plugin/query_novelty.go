@@ -4,6 +4,7 @@
 package plugin
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,12 +42,19 @@ const (
 // noveltyModel is the query JSON's "novelty" object: scoring options, zero
 // meaning the default.
 type noveltyModel struct {
-	// Method is "sigma" (default: each function's move in units of its own
-	// spread over the history) or "cosine".
+	// Method is "surprise" (default: how unlikely each profile's largest
+	// move is under the series' own history), "sigma" (each function's move
+	// in units of its own spread over the history) or "cosine".
 	Method    string  `json:"method"`
 	History   int     `json:"history"`
 	Cluster   bool    `json:"cluster"`
 	Threshold float64 `json:"threshold"`
+	// FalseAlarmsPerDay is method surprise's sensitivity (default 1): how
+	// many unchanged profiles a day a series may mark, at the series'
+	// push interval (Interval, e.g. "15s"; default: measured per series,
+	// the median time between its profiles or the step).
+	FalseAlarmsPerDay float64 `json:"falseAlarmsPerDay"`
+	Interval          string  `json:"interval"`
 	// By is "function" (default) or "stack": the features of the vectors
 	// built per window on servers without vectors (a store's vectors are
 	// built at ingest, by its own setting).
@@ -59,8 +67,16 @@ func parseNovelty(raw *noveltyModel) (novelty.Options, novelty.Params, error) {
 	if raw != nil {
 		m = *raw
 	}
-	o, err := novelty.Options{Method: m.Method, History: m.History, Cluster: m.Cluster, Threshold: m.Threshold}.WithDefaults()
-	if err != nil {
+	var interval time.Duration
+	if m.Interval != "" {
+		d, err := time.ParseDuration(m.Interval)
+		if err != nil || d <= 0 {
+			return novelty.Options{}, novelty.Params{}, userErrorf("novelty.interval: %q is not a positive duration such as 15s", m.Interval)
+		}
+		interval = d
+	}
+	o := novelty.Options{Method: m.Method, History: m.History, Cluster: m.Cluster, Threshold: m.Threshold, FalseAlarmsPerDay: m.FalseAlarmsPerDay, Interval: interval}
+	if _, err := o.WithDefaults(); err != nil {
 		return o, novelty.Params{}, userErrorf("novelty: %v", err)
 	}
 	by, err := novelty.ParseBy(m.By)
@@ -112,16 +128,22 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 					how.windows, how.widened, windowReason(r), noveltyMaxWindows)})
 			}
 		}
-		res, err := novelty.ScoreSeries(opts, pts)
+		slices.SortStableFunc(pts, func(a, b novelty.Point) int { return a.Time.Compare(b.Time) })
+		// The options in effect for this series (its own push interval).
+		used, err := novelty.SeriesOptions(opts, pts)
+		if err != nil {
+			return nil, userErrorf("novelty: %v", err)
+		}
+		res, err := novelty.ScoreSeries(used, pts)
 		if err != nil {
 			return nil, err
 		}
 		ns := dataframes.NoveltySeries{Labels: s.labels, Selector: s.selector}
 		for _, x := range res {
-			p := dataframes.NoveltyPoint{From: x.Time, To: x.End, Score: x.Score, Sigma: opts.Method == novelty.MethodSigma, MatchFrom: x.MatchTime, MatchTo: x.MatchEnd}
+			p := dataframes.NoveltyPoint{From: x.Time, To: x.End, Score: x.Score, Sigma: used.Method == novelty.MethodSigma, Surprise: used.Method == novelty.MethodSurprise, MatchFrom: x.MatchTime, MatchTo: x.MatchEnd}
 			ns.Points = append(ns.Points, p)
 			if x.Novel {
-				np := dataframes.NovelPoint{NoveltyPoint: p, Labels: s.labels, Threshold: opts.Threshold}
+				np := dataframes.NovelPoint{NoveltyPoint: p, Labels: s.labels, Threshold: used.Threshold, FalseAlarmsPerDay: used.FalseAlarmsPerDay, Interval: used.Interval}
 				for _, c := range x.Changes {
 					np.Changes = append(np.Changes, dataframes.NoveltyChange{Name: c.Name, From: c.From, To: c.To, Sigma: c.Sigma})
 				}
@@ -142,7 +164,7 @@ func (d *Datasource) queryNovelty(ctx context.Context, r *request) (data.Frames,
 	}
 	out := data.Frames(dataframes.NoveltyScores(scores, dataframes.DiffLink{DatasourceUID: d.uid, ProfileTypeID: r.Query.ProfileTypeID}))
 	if len(out) > 0 {
-		out[0].AppendNotices(append(notices, noveltyNotices(scores, dropped, len(series), opts.WarmUp)...)...)
+		out[0].AppendNotices(append(notices, noveltyNotices(scores, dropped, len(series), cmp.Or(opts.WarmUp, novelty.DefaultWarmUp))...)...)
 	}
 	return append(out, dataframes.NoveltyAnnotations(novel)), nil
 }

@@ -122,18 +122,21 @@ func TestNoveltyScoresEachProfileOnTheStore(t *testing.T) {
 	switchAt := fx.base.Add(7*time.Minute + 31*time.Second).UTC()
 	require.Equal(t, []time.Time{switchAt}, annotationTimes(t, ann), "exactly the batch profile is novel")
 	require.Equal(t, switchAt, field(t, s, "time", noveltyProfiles-1), "a point is at its profile's own time")
+	// One profile a minute: the default 1 false alarm a day is a chance of
+	// 1 in 1,440 a profile.
+	threshold := novelty.SurpriseThreshold(1, time.Minute)
 	for i := 0; i < s.Rows(); i++ {
 		score := field(t, s, "score", i).(float64)
 		if i == noveltyProfiles-1 {
-			require.Greater(t, score, 3*float64(novelty.DefaultThreshold), "the other program scores far above the threshold (σ)")
+			require.Greater(t, score, 3*threshold, "the other program scores far above the threshold")
 		} else {
-			require.Less(t, score, float64(novelty.DefaultThreshold), "profile %d of the usual mix (σ)", i)
+			require.Less(t, score, threshold, "profile %d of the usual mix", i)
 		}
 	}
-	require.Equal(t, "σ", s.Fields[1].Config.Unit)
+	require.Empty(t, s.Fields[1].Config.Unit, "a surprise has no unit")
 	text := field(t, ann, "text", 0).(string)
 	require.Contains(t, text, "Moved most: compress/flate", "the text names the batch job's functions: %s", text)
-	require.Regexp(t, `^Novelty \d+\.\d σ \(threshold 7\.0 σ\)\. Moved most: compress/flate\S* \d+(\.\d)? % → \d+(\.\d)? % \(\+\d+ σ\),`, text, "shares in percent and moves in σ")
+	require.Regexp(t, `^Novelty: a move this series' usual variation makes about once in \S+( million| billion)? profiles \(surprise \d+\.\d; threshold 3\.2: 1 false alarm a day at a push every 1m0s\)\. Moved most: compress/flate\S* \d+(\.\d)? % → \d+(\.\d)? % \(\+\d+(\.\d)? σ\),`, text, "chance in words, shares in percent and moves in σ")
 	// The point links to the diff against its most similar earlier profile.
 	match := field(t, s, "matchFrom", noveltyProfiles-1).(string)
 	require.NotEmpty(t, match)

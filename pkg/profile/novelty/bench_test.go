@@ -64,7 +64,7 @@ func BenchmarkSigmaScoreReal(b *testing.B) {
 	series := loadSeries(b, noveltydata.Series800, Params{})["codefmt"]
 	// sigma-alone is the σ score before the predictive spread, the
 	// reference of its cost.
-	for _, name := range []string{MethodSigma, "sigma-alone", MethodCosine} {
+	for _, name := range []string{MethodSurprise, MethodSigma, "sigma-alone", MethodCosine} {
 		m := name
 		if name == "sigma-alone" {
 			m = MethodSigma
@@ -83,9 +83,12 @@ func BenchmarkSigmaScoreReal(b *testing.B) {
 			v := series[20].v
 			b.ReportAllocs()
 			for b.Loop() {
-				if m == MethodSigma {
+				switch m {
+				case MethodSurprise:
+					_ = surpriseScore(sigmaFeatures(&v, s.ring, s.sigma), s.sigma.surprise)
+				case MethodSigma:
 					_ = sigmaScore(sigmaFeatures(&v, s.ring, s.sigma), s.sigma.top)
-				} else {
+				default:
 					for i := range s.ring {
 						_ = Cosine(&v, &s.ring[i])
 					}

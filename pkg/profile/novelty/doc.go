@@ -14,17 +14,21 @@
 // combines the vectors of profiles as merging the profiles would. Version 1
 // vectors (without the inclusive shares) still decode.
 //
-// A Series scores vectors in time order. By default (MethodSigma, sigma.go)
-// each feature's move — a function's self share, its package's, a kept
-// inclusive share — is standardised by that feature's own spread over the
-// last H vectors (shrunk toward a sampling floor while the history is
-// short), and the score is the norm of the three largest moves, in σ; with
-// MethodCosine it is 1 − the highest cosine similarity to the last H
-// vectors, or with clustering the distance to the nearest cluster centroid
-// (a vector within Threshold of a centroid joins its cluster). A profile is
-// novel when its score exceeds Threshold (7 σ, or 0.1 for cosine) after a
-// warm-up, and Changes names the features that moved most, with their usual
-// and new shares and the move in σ.
+// A Series scores vectors in time order. By default (MethodSurprise,
+// surprise.go) each feature's move — a function's self share, its
+// package's, a kept inclusive share — is tested against an overdispersed
+// binomial model of the last H vectors: the profile's own sampling noise
+// (from Vector.Samples) plus the series' extra variation estimated from
+// the history; the score is −log₁₀ of the chance of the largest move over
+// all features (Bonferroni), so a threshold is a false-alarm rate
+// (SurpriseThreshold: false alarms a day at a push interval). MethodSigma
+// (sigma.go) standardises each move by the feature's own spread and takes
+// the norm of the three largest; with MethodCosine the score is 1 − the
+// highest cosine similarity to the last H vectors, or with clustering the
+// distance to the nearest cluster centroid (a vector within Threshold of a
+// centroid joins its cluster). A profile is novel when its score exceeds
+// Threshold after a warm-up, and Changes names the features that moved
+// most, with their usual and new shares and the move in σ.
 //
 // The pipeline functions serve the datasource: ProfilePoints for a store
 // that answers per-profile vectors (profiles of one push merged into one

@@ -16,10 +16,12 @@ import (
 //	uvarint n, n × (uvarint ref, f32 weight)        kept features
 //	uvarint m, m × (uvarint index delta, f32 value)  non-zero buckets
 //	uvarint g, g × (uvarint ref, f32 share)          inclusive groups (version 2)
+//	uvarint samples                                  Vector.Samples (version 3)
 //
-// Version 1 (without the groups) still decodes, to a vector without
-// groups: stores written before keep working, their σ scores lacking the
-// inclusive features until the history is of version 2 vectors.
+// Versions 1 (without the groups) and 2 (without the sample count) still
+// decode: stores written before keep working, their scores lacking the
+// inclusive features until the history is of version 2 vectors, and the
+// surprise score reading their sampling noise from the history alone.
 //
 // A kept feature is written as a reference the caller chooses (the store
 // writes its string or stack id; the vectors API an index into the names
@@ -60,7 +62,7 @@ func (v *Vector) AppendBinary(b []byte, ref func(e Entry) uint64) []byte {
 		b = binary.AppendUvarint(b, ref(e))
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(e.Weight))
 	}
-	return b
+	return binary.AppendUvarint(b, uint64(v.Samples))
 }
 
 // Decode reads a vector written by AppendBinary; name resolves a kept
@@ -68,7 +70,7 @@ func (v *Vector) AppendBinary(b []byte, ref func(e Entry) uint64) []byte {
 func Decode(b []byte, name func(ref uint64) (string, error)) (Vector, error) {
 	r := decoder{b: b}
 	ver := r.byte()
-	if r.err == nil && ver != 1 && ver != Version {
+	if r.err == nil && (ver < 1 || ver > Version) {
 		return Vector{}, fmt.Errorf("novelty: vector version %d, this build reads versions 1 to %d", ver, Version)
 	}
 	var v Vector
@@ -124,6 +126,9 @@ func Decode(b []byte, name func(ref uint64) (string, error)) (Vector, error) {
 			}
 			v.Groups[i].Key, v.Groups[i].Hash = key, fnv64a(key)
 		}
+	}
+	if ver >= 3 {
+		v.Samples = float64(r.uvarint(MaxSamples))
 	}
 	if r.err != nil {
 		return Vector{}, r.err

@@ -248,12 +248,12 @@ func TestEvaluationOnSeries(t *testing.T) {
 		require.Len(t, series[prog], n+10, "changed profiles of %s", prog)
 	}
 	methods := []method{
-		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
-		{name: "σ, spread σ alone (before issue 22's predictive spread)", opts: Options{}, sigma: &beforeSigma},
-		{name: "σ, top 3, functions and packages", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true, predictive: true}},
-		{name: "σ, top 3, functions only", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, predictive: true}},
-		{name: "σ, top 1 (max |z|)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true, inclusive: true, predictive: true}},
-		{name: "σ, all features (Mahalanobis)", opts: Options{}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true, inclusive: true, predictive: true}},
+		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{Method: MethodSigma}},
+		{name: "σ, spread σ alone (before issue 22's predictive spread)", opts: Options{Method: MethodSigma}, sigma: &beforeSigma},
+		{name: "σ, top 3, functions and packages", opts: Options{Method: MethodSigma}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, groups: true, predictive: true}},
+		{name: "σ, top 3, functions only", opts: Options{Method: MethodSigma}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 3, predictive: true}},
+		{name: "σ, top 1 (max |z|)", opts: Options{Method: MethodSigma}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1, groups: true, inclusive: true, predictive: true}},
+		{name: "σ, all features (Mahalanobis)", opts: Options{Method: MethodSigma}, sigma: &sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: 1 << 20, groups: true, inclusive: true, predictive: true}},
 		{name: "cosine, calibrated by past scores", opts: Options{Method: MethodCosine}, calibrate: true},
 		{name: "cosine (before)", opts: Options{Method: MethodCosine}},
 	}
@@ -417,8 +417,8 @@ func TestEvaluationOnSeries2k(t *testing.T) {
 	series := loadSeries(t, set, Params{})
 	requireSeriesShape(t, set, series, 1)
 	def := evalTables(t, set, series, []method{
-		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{}},
-		{name: "σ, spread σ alone (before issue 22's predictive spread)", opts: Options{}, sigma: &beforeSigma},
+		{name: "σ, top 3, functions, packages and inclusive (default)", opts: Options{Method: MethodSigma}},
+		{name: "σ, spread σ alone (before issue 22's predictive spread)", opts: Options{Method: MethodSigma}, sigma: &beforeSigma},
 		{name: "cosine (before)", opts: Options{Method: MethodCosine}},
 	})
 	// The FPR target (≤ 1 %) was NOT met by the first run (σ alone): it
@@ -454,8 +454,8 @@ func TestEvaluationOnSeries3(t *testing.T) {
 	series := loadSeries(t, set, Params{})
 	requireSeriesShape(t, set, series, 2)
 	def := evalTables(t, set, series, []method{
-		{name: "σ, predictive spread (default)", opts: Options{}},
-		{name: "σ, spread σ alone (before)", opts: Options{}, sigma: &beforeSigma},
+		{name: "σ, predictive spread (default)", opts: Options{Method: MethodSigma}},
+		{name: "σ, spread σ alone (before)", opts: Options{Method: MethodSigma}, sigma: &beforeSigma},
 		{name: "cosine", opts: Options{Method: MethodCosine}},
 	})
 	requireIssueTargets(t, set, def)

@@ -218,7 +218,7 @@ func TestEvaluationOnRealProfiles(t *testing.T) {
 	if fixtures.Full() {
 		nStable = math.MaxInt
 	}
-	r := evaluate(t, ps, nStable, Params{}, Options{})
+	r := evaluate(t, ps, nStable, Params{}, Options{Method: MethodSigma})
 	t.Logf("\n%s\n%s", evalHeader, r.row())
 	var lines []string
 	for i, n := range r.changedNames {
@@ -272,9 +272,9 @@ func TestEvaluationOnRealProfiles(t *testing.T) {
 		o Options
 	}{
 		{Params{}, Options{Cluster: true}},
-		{Params{By: ByStack}, Options{}},
-		{Params{K: 8, D: 64}, Options{}},
-		{Params{K: 64, D: 512}, Options{}},
+		{Params{By: ByStack}, Options{Method: MethodSigma}},
+		{Params{K: 8, D: 64}, Options{Method: MethodSigma}},
+		{Params{K: 64, D: 512}, Options{Method: MethodSigma}},
 		{Params{}, Options{History: 5}},
 	} {
 		rows = append(rows, evaluate(t, ps, nStable, c.p, c.o).row())

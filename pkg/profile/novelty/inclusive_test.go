@@ -38,14 +38,17 @@ func TestGroupsAreInclusiveSharesCountedOncePerStack(t *testing.T) {
 func TestVersion1VectorsStillDecode(t *testing.T) {
 	v := mustVector(t, flametest.Stacks("main;a 30", "main;b 70"), Params{})
 	require.NotEmpty(t, v.Groups)
+	require.Equal(t, 10.0, v.Samples, "100 ÷ their divisor 10")
 	v1 := v
 	v1.Groups = nil
+	v1.Samples = 0
 	var byRef []string
 	ref := func(e Entry) uint64 { byRef = append(byRef, e.Key); return uint64(len(byRef) - 1) }
 	b := v1.AppendBinary(nil, ref)
-	// A version 1 record is the same without the groups' count.
-	require.Equal(t, byte(0), b[len(b)-1])
-	old := append([]byte{1}, b[1:len(b)-1]...)
+	// A version 1 record is the same without the groups' count and the
+	// samples (both 0 here, one byte each).
+	require.Equal(t, []byte{0, 0}, b[len(b)-2:])
+	old := append([]byte{1}, b[1:len(b)-2]...)
 	got, err := Decode(old, func(r uint64) (string, error) { return byRef[r], nil })
 	require.NoError(t, err)
 	require.Equal(t, v1, got)

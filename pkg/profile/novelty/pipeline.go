@@ -29,13 +29,19 @@ type Scored struct {
 
 // ScoreSeries scores the points of one series in time order (points are
 // sorted first). Points with zero vectors are skipped.
+//
+// The options in effect are SeriesOptions'.
 func ScoreSeries(opts Options, pts []Point) ([]Scored, error) {
+	pts = slices.Clone(pts)
+	slices.SortStableFunc(pts, func(a, b Point) int { return a.Time.Compare(b.Time) })
+	opts, err := SeriesOptions(opts, pts)
+	if err != nil {
+		return nil, err
+	}
 	s, err := NewSeries(opts)
 	if err != nil {
 		return nil, err
 	}
-	pts = slices.Clone(pts)
-	slices.SortStableFunc(pts, func(a, b Point) int { return a.Time.Compare(b.Time) })
 	out := make([]Scored, 0, len(pts))
 	var kept []Point // by sequence number
 	for _, p := range pts {
@@ -145,4 +151,29 @@ func WindowPoints(ctx context.Context, ws []Window, concurrency int, fetch func(
 		return nil, err
 	}
 	return out, nil
+}
+
+// SeriesOptions are the options ScoreSeries scores pts with: opts with
+// defaults, and with MethodSurprise and no Interval, the series' push
+// interval measured as the median time between its points (points sorted
+// by time).
+func SeriesOptions(opts Options, pts []Point) (Options, error) {
+	if opts.Interval == 0 && (opts.Method == "" || opts.Method == MethodSurprise) {
+		opts.Interval = medianGap(pts)
+	}
+	return opts.WithDefaults()
+}
+
+// medianGap is the median time between consecutive points (0 for fewer
+// than two, or when most share a time).
+func medianGap(pts []Point) time.Duration {
+	if len(pts) < 2 {
+		return 0
+	}
+	gaps := make([]time.Duration, 0, len(pts)-1)
+	for i := 1; i < len(pts); i++ {
+		gaps = append(gaps, pts[i].Time.Sub(pts[i-1].Time))
+	}
+	slices.Sort(gaps)
+	return max(0, gaps[len(gaps)/2])
 }

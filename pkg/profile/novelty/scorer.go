@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 )
 
 // Defaults of Options.
@@ -25,6 +26,11 @@ const (
 
 // Methods of scoring.
 const (
+	// MethodSurprise (the default) scores each profile by how unlikely its
+	// largest feature move is under the series' own history, its sampling
+	// noise and natural variation both counted (surprise.go): −log₁₀ of a
+	// chance, so one threshold means one false-alarm rate on every series.
+	MethodSurprise = "surprise"
 	// MethodSigma scores each profile by how far its features' shares moved
 	// from their usual shares, in units of each feature's own spread over
 	// the series' history (sigma.go).
@@ -35,8 +41,9 @@ const (
 
 // Options tune scoring; zero fields take the defaults.
 type Options struct {
-	// Method is MethodSigma (the default) or MethodCosine; clustering
-	// measures cosine distances to centroids, so it implies MethodCosine.
+	// Method is MethodSurprise (the default), MethodSigma or MethodCosine;
+	// clustering measures cosine distances to centroids, so it implies
+	// MethodCosine.
 	Method string
 	// History is H, how many of a series' latest vectors a new one is
 	// compared with (default 20).
@@ -49,10 +56,19 @@ type Options struct {
 	// MaxClusters bounds the clusters of a series (default 64); the least
 	// recently matched is dropped.
 	MaxClusters int
-	// Threshold is the score above which a profile is novel: in σ for
-	// MethodSigma (default 7), a cosine distance for MethodCosine (default
-	// 0.1), which is also the radius within which a vector joins a cluster.
+	// Threshold is the score above which a profile is novel: a surprise
+	// for MethodSurprise (default: from FalseAlarmsPerDay and Interval), in
+	// σ for MethodSigma (default 7), a cosine distance for MethodCosine
+	// (default 0.1), which is also the radius within which a vector joins a
+	// cluster.
 	Threshold float64
+	// FalseAlarmsPerDay is the sensitivity of MethodSurprise: how many
+	// stable profiles a day a series may mark novel (default 1); with
+	// Interval it sets Threshold. Give one of the two.
+	FalseAlarmsPerDay float64
+	// Interval is how often the series pushes a profile (default 15 s;
+	// ScoreSeries measures it from the points when zero).
+	Interval time.Duration
 	// WarmUp is how many vectors a series must have seen before one can be
 	// novel (default 5).
 	WarmUp int
@@ -68,11 +84,38 @@ func (o Options) WithDefaults() (Options, error) {
 	switch {
 	case o.Method == "" && o.Cluster:
 		o.Method = MethodCosine
+	case o.Method == "" && o.Threshold != 0:
+		// Before the surprise score, a threshold without a method was in σ.
+		return o, fmt.Errorf("novelty: threshold %v without a method: the default method is now surprise, whose threshold is a false-alarm rate; give falseAlarmsPerDay, or method sigma to keep a threshold in σ", o.Threshold)
 	case o.Method == "":
-		o.Method = MethodSigma
-	case o.Method == "sigma" || o.Method == "cosine":
+		o.Method = MethodSurprise
+	case o.Method == MethodSurprise || o.Method == MethodSigma || o.Method == MethodCosine:
 	default:
-		return o, fmt.Errorf("novelty: method %q: want sigma or cosine", o.Method)
+		return o, fmt.Errorf("novelty: method %q: want surprise, sigma or cosine", o.Method)
+	}
+	switch {
+	case o.FalseAlarmsPerDay < 0 || math.IsNaN(o.FalseAlarmsPerDay) || math.IsInf(o.FalseAlarmsPerDay, 0):
+		return o, fmt.Errorf("novelty: false alarms per day must be positive, not %v", o.FalseAlarmsPerDay)
+	case o.Interval < 0:
+		return o, fmt.Errorf("novelty: push interval must be positive, not %s", o.Interval)
+	case o.FalseAlarmsPerDay != 0 && o.Method != MethodSurprise:
+		return o, fmt.Errorf("novelty: false alarms per day set the threshold of method surprise, not %s: give a threshold instead", o.Method)
+	case o.FalseAlarmsPerDay != 0 && o.Threshold != 0 && math.Abs(o.Threshold-SurpriseThreshold(o.FalseAlarmsPerDay, cmp.Or(o.Interval, DefaultInterval))) > 1e-9:
+		// (Options already filled in carry both, consistent.)
+		return o, fmt.Errorf("novelty: give false alarms per day or a threshold, not both")
+	}
+	if o.Method == MethodSurprise {
+		if o.Interval == 0 {
+			o.Interval = DefaultInterval
+		}
+		if o.Threshold == 0 {
+			if o.FalseAlarmsPerDay == 0 {
+				o.FalseAlarmsPerDay = DefaultFalseAlarmsPerDay
+			}
+			o.Threshold = SurpriseThreshold(o.FalseAlarmsPerDay, o.Interval)
+		} else {
+			o.FalseAlarmsPerDay = FalseAlarmsPerDay(o.Threshold, o.Interval)
+		}
 	}
 	if o.Cluster && o.Method != MethodCosine {
 		return o, fmt.Errorf("novelty: clustering measures cosine distances: use method cosine, not %s", o.Method)
@@ -99,6 +142,8 @@ func (o Options) WithDefaults() (Options, error) {
 		return o, fmt.Errorf("novelty: threshold of method cosine must be in (0, 1], not %v", o.Threshold)
 	case o.Method == MethodSigma && !(o.Threshold > 0 && o.Threshold <= 1000):
 		return o, fmt.Errorf("novelty: threshold of method sigma must be in (0, 1000] σ, not %v", o.Threshold)
+	case o.Method == MethodSurprise && !(o.Threshold > 0 && o.Threshold <= 300):
+		return o, fmt.Errorf("novelty: threshold of method surprise must be in (0, 300], not %v (false alarms per day %v at a push every %s)", o.Threshold, o.FalseAlarmsPerDay, o.Interval)
 	case o.WarmUp < 0:
 		return o, fmt.Errorf("novelty: warm-up must not be negative, not %d", o.WarmUp)
 	case o.Changes < 0:
@@ -116,14 +161,15 @@ type Change struct {
 	// its mean share over the history), To in the profile.
 	From, To float64
 	// Sigma is the move To − From in units of the feature's predictive
-	// spread over the history, σ·√(1 + 1/n) (MethodSigma; 0 with
-	// MethodCosine).
+	// spread over the history: σ·√(1 + 1/n) with MethodSigma, √V (on the
+	// arcsine scale, surprise.go) with MethodSurprise; 0 with MethodCosine.
 	Sigma float64
 }
 
 // Result is the verdict on one vector of a series.
 type Result struct {
-	// Score is, with MethodSigma, the standardised move of the profile's
+	// Score is, with MethodSurprise, −log₁₀ of the chance that the series'
+	// usual variation moves a feature as far (0 and up); with MethodSigma, the standardised move of the profile's
 	// features against the last H vectors, in σ (0 and up); with
 	// MethodCosine, 1 − the highest cosine similarity to the last H vectors
 	// (or the distance to the nearest centroid), 0..1. The first vector of a
@@ -164,11 +210,19 @@ func NewSeries(opts Options) (*Series, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Series{opts: o, sigma: defaultSigma}, nil
+	s := &Series{opts: o, sigma: defaultSigma}
+	if o.Method == MethodSurprise {
+		sp := defaultSurprise
+		s.sigma.surprise = &sp
+	}
+	return s, nil
 }
 
 // Options returns the options in effect.
 func (s *Series) Options() Options { return s.opts }
+
+// Seen returns how many vectors the series has scored.
+func (s *Series) Seen() int { return s.seen }
 
 // Score scores v against the series' history, then adds it. A zero vector
 // (an empty profile) is neither scored nor remembered: ok is false.
@@ -187,9 +241,13 @@ func (s *Series) Score(v Vector) (r Result, ok bool) {
 	if ref != nil {
 		r.Score = min(max(1-best, 0), 1)
 	}
-	if s.opts.Method == MethodSigma {
+	if s.opts.Method == MethodSigma || s.opts.Method == MethodSurprise {
 		fs := sigmaFeatures(&v, s.ring, s.sigma)
-		r.Score = sigmaScore(fs, s.sigma.top)
+		if s.sigma.surprise != nil {
+			r.Score = surpriseScore(fs, s.sigma.surprise)
+		} else {
+			r.Score = sigmaScore(fs, s.sigma.top)
+		}
 		r.Novel = ref != nil && s.seen >= s.opts.WarmUp && r.Score > s.opts.Threshold
 		if r.Novel && s.opts.Changes > 0 {
 			r.Changes = sigmaChanges(fs, s.opts.Changes)

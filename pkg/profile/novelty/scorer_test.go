@@ -29,7 +29,7 @@ func hot(t *testing.T) Vector {
 }
 
 func TestSeriesScoresAgainstTheMostSimilarOfHistory(t *testing.T) {
-	for _, o := range []Options{{}, {Method: MethodCosine}, {Cluster: true}} {
+	for _, o := range []Options{{Method: MethodSigma}, {Method: MethodCosine}, {Cluster: true}} {
 		t.Run(fmt.Sprintf("method=%s,cluster=%v", o.Method, o.Cluster), func(t *testing.T) {
 			s, err := NewSeries(o)
 			require.NoError(t, err)
@@ -92,7 +92,7 @@ func TestSigmaWeighsEachFeatureByItsOwnSpread(t *testing.T) {
 	moved := func(noisy, calm int) Vector {
 		return mustVector(t, flametest.Stacks(fmt.Sprintf("main;noisy %d", noisy), fmt.Sprintf("main;other %d", 1000-noisy-calm), fmt.Sprintf("main;calm %d", calm)), Params{})
 	}
-	s, err := NewSeries(Options{})
+	s, err := NewSeries(Options{Method: MethodSigma})
 	require.NoError(t, err)
 	for i := range 20 {
 		r, _ := s.Score(usual(i))
@@ -111,8 +111,41 @@ func TestSigmaWeighsEachFeatureByItsOwnSpread(t *testing.T) {
 	require.Greater(t, r.Changes[0].Sigma, 6.0)
 }
 
+func TestSurpriseWeighsSamplingNoiseAndNaturalSpread(t *testing.T) {
+	// Profiles of 1,000 samples: noisy wobbles by ±8 points, calm only by
+	// its sampling noise. The same 6-point move is usual in the first and
+	// a change in the second (about 4.7 of calm's sampling σ at 20 %).
+	withSamples := func(v Vector) Vector { v.Samples = 1000; return v }
+	usual := func(i int) Vector {
+		j := float64(i%5 - 2)
+		return withSamples(mustVector(t, flametest.Stacks(
+			fmt.Sprintf("main;noisy %d", int(300+40*j)),
+			fmt.Sprintf("main;other %d", int(500-40*j-float64(i%3*10))),
+			fmt.Sprintf("main;calm %d", 200+i%3*10)), Params{}))
+	}
+	moved := func(noisy, calm int) Vector {
+		return withSamples(mustVector(t, flametest.Stacks(fmt.Sprintf("main;noisy %d", noisy), fmt.Sprintf("main;other %d", 1000-noisy-calm), fmt.Sprintf("main;calm %d", calm)), Params{}))
+	}
+	s, err := NewSeries(Options{})
+	require.NoError(t, err)
+	for i := range 20 {
+		r, _ := s.Score(usual(i))
+		require.False(t, r.Novel, "usual profile %d scores %.2f", i, r.Score)
+	}
+	base := *s
+	base.ring = slices.Clone(s.ring)
+	r, _ := s.Score(moved(360, 210))
+	require.False(t, r.Novel, "noisy up 6 points is within its wobble: surprise %.2f", r.Score)
+	s2 := base
+	r, _ = s2.Score(moved(300, 270))
+	require.True(t, r.Novel, "calm up 6 points is new: surprise %.2f", r.Score)
+	require.Equal(t, "calm", r.Changes[0].Name)
+	require.InDelta(t, 0.21, r.Changes[0].From, 1e-3)
+	require.InDelta(t, 0.27, r.Changes[0].To, 1e-3)
+}
+
 func TestSeriesWarmsUpAndForgetsBeyondH(t *testing.T) {
-	s, err := NewSeries(Options{History: 3, WarmUp: 2})
+	s, err := NewSeries(Options{Method: MethodSigma, History: 3, WarmUp: 2})
 	require.NoError(t, err)
 	r, _ := s.Score(steady(t, 0))
 	require.False(t, r.Novel)
@@ -136,6 +169,9 @@ func TestOptionsErrors(t *testing.T) {
 	}
 	s, err := NewSeries(Options{})
 	require.NoError(t, err)
+	require.Equal(t, Options{Method: MethodSurprise, History: 20, Threshold: SurpriseThreshold(1, 15*time.Second), FalseAlarmsPerDay: 1, Interval: 15 * time.Second, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
+	s, err = NewSeries(Options{Method: MethodSigma})
+	require.NoError(t, err)
 	require.Equal(t, Options{Method: MethodSigma, History: 20, Threshold: 7, WarmUp: 5, Changes: 3, MaxClusters: 64}, s.Options())
 	s, err = NewSeries(Options{Cluster: true})
 	require.NoError(t, err)
@@ -150,7 +186,15 @@ func TestScoreSeriesNamesTheMatchedPoint(t *testing.T) {
 	}
 	pts = append(pts, Point{Time: t0.Add(10 * time.Minute), End: t0.Add(10 * time.Minute), Vector: hot(t)})
 	pts = append(pts, Point{Time: t0.Add(11 * time.Minute)}) // empty: skipped
-	got, err := ScoreSeries(Options{}, pts)
+	// The surprise score reads the push interval from the points: their
+	// median gap.
+	o, err := SeriesOptions(Options{}, pts)
+	require.NoError(t, err)
+	require.Equal(t, time.Minute, o.Interval)
+	require.InDelta(t, SurpriseThreshold(1, time.Minute), o.Threshold, 1e-9)
+	// These synthetic profiles' round values (400, 200) claim 7 samples
+	// (Vector.Samples): σ scores them.
+	got, err := ScoreSeries(Options{Method: MethodSigma}, pts)
 	require.NoError(t, err)
 	require.Len(t, got, 7)
 	last := got[6]

@@ -60,16 +60,21 @@ type sigmaParams struct {
 	// predictive measures the move in the predictive spread σ·√(1 + 1/n)
 	// (the new share's own spread and the history mean's), not σ alone.
 	predictive bool
+	// surprise measures moves with the sampling model of surprise.go
+	// instead (floorAbs, floorRel and predictive unused).
+	surprise *surpriseParams
 }
 
 var defaultSigma = sigmaParams{floorAbs: sigmaFloorAbs, floorRel: sigmaFloorRel, prior: sigmaPrior, top: sigmaTop, groups: true, inclusive: true, predictive: true}
 
 // sigmaFeature is one feature's standardised move.
 type sigmaFeature struct {
-	hash      uint64
-	key       string
-	mean, sd  float64
-	share, z  float64
+	hash     uint64
+	key      string
+	mean, sd float64
+	share, z float64
+	// df is the degrees of freedom of z (method surprise).
+	df        float64
 	fromExact bool
 }
 
@@ -96,6 +101,10 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	}
 	n := float64(len(hs))
 	out := make([]sigmaFeature, 0, len(keys)+16)
+	var counts sampleCounts
+	if sp.surprise != nil {
+		counts = sp.surprise.newSampleCounts(v, hs)
+	}
 	// xs[i] is the feature's share in hs[i], the last slot v's; groups sum
 	// their functions' shares per vector.
 	xs := make([]float64, len(hs)+1)
@@ -123,6 +132,11 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 			return
 		}
 		seen[fp] = true
+		if sp.surprise != nil {
+			mean, sd, z, df := sp.surprise.move(xs, counts)
+			out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: xs[len(hs)], z: z, df: df, fromExact: exact})
+			return
+		}
 		var mean float64
 		for _, x := range xs[:len(hs)] {
 			mean += x

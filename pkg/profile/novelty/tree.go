@@ -61,6 +61,7 @@ func (b *Builder) FromTree(t *flame.Tree) Vector {
 		virtual = virtual || t.Kind(id) != flame.KindFunction
 		if v := t.Self(id); v != 0 {
 			feats = append(feats, feat{h: hash[n], s: float64(v), ref: int32(n)})
+			b.count(float64(v))
 		}
 	}
 	if virtual {
@@ -77,7 +78,11 @@ func (b *Builder) FromTree(t *flame.Tree) Vector {
 		}
 		feats = out
 	}
-	return build(b.p, feats, func(f feat) string { return stackKey(t, flame.NodeID(f.ref)) })
+	v := build(b.p, feats, func(f feat) string { return stackKey(t, flame.NodeID(f.ref)) })
+	if !v.IsZero() {
+		v.Samples = b.samples()
+	}
+	return v
 }
 
 // StackRoot is the hash of the empty stack.

@@ -15,9 +15,9 @@ import (
 // into every encoded vector; vectors of different versions or parameters
 // are never compared.
 //
-// Version 2 adds the inclusive groups (Vector.Groups); version 1 vectors
-// (without them) still decode.
-const Version = 2
+// Version 2 adds the inclusive groups (Vector.Groups), version 3 the
+// sample count (Vector.Samples); older vectors still decode.
+const Version = 3
 
 // Defaults of Params.
 const (
@@ -116,7 +116,18 @@ type Vector struct {
 	// largest inclusive share — a function with all it calls — below
 	// groupMax, sorted by Hash, Weight the share itself (0..1).
 	Groups []Entry
+	// Samples (version 3) is how many samples the profile holds: its total
+	// divided by the greatest common divisor of its values (a CPU
+	// profile's values are multiples of its sampling period), at most
+	// MaxSamples; 0 when unknown (older vectors, fractional values). The
+	// surprise score reads a profile's sampling noise from it.
+	Samples float64
 }
+
+// MaxSamples bounds Vector.Samples: values that are not counts of
+// samples (bytes of a heap profile, whose divisor is often 1) would
+// otherwise claim almost no sampling noise.
+const MaxSamples = 1 << 20
 
 // IsZero reports whether v is the vector of an empty profile.
 func (v *Vector) IsZero() bool { return len(v.Exact) == 0 && v.Buckets == nil }
@@ -221,6 +232,11 @@ type Builder struct {
 	// buffers FromTree reuses by stack
 	nameBuf, hashBuf []uint64
 	featBuf          []feat
+	// samples counts the values added: their sum and greatest common
+	// divisor (Vector.Samples); fractional marks a value that is not an
+	// integer.
+	sum, divisor int64
+	fractional   bool
 }
 
 // NewBuilder returns a Builder for p (defaults filled in).
@@ -244,6 +260,33 @@ func (b *Builder) Reset() {
 	clear(b.gvals)
 	clear(b.gkeys)
 	clear(b.grefs)
+	b.sum, b.divisor, b.fractional = 0, 0, false
+}
+
+// count notes a self value for Vector.Samples.
+func (b *Builder) count(v float64) {
+	a := math.Abs(v)
+	if a != math.Trunc(a) || a >= 1<<53 {
+		b.fractional = true
+		return
+	}
+	b.sum += int64(a)
+	b.divisor = gcd(b.divisor, int64(a))
+}
+
+// samples is Vector.Samples of what was counted.
+func (b *Builder) samples() float64 {
+	if b.fractional || b.divisor == 0 {
+		return 0
+	}
+	return min(float64(b.sum/b.divisor), MaxSamples)
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // AddGroup adds v to the inclusive value of function key: the value of a
@@ -297,6 +340,7 @@ func (b *Builder) AddRef(h, ref uint64, v float64) {
 		b.refs[h] = ref
 	}
 	b.vals[h] += v
+	b.count(v)
 }
 
 // AddHashed adds v to the feature of hash h, named key.
@@ -308,6 +352,7 @@ func (b *Builder) AddHashed(h uint64, key string, v float64) {
 		b.keys[h] = key
 	}
 	b.vals[h] += v
+	b.count(v)
 }
 
 // Vector returns the vector of what was added.
@@ -317,6 +362,9 @@ func (b *Builder) Vector() Vector {
 		all = append(all, feat{h: h, s: x})
 	}
 	v := build(b.p, all, func(f feat) string { return b.keys[f.h] })
+	if !v.IsZero() {
+		v.Samples = b.samples()
+	}
 	for i := range v.Exact {
 		v.Exact[i].Ref = b.refs[v.Exact[i].Hash]
 	}
@@ -497,6 +545,17 @@ func Merge(vs []Vector, totals []int64) (Vector, error) {
 		es[i] = Entry{Key: names[f.h], Hash: f.h}
 	}
 	out := assemble(p, es, exact, acc)
+	// Samples add up, unknown when any part's is.
+	for i := range vs {
+		if vs[i].IsZero() {
+			continue
+		}
+		if vs[i].Samples == 0 {
+			out.Samples = 0
+			break
+		}
+		out.Samples = min(out.Samples+vs[i].Samples, MaxSamples)
+	}
 	// Groups: shares weighted as the profiles' (a group a profile did not
 	// keep counts 0 there).
 	gshares := map[uint64]float64{}

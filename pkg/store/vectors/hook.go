@@ -21,29 +21,27 @@ import (
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
-// Sampling configures sampling at ingest. A profile whose vector is within
-// Threshold of one of its series' recent patterns keeps its labels, total
-// and vector but not its stacks, except the first profile of each pattern
-// in each Window, which is kept whole; novel profiles are kept whole.
+// Sampling configures sampling at ingest. A profile that is not novel by
+// the surprise score against its series' last profiles (the query's score,
+// novelty.MethodSurprise) keeps its labels, total and vector but not its
+// stacks, except the first profile of each Window, which is kept whole;
+// novel profiles, and every profile while the series warms up, are kept
+// whole.
 type Sampling struct {
 	Enabled bool
-	// Threshold is the cosine distance within which a profile matches a
-	// pattern (default 0.1).
-	Threshold float64
-	// Window is the period in which the first profile of each pattern is
-	// kept whole (default 10 minutes, by profile time).
+	// FalseAlarmsPerDay is how many unchanged profiles a day a series may
+	// keep whole as novel (default 1; more keeps more stacks); with Interval
+	// it sets the surprise threshold (novelty.SurpriseThreshold).
+	FalseAlarmsPerDay float64
+	// Interval is how often a series pushes (default 15 s).
+	Interval time.Duration
+	// Window is the period in which a series' first profile is kept whole
+	// (default 10 minutes, by profile time).
 	Window time.Duration
-	// Patterns bounds the patterns remembered per series (default 16; the
-	// least recently matched is forgotten).
-	Patterns int
 }
 
-// Defaults of Sampling.
-const (
-	DefaultSamplingThreshold = 0.1
-	DefaultSamplingWindow    = 10 * time.Minute
-	DefaultPatterns          = 16
-)
+// DefaultSamplingWindow is the default of Sampling.Window.
+const DefaultSamplingWindow = 10 * time.Minute
 
 // Options configure a Hook.
 type Options struct {
@@ -61,7 +59,7 @@ type Hook struct {
 	names     map[uint32]uint64
 	// onStack is the functions seen on the stack being walked.
 	onStack map[uint32]bool
-	series  map[uint32]*patterns
+	series  map[uint32]*history
 	calls   int
 	stats   Stats
 }
@@ -73,14 +71,13 @@ type Stats struct {
 	VectorBytes int
 }
 
-type patterns struct {
-	list []pattern
-}
-
-type pattern struct {
-	vector   novelty.Vector
-	window   int64 // the window index of the last profile kept whole
-	lastUsed int64
+// history is what sampling remembers of a series: its scorer (the last
+// profiles' vectors), the window of its last profile kept whole, and when
+// it was last seen.
+type history struct {
+	scorer   *novelty.Series
+	window   int64
+	lastSeen int64
 }
 
 // New returns a Hook; zero options take the defaults.
@@ -91,28 +88,23 @@ func New(opts Options) (*Hook, error) {
 	}
 	opts.Params = p
 	s := &opts.Sampling
-	if s.Threshold == 0 {
-		s.Threshold = DefaultSamplingThreshold
-	}
 	if s.Window == 0 {
 		s.Window = DefaultSamplingWindow
 	}
-	if s.Patterns == 0 {
-		s.Patterns = DefaultPatterns
-	}
-	switch {
-	case !(s.Threshold > 0 && s.Threshold < 1):
-		return nil, fmt.Errorf("vectors: sampling threshold must be in (0, 1), not %v", s.Threshold)
-	case s.Window < 0:
+	if s.Window < 0 {
 		return nil, fmt.Errorf("vectors: sampling window must be positive, not %s", s.Window)
-	case s.Patterns < 1:
-		return nil, fmt.Errorf("vectors: sampling patterns must be positive, not %d", s.Patterns)
 	}
+	// The scorer's options check the sensitivity and fill its defaults.
+	so, err := novelty.Options{FalseAlarmsPerDay: s.FalseAlarmsPerDay, Interval: s.Interval}.WithDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("vectors: sampling: %w", err)
+	}
+	s.FalseAlarmsPerDay, s.Interval = so.FalseAlarmsPerDay, so.Interval
 	b, err := novelty.NewBuilder(p)
 	if err != nil {
 		return nil, err
 	}
-	return &Hook{opts: opts, builder: b, stackHash: map[uint32]uint64{0: novelty.StackRoot}, names: map[uint32]uint64{}, onStack: map[uint32]bool{}, series: map[uint32]*patterns{}}, nil
+	return &Hook{opts: opts, builder: b, stackHash: map[uint32]uint64{0: novelty.StackRoot}, names: map[uint32]uint64{}, onStack: map[uint32]bool{}, series: map[uint32]*history{}}, nil
 }
 
 // Options returns the options in effect.
@@ -193,8 +185,8 @@ func (h *Hook) stackHashOf(t storage.StackTables, st uint32) uint64 {
 }
 
 // sample decides whether a profile of series at time t with vector v keeps
-// only its total: it does when v matches a recent pattern of the series
-// that already had a profile kept whole in t's window.
+// only its total: it does when the series is warm, v is not novel against
+// its last profiles, and a profile of t's window was already kept whole.
 func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
 	h.calls++
 	if h.calls%1024 == 0 {
@@ -202,52 +194,31 @@ func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
 	}
 	s := h.series[series]
 	if s == nil {
-		s = &patterns{}
+		scorer, err := novelty.NewSeries(novelty.Options{FalseAlarmsPerDay: h.opts.Sampling.FalseAlarmsPerDay, Interval: h.opts.Sampling.Interval})
+		if err != nil {
+			// New checked these options.
+			panic(err)
+		}
+		s = &history{scorer: scorer, window: -1}
 		h.series[series] = s
 	}
+	s.lastSeen = t
+	warm := s.scorer.Seen() >= s.scorer.Options().WarmUp
+	r, _ := s.scorer.Score(*v)
 	window := t / int64(h.opts.Sampling.Window)
-	best, bd := -1, 2.0
-	for i := range s.list {
-		if d := novelty.Distance(v, &s.list[i].vector); d < bd {
-			best, bd = i, d
-		}
-	}
-	if best >= 0 && bd <= h.opts.Sampling.Threshold {
-		pt := &s.list[best]
-		pt.lastUsed = t
-		if pt.window == window {
-			return true
-		}
-		pt.window = window
+	if !warm || r.Novel || s.window != window {
+		s.window = window
 		return false
 	}
-	if len(s.list) == h.opts.Sampling.Patterns {
-		oldest := 0
-		for i := range s.list {
-			if s.list[i].lastUsed < s.list[oldest].lastUsed {
-				oldest = i
-			}
-		}
-		s.list[oldest] = s.list[len(s.list)-1]
-		s.list = s.list[:len(s.list)-1]
-	}
-	s.list = append(s.list, pattern{vector: *v, window: window, lastUsed: t})
-	return false
+	return true
 }
 
-// forget drops the patterns not matched for two windows before t, and the
-// series left without any, so sampling's memory follows the active series.
+// forget drops the series not seen for two windows before t, so
+// sampling's memory follows the active series.
 func (h *Hook) forget(t int64) {
 	horizon := t - 2*int64(h.opts.Sampling.Window)
 	for id, s := range h.series {
-		kept := s.list[:0]
-		for _, p := range s.list {
-			if p.lastUsed >= horizon {
-				kept = append(kept, p)
-			}
-		}
-		s.list = kept
-		if len(kept) == 0 {
+		if s.lastSeen < horizon {
 			delete(h.series, id)
 		}
 	}

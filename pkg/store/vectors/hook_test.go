@@ -31,7 +31,7 @@ func profile(series uint32, at time.Time, values ...int64) *storage.IngestProfil
 	return p
 }
 
-func TestSamplingKeepsTheFirstOfEachPatternPerWindow(t *testing.T) {
+func TestSamplingKeepsNovelProfilesAndTheFirstOfEachWindow(t *testing.T) {
 	h, err := New(Options{Sampling: Sampling{Enabled: true, Window: time.Minute}})
 	require.NoError(t, err)
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -43,23 +43,27 @@ func TestSamplingKeepsTheFirstOfEachPatternPerWindow(t *testing.T) {
 		require.Equal(t, s, d.Sampled, "the record says whether it was sampled")
 		return s
 	}
-	require.False(t, strip(1, 0, 50, 50), "the first of a pattern is kept whole")
-	require.True(t, strip(1, 10*time.Second, 52, 48), "the same pattern again in the window: totals only")
-	require.False(t, strip(2, 11*time.Second, 52, 48), "series are sampled on their own")
-	require.False(t, strip(1, 20*time.Second, 0, 0, 60, 40), "a novel profile is kept whole")
-	require.True(t, strip(1, 30*time.Second, 0, 0, 61, 39), "and then is a pattern of its own")
-	require.False(t, strip(1, 70*time.Second, 49, 51), "the first of the pattern in the next window is kept whole")
-	require.True(t, strip(1, 80*time.Second, 50, 50))
-	require.Equal(t, Stats{Profiles: 7, Sampled: 3, VectorBytes: h.Stats().VectorBytes}, h.Stats())
+	// Profiles of 1,000 samples (values without a common divisor), the
+	// usual 50/50 within a point and a half of sampling noise.
+	usual := [][2]int64{{503, 497}, {489, 511}, {512, 488}, {497, 503}, {507, 493}, {494, 506}, {501, 499}}
+	for i, u := range usual[:5] {
+		require.False(t, strip(1, time.Duration(i)*time.Second, u[0], u[1]), "profile %d: a series warming up is kept whole", i)
+	}
+	require.True(t, strip(1, 10*time.Second, usual[5][0], usual[5][1]), "the usual mix again in the window: totals only")
+	require.False(t, strip(2, 11*time.Second, 503, 497), "series are sampled on their own")
+	require.False(t, strip(1, 20*time.Second, 401, 399, 200), "a novel profile (a new function at 20 %) is kept whole")
+	require.False(t, strip(1, 70*time.Second, usual[6][0], usual[6][1]), "the first profile of the next window is kept whole")
+	require.True(t, strip(1, 80*time.Second, 498, 502))
+	require.Equal(t, Stats{Profiles: 10, Sampled: 2, VectorBytes: h.Stats().VectorBytes}, h.Stats())
 
 	off, err := New(Options{})
 	require.NoError(t, err)
-	for i := range 3 {
-		_, s := off.Vector(profile(1, t0.Add(time.Duration(i)*time.Second), 50, 50))
+	for i := range 7 {
+		_, s := off.Vector(profile(1, t0.Add(time.Duration(i)*time.Second), 503, 497))
 		require.False(t, s, "sampling is off by default")
 	}
-	_, err = New(Options{Sampling: Sampling{Threshold: 1.5}})
-	require.ErrorContains(t, err, "threshold")
+	_, err = New(Options{Sampling: Sampling{FalseAlarmsPerDay: -1}})
+	require.ErrorContains(t, err, "false alarms per day")
 	_, err = New(Options{Params: novelty.Params{K: -1}})
 	require.ErrorContains(t, err, "K")
 }
