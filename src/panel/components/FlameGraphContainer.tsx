@@ -5,7 +5,7 @@ import React, { useCallback, useLayoutEffect, useReducer, useRef } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
-import { FlameData } from '../../shared/flameData';
+import { FlameData, percentBase } from '../../shared/flameData';
 import { FlameIndex } from '../model/flameIndex';
 import { topTable, TopRow } from '../model/topTable';
 import { effectiveView } from '../options';
@@ -19,6 +19,7 @@ import { useShownGraph } from './FlameGraph/useShownGraph';
 import { FlameGraphHeader, oneRowHeaderHeight } from './Header/FlameGraphHeader';
 import { HeaderAction } from './Header/headerOptions';
 import { useSearch } from './Header/useSearch';
+import { useShownProfile } from './Header/useShownProfile';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
 import { initialViewState, savedOptions, ViewAction, viewReducer, ViewState } from './state';
@@ -92,7 +93,11 @@ function useViewState(data: FlameData, options: ViewOptions, onOptionsChange?: (
  * view switch), the body (the flame graph pane, the sandwich, the call graph, the top table or the
  * call tree in a resizable drawer) and the keyboard. It owns the view's state; the panes draw it.
  */
-export function FlameGraphContainer({ data, width, height, options, onOptionsChange }: FlameGraphContainerProps) {
+export function FlameGraphContainer(props: FlameGraphContainerProps) {
+  const { width, height, options } = props;
+  // ignore, hide, relative and inverted reshape the profile before the view sees it
+  const shownProfile = useShownProfile(props.data, options, props.onOptionsChange);
+  const { data, onOptionsChange } = shownProfile;
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const [state, act] = useViewState(data, options, onOptionsChange);
@@ -218,6 +223,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
         onSandwichSearch={sandwichOfSearch}
         onHeaderAction={onHeaderAction}
         act={act}
+        sampleFilters={shownProfile.choices}
       />
       <div className={styles.body} style={{ height: bodyHeight }}>
         {layout.showGraph && sandwichModel && (
@@ -225,7 +231,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
             key={sandwichModel.depthLimit === undefined ? 'whole' : 'cut'}
             sandwich={sandwichModel}
             unit={data.unit}
-            rootTotal={data.value[0]}
+            rootTotal={percentBase(data)}
             width={layout.graphWidth}
             height={bodyHeight}
             options={opt}
@@ -279,7 +285,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
               rows={table.rows}
               pending={allRows === undefined}
               unit={data.unit}
-              rootTotal={data.value[0]}
+              rootTotal={percentBase(data)}
               rootRight={data.valueRight ? data.valueRight[0] : undefined}
               colorBlind={opt.colorBlindDiff}
               width={layout.split ? layout.drawerWidth : width}
