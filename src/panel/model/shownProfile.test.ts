@@ -37,6 +37,13 @@ describe('the profile the panel shows', () => {
     expect(percentBase(shown)).toBe(5e9);
   });
 
+  it('keeps the top table the right way up when the graph is inverted', () => {
+    const r = reshapeProfile(data, { inverted: true });
+    expect(r.table).toBe(data);
+    expect(r.data).not.toBe(data);
+    expect(r.data.value[0]).toBe(data.value[0]);
+  });
+
   it('says what is wrong with a regex, and shows the profile unfiltered', () => {
     const r = reshapeProfile(data, { hide: '(' });
     expect(r.error).toMatch(/^Hide: .*(unterminated|missing|\))/i);

@@ -15,6 +15,11 @@ export interface Reshape {
 
 export interface Reshaped {
   data: FlameData;
+  /**
+   * The same profile not inverted, for the top table and the sandwich: a function's self and
+   * total, and its callers and callees, do not depend on which way up the graph is drawn.
+   */
+  table: FlameData;
   /** What is wrong with the ignore or hide regex, in words. */
   error?: string;
 }
@@ -38,16 +43,21 @@ export function reshapeProfile(data: FlameData, o: Reshape): Reshaped {
   if (hide && !applied?.hide.includes(o.hide!)) {
     out = hideFrames(out, hide);
   }
+  out = withPercentBase(out, whole, o.relative);
+  const table = out;
   if (o.inverted) {
-    out = invertFlameData(out);
+    out = withPercentBase(invertFlameData(out), whole, o.relative);
   }
-  const shownTotal = out.count > 0 ? out.value[0] : 0;
-  if (!o.relative && whole !== shownTotal) {
-    out = { ...out, wholeTotal: whole };
-  } else if (out.wholeTotal !== undefined) {
-    out = { ...out, wholeTotal: undefined };
+  return errors.length > 0 ? { data: out, table, error: errors.join('; ') } : { data: out, table };
+}
+
+/** data with its percentages of whole, or of its own total when relative. */
+function withPercentBase(data: FlameData, whole: number, relative?: boolean): FlameData {
+  const shownTotal = data.count > 0 ? data.value[0] : 0;
+  if (!relative && whole !== shownTotal) {
+    return data.wholeTotal === whole ? data : { ...data, wholeTotal: whole };
   }
-  return errors.length > 0 ? { data: out, error: errors.join('; ') } : { data: out };
+  return data.wholeTotal === undefined ? data : { ...data, wholeTotal: undefined };
 }
 
 function compile(what: string, text: string | undefined, errors: string[]): RegExp | undefined {

@@ -45,5 +45,5 @@ export function useShownProfile(
     [onOptionsChange]
   );
   const choices: SampleFilterChoices = { ignore, hide, relative, inverted, error: shown.error };
-  return { data: shown.data, choices, onOptionsChange: save };
+  return { data: shown.data, table: shown.table, choices, onOptionsChange: save };
 }
