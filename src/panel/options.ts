@@ -66,20 +66,21 @@ export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>
         path: 'ignore',
         name: 'Ignore',
         description:
-          "Regular expression: drop the samples through matching frames (pprof's -ignore; the query's ignore(q, \"re\"))",
+          'Regular expression: drop the samples through matching frames (pprof\'s -ignore; the query\'s ignore(q, "re"))',
         defaultValue: defaultOptions.ignore,
       })
       .addTextInput({
         path: 'hide',
         name: 'Hide',
         description:
-          "Regular expression: remove matching frames, keeping their values under their callers (pprof's -hide; the query's hide(q, \"re\"))",
+          'Regular expression: remove matching frames, keeping their values under their callers (pprof\'s -hide; the query\'s hide(q, "re"))',
         defaultValue: defaultOptions.hide,
       })
       .addBooleanSwitch({
         path: 'relative',
         name: 'Relative percentages',
-        description: "Percentages of what is shown after ignore and hide, not of the whole profile (pprof's -relative_percentages)",
+        description:
+          "Percentages of what is shown after ignore and hide, not of the whole profile (pprof's -relative_percentages)",
         defaultValue: defaultOptions.relative,
       })
       .addNumberInput({

@@ -47,5 +47,8 @@ export type ViewOptions = Pick<
   'colorMode' | 'textAlign' | 'showTable' | 'minBarWidth' | 'colorBlindDiff'
 > &
   Partial<
-    Pick<PanelOptions, 'viewMode' | 'collapse' | 'search' | 'callGraphNodes' | 'ignore' | 'hide' | 'relative' | 'inverted'>
+    Pick<
+      PanelOptions,
+      'viewMode' | 'collapse' | 'search' | 'callGraphNodes' | 'ignore' | 'hide' | 'relative' | 'inverted'
+    >
   >;

@@ -492,10 +492,7 @@ export type FlameColumns = Omit<FlameData, 'names' | 'unit' | 'namesUnchecked'>;
  * A FlameData of cols over like's names and unit: the diff columns kept when both are given,
  * and the virtual ones likewise.
  */
-export function flameDataLike(
-  like: Pick<FlameData, 'names' | 'unit' | 'wholeTotal'>,
-  cols: FlameColumns
-): FlameData {
+export function flameDataLike(like: Pick<FlameData, 'names' | 'unit' | 'wholeTotal'>, cols: FlameColumns): FlameData {
   const { count, level, value, self, nameIdx, maxLevel, valueRight, selfRight, virtual, virtualLabelIdx } = cols;
   const out: FlameData = { count, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
   if (like.wholeTotal !== undefined) {

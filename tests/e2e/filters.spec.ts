@@ -137,6 +137,22 @@ test("hide in the header removes the frames and keeps pprof's values under their
   expect(names.filter((n) => n.startsWith('runtime.'))).toEqual([]);
 });
 
+test("the datasource hides by pprof's rule: a frame whose file matches goes too", async ({ page }) => {
+  // time.now lives in runtime/timestub.go: pprof's -hide=runtime removes it, by its file name,
+  // which only the datasource (ignore/hide written into the playground's query) can see
+  const report = readReport('browser.cpu.hide-runtime-files.top.txt');
+  expect(report.rows.has('time.now')).toBe(false);
+  expect(readReport('browser.cpu.top.txt').rows.has('time.now')).toBe(true);
+  await open(page);
+  await setRegex(page, 'Hide', 'runtime');
+  await expectTable(page, report, report.of);
+  // the table narrowed to the search (main.compress shows it has; the search ignores case, so
+  // time.Now matches too), without time.now
+  await page.getByLabel('Search functions').fill('^time\\.now$|^main\\.compress$');
+  const titles = () => page.getByTestId('top-table-row').evaluateAll((rs) => rs.map((r) => r.getAttribute('title')));
+  await expect.poll(titles, { timeout: 30_000 }).toEqual(['main.compress', 'time.Now']);
+});
+
 test("the inverted flame graph has each function's flat at its root, and the top table is unchanged", async ({
   page,
 }) => {

@@ -125,10 +125,7 @@ export const FlameGraphHeader = forwardRef<HTMLDivElement, FlameGraphHeaderProps
           onAction={props.onHeaderAction}
         />
         {props.sampleFilters && (
-          <SampleFilterControls
-            {...props.sampleFilters}
-            onChange={(changed) => act({ type: 'setOptions', changed })}
-          />
+          <SampleFilterControls {...props.sampleFilters} onChange={(changed) => act({ type: 'setOptions', changed })} />
         )}
         {props.diff && <DiffLegend colorBlind={props.colorBlindDiff} />}
       </div>
