@@ -62,6 +62,10 @@ type Func struct {
 type Report struct {
 	// Total is the value of all samples kept by the filters.
 	Total int64
+	// PercentOf is the total pprof's percentages are of ("of … total" in
+	// its header): the whole profile's before -ignore and -hide, or the
+	// kept samples' with -relative_percentages.
+	PercentOf int64
 	// Funcs holds every function, by its Pyroscope name.
 	Funcs map[string]Func
 	// PprofNames maps each Pyroscope name to the pprof names it stands for.
@@ -103,6 +107,11 @@ type Options struct {
 	// PprofNames keeps pprof's own function names (generic shape sections
 	// included), for code that does not rename frames as Pyroscope does.
 	PprofNames bool
+	// Ignore and Hide are pprof's -ignore and -hide regular expressions,
+	// "" for none.
+	Ignore, Hide string
+	// RelativePercentages is pprof's -relative_percentages.
+	RelativePercentages bool
 	// Granularity is pprof's -lines or -files ("lines", "files"); "" or
 	// "functions" is pprof's default, -functions. See [LinesName] for how
 	// the rows are named at lines.
@@ -147,9 +156,19 @@ func top(path string, o Options) (Report, error) {
 	if ok {
 		return r, nil
 	}
-	rows, total, err := runTop(path, args)
+	report, err := runTopReport(path, args)
 	if err != nil {
 		return Report{}, err
+	}
+	rows, total, err := parseTop(report)
+	if err != nil {
+		return Report{}, err
+	}
+	var percentOf int64
+	if m := totalLine.FindStringSubmatch(report); m != nil {
+		if percentOf, err = value(m[2]); err != nil {
+			return Report{}, fmt.Errorf("total in %q: %v", m[0], err)
+		}
 	}
 	rename := PyroscopeName
 	if o.PprofNames {
@@ -158,7 +177,7 @@ func top(path string, o Options) (Report, error) {
 	if o.Granularity == "lines" {
 		rename = LinesName
 	}
-	r = Report{Total: total, Funcs: map[string]Func{}, PprofNames: map[string][]string{}}
+	r = Report{Total: total, PercentOf: percentOf, Funcs: map[string]Func{}, PprofNames: map[string][]string{}}
 	var flatSum int64
 	for _, row := range rows {
 		flatSum += row.flat
@@ -238,6 +257,15 @@ func filterArgs(path string, o Options) ([]string, error) {
 		}
 	}
 	args := []string{"-sample_index=" + st.Type}
+	if o.Ignore != "" {
+		args = append(args, "-ignore="+o.Ignore)
+	}
+	if o.Hide != "" {
+		args = append(args, "-hide="+o.Hide)
+	}
+	if o.RelativePercentages {
+		args = append(args, "-relative_percentages")
+	}
 	switch o.Granularity {
 	case "", "functions":
 	case "lines", "files":
@@ -294,7 +322,7 @@ type row struct {
 	flat, cum int64
 }
 
-var totalLine = regexp.MustCompile(`^Showing nodes accounting for (\S+), [0-9.]+% of (\S+) total`)
+var totalLine = regexp.MustCompile(`(?m)^Showing nodes accounting for (\S+), [0-9.]+% of (\S+) total`)
 
 var (
 	pprofOnce sync.Once
@@ -321,6 +349,15 @@ func pprofCommand() []string {
 
 // runTop runs pprof -top and parses its rows: "flat flat% sum% cum cum% name".
 func runTop(path string, args []string) ([]row, int64, error) {
+	report, err := runTopReport(path, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	return parseTop(report)
+}
+
+// runTopReport runs pprof -top and returns its report.
+func runTopReport(path string, args []string) (string, error) {
 	base := pprofCommand()
 	full := append(append([]string{}, base[1:]...), "-top", "-nodecount=0", "-nodefraction=0", "-edgefraction=0")
 	full = append(append(full, args...), path)
@@ -328,9 +365,9 @@ func runTop(path string, args []string) ([]row, int64, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, 0, fmt.Errorf("%s %s: %v: %s", base[0], strings.Join(full, " "), err, stderr.String())
+		return "", fmt.Errorf("%s %s: %v: %s", base[0], strings.Join(full, " "), err, stderr.String())
 	}
-	return parseTop(stdout.String())
+	return stdout.String(), nil
 }
 
 // parseTop reads the rows and total of a pprof -top report.

@@ -314,3 +314,34 @@ func dotLines(graph string) []string {
 	sort.Strings(arrows)
 	return append(lines, arrows...)
 }
+
+// TestCheckedInTopReports checks that the -top reports checked in beside
+// browser.cpu.pb.gz and virtual.cpu.pb.gz (read by the panel's inverted view,
+// ignore and hide tests and the browser test of them) are what pprof prints,
+// rows and the total its percentages are of.
+func TestCheckedInTopReports(t *testing.T) {
+	for _, c := range []struct {
+		file, profile string
+		o             Options
+	}{
+		{"browser.cpu.top.txt", "browser.cpu.pb.gz", Options{}},
+		{"virtual.cpu.top.txt", "virtual.cpu.pb.gz", Options{}},
+		{"browser.cpu.ignore-sha256.top.txt", "browser.cpu.pb.gz", Options{Ignore: "sha256"}},
+		{"browser.cpu.hide-runtime.top.txt", "browser.cpu.pb.gz", Options{Hide: `^runtime\.`}},
+		{"browser.cpu.hide-runtime-files.top.txt", "browser.cpu.pb.gz", Options{Hide: "runtime"}},
+	} {
+		text := string(fixtures.Read(t, "profiles/"+c.file))
+		rows, total, err := ParseTop(text)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		fresh, freshTotal := Run(t, fixtures.ProfilePath(t, c.profile), c.o)
+		if total != freshTotal || !slices.Equal(rows, fresh) {
+			t.Errorf("%s: checked-in report has %d rows of %d, pprof prints %d of %d", c.file, len(rows), total, len(fresh), freshTotal)
+		}
+		whole := Top(t, fixtures.ProfilePath(t, c.profile), c.o).PercentOf
+		if m := totalLine.FindStringSubmatch(text); m == nil || m[2] != strconv.FormatInt(whole, 10)+"ns" {
+			t.Errorf("%s: checked-in report's percentages are not of pprof's %d", c.file, whole)
+		}
+	}
+}

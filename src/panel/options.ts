@@ -24,6 +24,10 @@ export const defaultOptions: PanelOptions = {
   collapse: true,
   search: '',
   callGraphNodes: 80,
+  ignore: '',
+  hide: '',
+  relative: false,
+  inverted: false,
 };
 
 /** The view the options ask for: 'both' without the table is the graph alone. */
@@ -51,6 +55,33 @@ export function addPanelOptions(builder: PanelOptionsEditorBuilder<PanelOptions>
             { value: 'callgraph', label: 'Call graph' },
           ],
         },
+      })
+      .addBooleanSwitch({
+        path: 'inverted',
+        name: 'Inverted flame graph',
+        description: "Leaf functions at the root, each with its self (pprof's flat), their callers above",
+        defaultValue: defaultOptions.inverted,
+      })
+      .addTextInput({
+        path: 'ignore',
+        name: 'Ignore',
+        description:
+          'Regular expression: drop the samples through matching frames (pprof\'s -ignore; the query\'s ignore(q, "re"))',
+        defaultValue: defaultOptions.ignore,
+      })
+      .addTextInput({
+        path: 'hide',
+        name: 'Hide',
+        description:
+          'Regular expression: remove matching frames, keeping their values under their callers (pprof\'s -hide; the query\'s hide(q, "re"))',
+        defaultValue: defaultOptions.hide,
+      })
+      .addBooleanSwitch({
+        path: 'relative',
+        name: 'Relative percentages',
+        description:
+          "Percentages of what is shown after ignore and hide, not of the whole profile (pprof's -relative_percentages)",
+        defaultValue: defaultOptions.relative,
       })
       .addNumberInput({
         path: 'callGraphNodes',

@@ -31,6 +31,14 @@ export interface PanelOptions {
   search: string;
   /** How many functions the call graph keeps at most (pprof's -nodecount, 1 to MAX_CALL_GRAPH_NODES). */
   callGraphNodes: number;
+  /** Drop the samples through frames matching this regex (pprof's -ignore); '' for none. */
+  ignore: string;
+  /** Remove the frames matching this regex, their values kept under their callers (pprof's -hide); '' for none. */
+  hide: string;
+  /** Percentages of what is shown after ignore and hide (pprof's -relative_percentages), not of the whole. */
+  relative: boolean;
+  /** Draw the flame graph inverted: leaf functions at the root with their self, callers above. */
+  inverted: boolean;
 }
 
 /** The options the flame graph reads: the panel's, where a host may leave the newer ones out. */
@@ -38,4 +46,9 @@ export type ViewOptions = Pick<
   PanelOptions,
   'colorMode' | 'textAlign' | 'showTable' | 'minBarWidth' | 'colorBlindDiff'
 > &
-  Partial<Pick<PanelOptions, 'viewMode' | 'collapse' | 'search' | 'callGraphNodes'>>;
+  Partial<
+    Pick<
+      PanelOptions,
+      'viewMode' | 'collapse' | 'search' | 'callGraphNodes' | 'ignore' | 'hide' | 'relative' | 'inverted'
+    >
+  >;

@@ -23,9 +23,9 @@ import { ViewBar } from './ViewBar';
  */
 export function App() {
   const styles = useStyles2(getStyles);
-  const { state, variables, actions } = usePlaygroundPage();
-  const { dispatch } = actions;
   const [options, setOptions] = usePanelOptions();
+  const { state, variables, actions } = usePlaygroundPage({ ignore: options.ignore, hide: options.hide });
+  const { dispatch } = actions;
   const { answer, ran, range, selection } = state;
   const views = shownViews(state);
   const novelPoints = useMemo(

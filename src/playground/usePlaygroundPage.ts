@@ -1,8 +1,9 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import type { DataFrame } from '@grafana/data';
+import { SampleFilterOptions, withSampleFilters } from '../datasource/language/sampleFilters';
 import type { EmberscopeQuery } from '../datasource/types';
 import type { Exemplar } from '../shared/exemplars';
 import { runQuery } from './api';
@@ -46,7 +47,7 @@ export interface PageActions {
  * written back to the address, a live query polled every live interval (the playground has
  * no Grafana Live), and the flamegraphs of what is opened on the series.
  */
-export function usePlaygroundPage(): {
+export function usePlaygroundPage(filters: SampleFilterOptions = {}): {
   state: PageState;
   variables: ReturnType<typeof readVariables>;
   actions: PageActions;
@@ -62,6 +63,11 @@ export function usePlaygroundPage(): {
   const range = useRef<TimeSpan>(state.range);
   // runs may overlap (a live poll and a Run); only the newest one's answer is shown
   const seq = useRef(0);
+  // the panel's ignore and hide, written into each flamegraph query as it is sent
+  const sampleFilters = useRef(filters);
+  useLayoutEffect(() => {
+    sampleFilters.current = filters;
+  });
 
   const track = useCallback(async <T>(work: () => Promise<T>): Promise<T> => {
     dispatch({ type: 'workStarted' });
@@ -91,7 +97,7 @@ export function usePlaygroundPage(): {
       dispatch({ type: 'runStarted', ran, range: { from, to }, keepPicks });
       await track(async () => {
         try {
-          const answer = await runQuery(ran, from, to);
+          const answer = await runQuery(filtered(ran, sampleFilters.current), from, to);
           if (mine === seq.current) {
             dispatch({ type: 'answered', answer });
           }
@@ -110,6 +116,20 @@ export function usePlaygroundPage(): {
       execute(latest.current, start.from, start.to);
     }
   }, [start, execute]);
+
+  // new ignore or hide in the panel: the shown flamegraph's query again, with them
+  const { ignore, hide } = filters;
+  const filtersSeen = useRef({ ignore, hide });
+  useEffect(() => {
+    const seen = filtersSeen.current;
+    if (seen.ignore === ignore && seen.hide === hide) {
+      return;
+    }
+    filtersSeen.current = { ignore, hide };
+    if (state.ran && flameQuery(state.ran)) {
+      execute(latest.current, range.current.from, range.current.to, true);
+    }
+  }, [ignore, hide, state.ran, execute]);
 
   const { ran } = state;
   const liveEvery = ran?.live ? livePolling(ran).every : 0;
@@ -191,4 +211,17 @@ export function usePlaygroundPage(): {
   }, [ran, edit, run, runLast, loadFlame]);
 
   return { state, variables, actions };
+}
+
+/** Whether q's answer has a flamegraph that the panel's ignore and hide apply to. */
+function flameQuery(q: EmberscopeQuery): boolean {
+  return !q.queryType || q.queryType === 'profile' || q.queryType === 'both';
+}
+
+/** q with the panel's ignore and hide in its expression, when it is a flamegraph query written as text. */
+function filtered(q: EmberscopeQuery, f: SampleFilterOptions): EmberscopeQuery {
+  if (!flameQuery(q) || !q.expr?.trim() || (!f.ignore && !f.hide)) {
+    return q;
+  }
+  return { ...q, expr: withSampleFilters(q.expr, f) };
 }

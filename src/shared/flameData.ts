@@ -56,6 +56,21 @@ export interface FlameData {
    * so not yet known to be distinct; namesDistinct says whether it is.
    */
   namesUnchecked?: boolean;
+  /** The ignore and hide the datasource applied (pprof's -ignore, -hide), from the frame's meta. */
+  sampleFilters?: SampleFilters;
+  /**
+   * Set when percentages are of more than the root's total: the whole graph's before ignore and
+   * hide (pprof's default; its -relative_percentages are of what is shown). See percentBase.
+   */
+  wholeTotal?: number;
+}
+
+/** The datasource's ignore and hide of a flamegraph frame (meta custom.sampleFilters). */
+export interface SampleFilters {
+  ignore: string[];
+  hide: string[];
+  /** The total before them. */
+  wholeTotal: number;
 }
 
 /** Options of readFlameData. */
@@ -447,7 +462,27 @@ export function readFlameData(frame: DataFrame, options: ReadOptions = {}): Flam
     data.valueRight = valueRight;
     data.selfRight = selfRight;
   }
+  const filters = sampleFiltersOf(frame);
+  if (filters) {
+    data.sampleFilters = filters;
+  }
   return data;
+}
+
+/** The frame's meta custom.sampleFilters (the datasource's ignore and hide), when well formed. */
+function sampleFiltersOf(frame: DataFrame): SampleFilters | undefined {
+  const custom = frame.meta?.custom as { sampleFilters?: unknown } | undefined;
+  const f = custom?.sampleFilters as Partial<SampleFilters> | undefined;
+  if (!f || typeof f.wholeTotal !== 'number') {
+    return undefined;
+  }
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return { ignore: strings(f.ignore), hide: strings(f.hide), wholeTotal: f.wholeTotal };
+}
+
+/** What a flamegraph's percentages are of: its whole total before ignore and hide, or its root's. */
+export function percentBase(data: FlameData): number {
+  return data.wholeTotal ?? (data.count > 0 ? data.value[0] : 0);
 }
 
 /** The columns of a flamegraph made from another one (a merge, a collapse); the diff and virtual ones in pairs. */
@@ -457,9 +492,13 @@ export type FlameColumns = Omit<FlameData, 'names' | 'unit' | 'namesUnchecked'>;
  * A FlameData of cols over like's names and unit: the diff columns kept when both are given,
  * and the virtual ones likewise.
  */
-export function flameDataLike(like: Pick<FlameData, 'names' | 'unit'>, cols: FlameColumns): FlameData {
+export function flameDataLike(like: Pick<FlameData, 'names' | 'unit' | 'wholeTotal'>, cols: FlameColumns): FlameData {
   const { count, level, value, self, nameIdx, maxLevel, valueRight, selfRight, virtual, virtualLabelIdx } = cols;
   const out: FlameData = { count, level, value, self, nameIdx, names: like.names, maxLevel, unit: like.unit };
+  if (like.wholeTotal !== undefined) {
+    // a collapsed or reshaped graph keeps what its percentages are of
+    out.wholeTotal = like.wholeTotal;
+  }
   if (valueRight && selfRight) {
     out.valueRight = valueRight;
     out.selfRight = selfRight;

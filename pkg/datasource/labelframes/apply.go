@@ -16,7 +16,9 @@ import (
 func Apply(t *flame.Tree, ops []query.Op) (*flame.Tree, error) {
 	for _, op := range ops {
 		switch o := op.(type) {
-		case query.FramesFromLabel:
+		case query.FramesFromLabel, query.Ignore, query.Hide:
+			// applied when the tree was built: virtual frames, and the
+			// samples ignore and hide filter (pprof's -ignore, -hide)
 		case query.Reverse:
 			t = flame.Reverse(t)
 		case query.Focus:

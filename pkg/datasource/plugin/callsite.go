@@ -86,7 +86,9 @@ func planCallSite(src source.Source, r *request, path []string) *callSitePlan {
 		p.serverPath = path[min(len(virtual), len(path)):]
 	}
 	functions := r.Granularity == "" || r.Granularity == model.GranularityFunctions
-	p.server = functions && splittable && source.SelectsCallSite(src)
+	// ignore and hide need the whole merged profile: the datasource cuts
+	// the call site from its filtered tree.
+	p.server = functions && splittable && source.SelectsCallSite(src) && !hasSampleFilters(r.Query)
 	return p
 }
 

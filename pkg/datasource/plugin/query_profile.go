@@ -40,12 +40,14 @@ func withSideCallSite(f *data.Frame, key string, cs *callSiteInfo) {
 // queryProfile answers a "profile" query with one flamegraph frame.
 func (d *Datasource) queryProfile(ctx context.Context, r *request) (data.Frames, error) {
 	ctx, notices := labelframes.WithNotices(ctx)
+	ctx, whole := withWholeCounter(ctx)
 	t, cs, err := d.tree(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	f := dataframes.Flamegraph(t, dataframes.UnitOfProfileType(r.Query.ProfileTypeID))
 	withCallSite(f, cs)
+	withSampleFilterInfo(f, filterInfoOf(r.Query, whole.Load()))
 	for _, n := range notices.List() {
 		f.AppendNotices(data.Notice{Severity: data.NoticeSeverityWarning, Text: n})
 	}

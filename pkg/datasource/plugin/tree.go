@@ -45,7 +45,7 @@ func (d *Datasource) fullTree(ctx context.Context, r *request, sel source.Select
 // fullTreeAt is fullTree, and when sel names a call site, how its samples
 // were selected and the whole graph's total.
 func (d *Datasource) fullTreeAt(ctx context.Context, r *request, sel source.Selection) (*flame.Tree, *callSiteInfo, error) {
-	src := granularSource(d.src, r.Granularity)
+	src := granularSource(withSampleFilters(d.src, r.Query, r.Granularity, wholeCounter(ctx)), r.Granularity)
 	var plan *callSitePlan
 	whole := sel
 	if len(sel.CallSite) > 0 {

@@ -69,6 +69,32 @@ type DropFrames struct{ Pattern *regexp.Regexp }
 // TruncateDepth cuts every stack below Depth frames: truncate(Q, depth).
 type TruncateDepth struct{ Depth int }
 
+// Ignore drops the samples whose stack holds a location matching Pattern,
+// by pprof's rule for -ignore (a function name, a file name or the
+// mapping's file matches): ignore(Q, "regex").
+type Ignore struct{ Pattern *regexp.Regexp }
+
+// Hide removes the frames matching Pattern from every stack, keeping their
+// samples under their callers, by pprof's rule for -hide (a function name
+// or a file name matches; a sample left with no frame is dropped):
+// hide(Q, "regex").
+type Hide struct{ Pattern *regexp.Regexp }
+
+// SampleFilters are the query's ignore and hide patterns. They act on the
+// samples of the merged profile before its tree is built, as pprof applies
+// -ignore and -hide, wherever they stand in the pipeline.
+func (q *Query) SampleFilters() (ignore, hide []*regexp.Regexp) {
+	for _, op := range q.Ops {
+		switch o := op.(type) {
+		case Ignore:
+			ignore = append(ignore, o.Pattern)
+		case Hide:
+			hide = append(hide, o.Pattern)
+		}
+	}
+	return ignore, hide
+}
+
 // Func implements Op.
 func (FramesFromLabel) Func() string { return "frames_from_label" }
 
@@ -101,6 +127,18 @@ func (DropFrames) Func() string { return "drop_frames" }
 
 // Args implements Op.
 func (o DropFrames) Args() []Arg { return []Arg{{Value: patternText(o.Pattern)}} }
+
+// Func implements Op.
+func (Ignore) Func() string { return "ignore" }
+
+// Args implements Op.
+func (o Ignore) Args() []Arg { return []Arg{{Value: patternText(o.Pattern)}} }
+
+// Func implements Op.
+func (Hide) Func() string { return "hide" }
+
+// Args implements Op.
+func (o Hide) Args() []Arg { return []Arg{{Value: patternText(o.Pattern)}} }
 
 // Func implements Op.
 func (TruncateDepth) Func() string { return "truncate" }

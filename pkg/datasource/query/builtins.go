@@ -51,6 +51,30 @@ func init() {
 		},
 	})
 	Register(&Function{
+		Name:   "ignore",
+		Doc:    "Drops the samples whose stack holds a frame matching the regular expression (function or file name), as pprof's -ignore.",
+		Params: []Param{{Name: "regex", Kind: ArgString}},
+		Build: func(a *Args) (Op, error) {
+			re, err := compilePattern(a)
+			if err != nil {
+				return nil, err
+			}
+			return Ignore{Pattern: re}, nil
+		},
+	})
+	Register(&Function{
+		Name:   "hide",
+		Doc:    "Removes the frames matching the regular expression (function or file name) and keeps their samples under their callers, as pprof's -hide.",
+		Params: []Param{{Name: "regex", Kind: ArgString}},
+		Build: func(a *Args) (Op, error) {
+			re, err := compilePattern(a)
+			if err != nil {
+				return nil, err
+			}
+			return Hide{Pattern: re}, nil
+		},
+	})
+	Register(&Function{
 		Name:   "truncate",
 		Doc:    "Cuts every stack below the given depth; what is cut is added to the frame at that depth.",
 		Params: []Param{{Name: "depth", Kind: ArgInt}},

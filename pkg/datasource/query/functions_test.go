@@ -62,7 +62,7 @@ func TestFunctionsListedForTheEditor(t *testing.T) {
 		sigs = append(sigs, f.Signature())
 		assert.NotEmpty(t, f.Doc, f.Name)
 	}
-	assert.Equal(t, []string{"drop_frames", "focus", "frames_from_label", "reverse", "truncate"}, names)
+	assert.Equal(t, []string{"drop_frames", "focus", "frames_from_label", "hide", "ignore", "reverse", "truncate"}, names)
 	assert.Contains(t, sigs, "frames_from_label(query, label, ..., sep=string)")
 	assert.Contains(t, sigs, "truncate(query, depth)")
 }

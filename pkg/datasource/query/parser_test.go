@@ -99,6 +99,19 @@ func TestParseValid(t *testing.T) {
 			},
 		},
 		{
+			name: "ignore and hide, pprof's -ignore and -hide, are the query's sample filters",
+			in:   "reverse(ignore(hide({a=\"b\"}, `runtime\\.`), \"sha256\"))",
+			want: `reverse(ignore(hide({a="b"}, "runtime\\."), "sha256"))`,
+			check: func(t *testing.T, q *Query) {
+				require.Len(t, q.Ops, 3)
+				ignore, hide := q.SampleFilters()
+				require.Len(t, ignore, 1)
+				require.Len(t, hide, 1)
+				assert.Equal(t, "sha256", ignore[0].String())
+				assert.Equal(t, `runtime\.`, hide[0].String())
+			},
+		},
+		{
 			name: "nesting applies innermost first",
 			in:   "truncate(reverse(focus(drop_frames({a=\"b\"}, `runtime\\..*`), \"json\")), 40)",
 			want: `truncate(reverse(focus(drop_frames({a="b"}, "runtime\\..*"), "json")), 40)`,
@@ -168,7 +181,7 @@ func TestParseInvalid(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{``, `1:1: expected a selector (a profile type or {label matchers}) or a function call, found end of input`},
 		{`foo`, `1:1: expected a selector (a profile type or {label matchers}) or a function call, found identifier "foo"`},
-		{`nope({})`, `1:1: unknown function "nope"; known functions: drop_frames, focus, frames_from_label, reverse, truncate`},
+		{`nope({})`, `1:1: unknown function "nope"; known functions: drop_frames, focus, frames_from_label, hide, ignore, reverse, truncate`},
 		{`reverse`, `1:8: expected "(" after reverse, found end of input`},
 		{`reverse()`, `1:9: expected a query as the first argument of reverse(query), found ")"`},
 		{`reverse({}, 1)`, `1:13: expected ")" to close reverse(query), found number 1`},

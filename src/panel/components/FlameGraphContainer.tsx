@@ -1,12 +1,12 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useLayoutEffect, useReducer, useRef } from 'react';
+import React, { useCallback, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
-import { FlameData } from '../../shared/flameData';
-import { FlameIndex } from '../model/flameIndex';
+import { FlameData, percentBase } from '../../shared/flameData';
+import { buildIndex, FlameIndex } from '../model/flameIndex';
 import { topTable, TopRow } from '../model/topTable';
 import { effectiveView } from '../options';
 import { ViewOptions } from '../types';
@@ -19,6 +19,7 @@ import { useShownGraph } from './FlameGraph/useShownGraph';
 import { FlameGraphHeader, oneRowHeaderHeight } from './Header/FlameGraphHeader';
 import { HeaderAction } from './Header/headerOptions';
 import { useSearch } from './Header/useSearch';
+import { useShownProfile } from './Header/useShownProfile';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
 import { initialViewState, savedOptions, ViewAction, viewReducer, ViewState } from './state';
@@ -92,7 +93,11 @@ function useViewState(data: FlameData, options: ViewOptions, onOptionsChange?: (
  * view switch), the body (the flame graph pane, the sandwich, the call graph, the top table or the
  * call tree in a resizable drawer) and the keyboard. It owns the view's state; the panes draw it.
  */
-export function FlameGraphContainer({ data, width, height, options, onOptionsChange }: FlameGraphContainerProps) {
+export function FlameGraphContainer(props: FlameGraphContainerProps) {
+  const { width, height, options } = props;
+  // ignore, hide, relative and inverted reshape the profile before the view sees it
+  const shownProfile = useShownProfile(props.data, options, props.onOptionsChange);
+  const { data, onOptionsChange } = shownProfile;
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const [state, act] = useViewState(data, options, onOptionsChange);
@@ -114,7 +119,12 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
   const sandwichOpen = state.sandwich !== undefined;
   const layout = bodyLayout(view, sandwichOpen, width, state.drawerWidth);
 
-  const table = useTopTable(data, index, layout.showTable, state.sort, found.searchResult);
+  // the top table and the sandwich read the graph the right way up, inverted or not
+  const tableIndex = useMemo(
+    () => (shownProfile.table === data ? index : buildIndex(shownProfile.table)),
+    [shownProfile.table, data, index]
+  );
+  const table = useTopTable(shownProfile.table, tableIndex, layout.showTable, state.sort, found.searchResult);
   const { allRows, sortedRows, tableSearch } = table;
   // A drawer once shown stays mounted, hidden, while the other one is open: switching back shows
   // it with its rows, scroll and sort as left. (The table counts as seen once its rows are summed,
@@ -123,14 +133,14 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
   const keepTree = !layout.showTree && layout.split && layout.drawer === 'table' && state.treeSeen;
 
   const cut = sandwichCutFor(bodyHeight, data.maxLevel);
-  const sandwichModel = useSandwich(index, state.sandwich, cut, look);
+  const sandwichModel = useSandwich(tableIndex, state.sandwich, cut, look);
   // the sandwiches a click may open next: the open context menu's function, the top table's
   // first row's (its button, and the header's pick with nothing selected) and the search's best
   const menu = state.menu;
   const menuName = menu && menu.node >= 0 && menu.node < shown.data.count ? shown.data.nameIdx[menu.node] : -1;
   const searchName = tableSearch && allRows ? searchBest(allRows, tableSearch.nameMatch) : -1;
   const firstRowName = sortedRows.length > 0 ? sortedRows[0].nameIdx : -1;
-  usePrefetchSandwiches(index, [menuName, firstRowName, searchName], sandwichOpen, cut, look);
+  usePrefetchSandwiches(tableIndex, [menuName, firstRowName, searchName], sandwichOpen, cut, look);
 
   const sandwichOfSearch = () => {
     const result = found.searchResult;
@@ -139,7 +149,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
     }
     // the one the prefetch merged (once the deferred render has caught up), or worked out now
     const best =
-      allRows && tableSearch === result ? searchName : searchBest(allRows ?? topTable(index), result.nameMatch);
+      allRows && tableSearch === result ? searchName : searchBest(allRows ?? topTable(tableIndex), result.nameMatch);
     if (best >= 0) {
       act({ type: 'openSandwich', name: best });
     }
@@ -153,7 +163,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
     if (node > 0) {
       return data.nameIdx[node];
     }
-    const best = (allRows ?? topTable(index)).reduce<TopRow | undefined>(
+    const best = (allRows ?? topTable(tableIndex)).reduce<TopRow | undefined>(
       (b, r) => (!b || r.self > b.self ? r : b),
       undefined
     );
@@ -218,6 +228,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
         onSandwichSearch={sandwichOfSearch}
         onHeaderAction={onHeaderAction}
         act={act}
+        sampleFilters={shownProfile.choices}
       />
       <div className={styles.body} style={{ height: bodyHeight }}>
         {layout.showGraph && sandwichModel && (
@@ -225,7 +236,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
             key={sandwichModel.depthLimit === undefined ? 'whole' : 'cut'}
             sandwich={sandwichModel}
             unit={data.unit}
-            rootTotal={data.value[0]}
+            rootTotal={percentBase(data)}
             width={layout.graphWidth}
             height={bodyHeight}
             options={opt}
@@ -279,7 +290,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
               rows={table.rows}
               pending={allRows === undefined}
               unit={data.unit}
-              rootTotal={data.value[0]}
+              rootTotal={percentBase(data)}
               rootRight={data.valueRight ? data.valueRight[0] : undefined}
               colorBlind={opt.colorBlindDiff}
               width={layout.split ? layout.drawerWidth : width}

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { FlameData } from '../../shared/flameData';
+import { FlameData, percentBase } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
 
 /** A compiled search: regex when the text is a valid regular expression, else a substring. */
@@ -177,6 +177,6 @@ export function searchNodes(index: FlameIndex, nameMatch: Uint8Array): SearchRes
       }
     }
   }
-  const root = data.value[0] || 1;
+  const root = percentBase(data) || 1;
   return { nameMatch, nodeMatch, count, total, share: total / root };
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { FlameData } from '../../shared/flameData';
+import { FlameData, percentBase } from '../../shared/flameData';
 import { Chains, forEachVisibleInColumns } from '../model/chains';
 import { FlameIndex } from '../model/flameIndex';
 import { forEachVisible, LayoutParams, levelAt, rowY } from '../model/layout';
@@ -74,7 +74,8 @@ export function drawFlame(ctx: CanvasRenderingContext2D, p: DrawParams): number 
   const b = levelAt(p, scrollTop + height);
   const fromLevel = Math.max(0, Math.min(a, b));
   const toLevel = Math.max(a, b);
-  const rootTotal = data.value[0];
+  // percentages of the whole before ignore and hide, unless relative (percentBase)
+  const rootTotal = percentBase(data);
   const dimmed = p.darkTheme ? DIMMED_FILL_DARK : DIMMED_FILL;
   const pattern = data.virtual ? hatchPattern(ctx) : null;
   const forms = nameFormsCache(data.names);

@@ -192,3 +192,30 @@ export function parseDot(
   }
   return { nodes, edges, legend };
 }
+
+/** A `go tool pprof -top -unit=ns` report: every row's flat and cum by pprof's name, and its header's totals. */
+export interface TopReport {
+  rows: Map<string, { flat: number; cum: number }>;
+  /** What the rows account for ("Showing nodes accounting for …"). */
+  shown: number;
+  /** What pprof's percentages are of ("… of N total"). */
+  percentOf: number;
+}
+
+/** Reads a `go tool pprof -top -nodecount=0 -unit=ns` report, names as pprofName gives them. */
+export function parseTop(text: string): TopReport {
+  const head = /^Showing nodes accounting for (\S+), \S+ of (\S+) total$/m.exec(text);
+  if (!head) {
+    throw new Error('no "Showing nodes accounting for" line in the pprof -top report');
+  }
+  const value = (s: string) => (s === '0' ? 0 : ns(s));
+  const rows = new Map<string, { flat: number; cum: number }>();
+  const table = text.slice(text.indexOf('flat  flat%'));
+  for (const line of table.split('\n').slice(1)) {
+    const m = /^\s*(\S+)\s+\S+\s+\S+\s+(\S+)\s+\S+\s+(.*)$/.exec(line);
+    if (m) {
+      rows.set(pprofName(m[3]), { flat: value(m[1]), cum: value(m[2]) });
+    }
+  }
+  return { rows, shown: value(head[1]), percentOf: value(head[2]) };
+}

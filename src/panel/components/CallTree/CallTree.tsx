@@ -5,6 +5,7 @@ import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
+import { percentBase } from '../../../shared/flameData';
 import { FlameIndex } from '../../model/flameIndex';
 import { hasChildren, pathTo, TreeSortKey, treeRows } from '../../model/callTree';
 import { formatPercent, formatValue } from '../../model/format';
@@ -178,7 +179,7 @@ export function CallTree(props: CallTreeProps) {
   const bodyHeight = Math.max(0, height - HEADER);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 5);
   const last = Math.min(rows.length, Math.ceil((scrollTop + bodyHeight) / ROW) + 5);
-  const root = d.value[0] || 1;
+  const root = percentBase(d) || 1;
   const rootRight = d.valueRight ? d.valueRight[0] : 0;
   const sortHeader = (key: TreeSortKey, label: string) => (
     <div
@@ -275,7 +276,7 @@ export function CallTree(props: CallTreeProps) {
                     width={numW}
                     total={d.value[i]}
                     totalRight={d.valueRight[i]}
-                    rootTotal={d.value[0]}
+                    rootTotal={percentBase(d)}
                     rootRight={rootRight}
                     colorBlind={colorBlind}
                   />

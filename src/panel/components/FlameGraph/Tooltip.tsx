@@ -3,6 +3,7 @@
 
 import React, { useLayoutEffect, useRef, useState } from 'react';
 import { Portal } from '@grafana/ui';
+import { percentBase } from '../../../shared/flameData';
 import { FlameIndex } from '../../model/flameIndex';
 import { diffChange } from '../../model/colors';
 import { formatPercent, formatValue } from '../../model/format';
@@ -22,7 +23,7 @@ export interface TooltipProps {
 export function tooltipRows(index: FlameIndex, node: number, focus: number): Array<[string, string]> {
   const d = index.data;
   const unit = d.unit;
-  const root = d.value[0] || 1;
+  const root = percentBase(d) || 1;
   const fz = d.value[focus] || 1;
   const rows: Array<[string, string]> = [];
   const pct = (v: number) =>

@@ -9,6 +9,7 @@ import { ViewAction } from '../state';
 import { DiffLegend } from './DiffLegend';
 import { Header } from './HeaderControls';
 import { HeaderAction, HeaderChoices } from './headerOptions';
+import { SampleFilterChoices, SampleFilterControls } from './SampleFilterControls';
 import { SearchInput } from './SearchInput';
 
 /** Space under the header's controls, in CSS px. */
@@ -47,6 +48,8 @@ export interface FlameGraphHeaderProps extends HeaderChoices {
   onSandwichSearch: () => void;
   onHeaderAction: (a: HeaderAction) => void;
   act: (a: ViewAction) => void;
+  /** The ignore, hide, relative and inverted choices; no controls without them. */
+  sampleFilters?: SampleFilterChoices;
 }
 
 /**
@@ -121,6 +124,9 @@ export const FlameGraphHeader = forwardRef<HTMLDivElement, FlameGraphHeaderProps
           collapse={props.collapse}
           onAction={props.onHeaderAction}
         />
+        {props.sampleFilters && (
+          <SampleFilterControls {...props.sampleFilters} onChange={(changed) => act({ type: 'setOptions', changed })} />
+        )}
         {props.diff && <DiffLegend colorBlind={props.colorBlindDiff} />}
       </div>
     );
