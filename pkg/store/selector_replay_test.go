@@ -19,8 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/emberscope/emberscope/internal/pyroscopereplay"
 	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/internal/pyroscopereplay"
 )
 
 // selectorRecordings is the folder of the stack trace selector recordings
