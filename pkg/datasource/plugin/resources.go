@@ -29,6 +29,7 @@ func (d *Datasource) resourceHandler() backend.CallResourceHandler {
 	mux.HandleFunc("/labelValues", d.route("labelValues", d.labelValues))
 	mux.HandleFunc("/export", d.export)
 	mux.HandleFunc("/pgo", d.pgo)
+	mux.HandleFunc("/source", d.route("source", d.sourceView))
 	return httpadapter.New(mux)
 }
 
