@@ -1,0 +1,271 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package plugin
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
+
+	"github.com/emberscope/emberscope/internal/fixtures"
+	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
+)
+
+// semverProfile is the CPU profile internal/fixtures/cmd/semverprog recorded
+// of itself with go1.26.8: its own code, golang.org/x/mod/semver (a module
+// dependency) and the standard library's sort and fmt.
+const (
+	semverProfile   = "profiles/semverprog.cpu.pb.gz"
+	semverGoVersion = "go1.26.8"
+	semverModule    = "golang.org/x/mod"
+	semverModuleVer = "v0.42.0"
+)
+
+// pprofList runs `go tool pprof -list` for fn (through regexp.QuoteMeta)
+// and returns the flat and cum of every line of fn's routines that has
+// either, by "<file base>:<line>".
+// Extra arguments (-source_path, -trim_path) point pprof at the files.
+func pprofList(t *testing.T, profilePath, fn, sampleType string, extra ...string) map[string]lineCost {
+	t.Helper()
+	args := append([]string{"-list", "^" + regexp.QuoteMeta(fn) + "$", "-sample_index=" + sampleType, "-unit=ns"}, extra...)
+	out := pproforacle.Output(t, profilePath, args...)
+	routine := regexp.MustCompile(`^ROUTINE =+ (.+) in (.+)$`)
+	row := regexp.MustCompile(`^\s*(\S+)\s+(\S+)\s+(\d+):`)
+	got := map[string]lineCost{}
+	file := ""
+	for _, l := range strings.Split(out, "\n") {
+		if m := routine.FindStringSubmatch(l); m != nil {
+			require.Equal(t, fn, m[1], "pprof lists only the function asked for")
+			file = path.Base(m[2])
+			continue
+		}
+		m := row.FindStringSubmatch(l)
+		if m == nil || file == "" {
+			continue
+		}
+		c := lineCost{Self: pprofValue(t, m[1]), Total: pprofValue(t, m[2])}
+		if c.Self != 0 || c.Total != 0 {
+			got[file+":"+m[3]] = c
+		}
+	}
+	require.NotEmpty(t, got, "pprof lists %s:\n%s", fn, out)
+	return got
+}
+
+func pprofValue(t *testing.T, s string) int64 {
+	if s == "." {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(s, "ns"), 10, 64)
+	require.NoError(t, err, s)
+	return n
+}
+
+// viewLines is the answer's lines with a value, keyed as pprofList keys them.
+func viewLines(v SourceView) map[string]lineCost {
+	got := map[string]lineCost{}
+	for _, f := range v.Files {
+		for _, l := range f.Lines {
+			if l.Self != 0 || l.Total != 0 {
+				got[path.Base(f.Path)+":"+strconv.FormatInt(l.Line, 10)] = lineCost{Self: l.Self, Total: l.Total}
+			}
+		}
+	}
+	return got
+}
+
+// sourceOf calls the source resource for fn over the last hour.
+func sourceOf(t *testing.T, d *Datasource, selector, fn string) (int, SourceView, string) {
+	t.Helper()
+	code, _, body := callResource(t, d, "GET", "source", url.Values{
+		"profileTypeId": {cpuType}, "labelSelector": {selector}, "function": {fn},
+		"from": {strconv.FormatInt(time.Now().Add(-time.Hour).UnixMilli(), 10)}, "to": {"now"},
+	})
+	var v SourceView
+	if code == http.StatusOK {
+		require.NoError(t, json.Unmarshal(body, &v), string(body))
+	}
+	return code, v, string(body)
+}
+
+// sourceText is the text the answer shows for a line.
+func sourceText(f SourceFile, line int64) string {
+	for _, l := range f.Lines {
+		if l.Line == line {
+			return l.Text
+		}
+	}
+	return ""
+}
+
+// fileLine reads one line of a file on disk, the oracle of a line's text.
+func fileLine(t *testing.T, file string, line int64) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	return strings.Split(string(b), "\n")[line-1]
+}
+
+// recordedFile is the file a profile names for fn.
+func recordedFile(t *testing.T, b []byte, fn string) string {
+	t.Helper()
+	for _, f := range plugintest.Parse(t, b).Function {
+		if f.Name == fn {
+			return f.Filename
+		}
+	}
+	t.Fatalf("the profile has no function %s", fn)
+	return ""
+}
+
+// hottest is the answer's line with the largest total.
+func hottest(f SourceFile) SourceLine {
+	var h SourceLine
+	for _, l := range f.Lines {
+		if l.Total > h.Total {
+			h = l
+		}
+	}
+	return h
+}
+
+// TestSourceLocalRootMatchesPprofList shows a function of the program's own
+// code from a local source root: every line's self and total are the ones
+// `go tool pprof -list` prints for the recorded profile, and the text is
+// the file's.
+func TestSourceLocalRootMatchesPprofList(t *testing.T) {
+	storeURL := plugintest.Store(t)
+	plugintest.Ingest(t, storeURL, "pgoprog{env=test}", plugintest.Now(t, fixtures.Read(t, pgoProgProfile)))
+	root := fixtures.Path(t, "cmd/pgoprog")
+	d := newDSWith(t, storeURL, fmt.Sprintf(`{"sourceRoots":[%q]}`, root))
+
+	code, v, body := sourceOf(t, d, `{service_name="pgoprog"}`, "main.checksum")
+	require.Equal(t, 200, code, body)
+	recordedDir := filepath.Dir(recordedFile(t, fixtures.Read(t, pgoProgProfile), "main.checksum"))
+	require.Equal(t, pprofList(t, fixtures.Path(t, pgoProgProfile), "main.checksum", "cpu",
+		"-source_path="+root, "-trim_path="+recordedDir), viewLines(v))
+	require.Len(t, v.Files, 1)
+	f := v.Files[0]
+	require.Equal(t, "local", f.Provider, f.Message)
+	require.Contains(t, f.Origin, root)
+	require.Empty(t, f.Warning)
+	h := hottest(f)
+	require.Equal(t, fileLine(t, filepath.Join(root, "main.go"), h.Line), h.Text)
+	require.Contains(t, h.Text, "mix(", "the hot line is the call of mix")
+	require.Contains(t, sourceText(f, f.StartLine), "func checksum(", "the answer starts at the declaration")
+}
+
+// goProxy serves module zips made with golang.org/x/mod/zip as a Go
+// module proxy does (<module>/@v/<version>.zip), and counts the calls.
+func goProxy(t *testing.T, zips map[module.Version][]modzip.File) (*httptest.Server, *int) {
+	t.Helper()
+	bodies := map[string][]byte{}
+	for m, files := range zips {
+		var buf bytes.Buffer
+		require.NoError(t, modzip.Create(&buf, m, files))
+		escMod, err := module.EscapePath(m.Path)
+		require.NoError(t, err)
+		bodies["/"+escMod+"/@v/"+m.Version+".zip"] = buf.Bytes()
+	}
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		b, ok := bodies[r.URL.Path]
+		if !ok {
+			http.Error(w, "not found: "+r.URL.Path, http.StatusNotFound)
+			return
+		}
+		_, _ = w.Write(b)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+// zipFile is a file for modzip.Create read from disk.
+type zipFile struct{ name, disk string }
+
+func (f zipFile) Path() string                 { return f.name }
+func (f zipFile) Lstat() (os.FileInfo, error)  { return os.Stat(f.disk) }
+func (f zipFile) Open() (io.ReadCloser, error) { return os.Open(f.disk) }
+
+// semverZips are the zips the semverprog profile's files come from: the
+// module golang.org/x/mod from the module cache, and the toolchain module
+// holding the standard library's sort and fmt.
+func semverZips(t *testing.T) map[module.Version][]modzip.File {
+	t.Helper()
+	modDir := filepath.Join(goEnv(t, "GOMODCACHE"), semverModule+"@"+semverModuleVer)
+	goroot := runtime.GOROOT()
+	return map[module.Version][]modzip.File{
+		{Path: semverModule, Version: semverModuleVer}: {
+			zipFile{"semver/semver.go", filepath.Join(modDir, "semver", "semver.go")},
+			zipFile{"go.mod", filepath.Join(modDir, "go.mod")},
+		},
+		{Path: "golang.org/toolchain", Version: "v0.0.1-" + semverGoVersion + ".linux-amd64"}: {
+			zipFile{"src/sort/zsortfunc.go", filepath.Join(goroot, "src", "sort", "zsortfunc.go")},
+			zipFile{"src/fmt/print.go", filepath.Join(goroot, "src", "fmt", "print.go")},
+		},
+	}
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	require.NoError(t, err)
+	return strings.TrimSpace(string(out))
+}
+
+// TestSourceGoProxyMatchesPprofList shows a module dependency's function
+// and two standard library functions from a Go module proxy: each line's
+// self and total are pprof's, the text is the module's, and the answer
+// says which Go version's standard library it shows.
+func TestSourceGoProxyMatchesPprofList(t *testing.T) {
+	storeURL := plugintest.Store(t)
+	plugintest.Ingest(t, storeURL, "semverprog{env=test}", plugintest.Now(t, fixtures.Read(t, semverProfile)))
+	proxy, calls := goProxy(t, semverZips(t))
+	d := newDSWith(t, storeURL, fmt.Sprintf(`{"goProxyUrl":%q,"goVersion":%q}`, proxy.URL, semverGoVersion))
+	recorded := fixtures.Path(t, semverProfile)
+
+	for _, tc := range []struct {
+		fn, file, goVersion string
+	}{
+		{"golang.org/x/mod/semver.Compare", filepath.Join(goEnv(t, "GOMODCACHE"), semverModule+"@"+semverModuleVer, "semver", "semver.go"), ""},
+		{"sort.insertionSort_func", filepath.Join(runtime.GOROOT(), "src", "sort", "zsortfunc.go"), semverGoVersion},
+		{"fmt.(*pp).doPrintf", filepath.Join(runtime.GOROOT(), "src", "fmt", "print.go"), semverGoVersion},
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			code, v, body := sourceOf(t, d, `{service_name="semverprog"}`, tc.fn)
+			require.Equal(t, 200, code, body)
+			require.Equal(t, pprofList(t, recorded, tc.fn, "cpu"), viewLines(v))
+			f := v.Files[0]
+			require.Equal(t, "goproxy", f.Provider, f.Message)
+			require.Equal(t, tc.goVersion, f.GoVersion)
+			h := hottest(f)
+			require.Equal(t, fileLine(t, tc.file, h.Line), h.Text)
+			require.Empty(t, f.Warning)
+		})
+	}
+	before := *calls
+	code, _, body := sourceOf(t, d, `{service_name="semverprog"}`, "golang.org/x/mod/semver.Compare")
+	require.Equal(t, 200, code, body)
+	require.Equal(t, before, *calls, "a file shown once is cached")
+}
