@@ -5,6 +5,8 @@ package plugin
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -22,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
@@ -29,6 +32,7 @@ import (
 	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
 	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
+	"github.com/emberscope/emberscope/pkg/datasource/source/parca/parcatest"
 )
 
 // semverProfile is the CPU profile internal/fixtures/cmd/semverprog recorded
@@ -268,4 +272,114 @@ func TestSourceGoProxyMatchesPprofList(t *testing.T) {
 	code, _, body := sourceOf(t, d, `{service_name="semverprog"}`, "golang.org/x/mod/semver.Compare")
 	require.Equal(t, 200, code, body)
 	require.Equal(t, before, *calls, "a file shown once is cached")
+}
+
+// TestSourceFromParcaMatchesPprofList reads the per-line values from a real
+// Parca server's merged pprof (recording 21, REPORT_TYPE_PPROF): they are
+// the ones `go tool pprof -list` prints for that recorded answer. The
+// recording's machine is gone, so no source is found, and the answer names
+// each place it looked.
+func TestSourceFromParcaMatchesPprofList(t *testing.T) {
+	srv := parcatest.NewServer(t, parcatest.DefaultDir)
+	root := t.TempDir()
+	d := newDSWith(t, srv.URL, fmt.Sprintf(`{"serverKind":"parca","sourceRoots":[%q]}`, root))
+	t.Cleanup(func() {
+		for _, u := range srv.Unmatched() {
+			require.Contains(t, u, "/api/profiles/labels", "only the label lookup (no recording) may miss: %s", u)
+		}
+	})
+	recorded := filepath.Join(fixtures.Parca(), "21-query-merge-pprof.pb.gz")
+	for _, fn := range []string{"regexp.(*Regexp).tryBacktrack", "slices.partitionOrdered[go.shape.int]"} {
+		t.Run(fn, func(t *testing.T) {
+			code, _, body := callResource(t, d, "GET", "source", url.Values{
+				"profileTypeId": {cpuType}, "labelSelector": {`{job="demo-labeled"}`}, "function": {fn},
+				"from": {strconv.FormatInt(parcaRecorded.From.UnixMilli(), 10)},
+				"to":   {strconv.FormatInt(parcaRecorded.To.UnixMilli(), 10)},
+			})
+			require.Equal(t, 200, code, string(body))
+			var v SourceView
+			require.NoError(t, json.Unmarshal(body, &v))
+			require.Equal(t, pprofList(t, recorded, fn, "cpu", "-source_path="+root), viewLines(v))
+			require.Contains(t, v.Files[0].Message, "no source found for "+v.Files[0].Path)
+			require.Contains(t, v.Files[0].Message, "local source roots "+root)
+		})
+	}
+}
+
+// gitHubAPI answers the contents API as GitHub documents it
+// (GET /repos/{owner}/{repo}/contents/{path}?ref=, the file base64-encoded
+// in JSON), serving files only to a request carrying token.
+func gitHubAPI(t *testing.T, owner, repo, ref, token string, files map[string][]byte) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"message":"Bad credentials"}`))
+			return
+		}
+		prefix := "/repos/" + owner + "/" + repo + "/contents/"
+		content, ok := files[strings.TrimPrefix(r.URL.Path, prefix)]
+		if !strings.HasPrefix(r.URL.Path, prefix) || r.URL.Query().Get("ref") != ref || !ok {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"message":"Not Found"}`))
+			return
+		}
+		writeJSONBody(t, w, map[string]any{
+			"type": "file", "encoding": "base64", "size": len(content),
+			"name": path.Base(r.URL.Path), "path": strings.TrimPrefix(r.URL.Path, prefix),
+			"content": base64.StdEncoding.EncodeToString(content),
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func writeJSONBody(t *testing.T, w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	require.NoError(t, json.NewEncoder(w).Encode(v))
+}
+
+// TestSourceFromGitHub reads the program's own file from GitHub at the
+// commit of the profile's labels, with the token kept in secureJsonData:
+// the answer links the line at that commit and never holds the token.
+func TestSourceFromGitHub(t *testing.T) {
+	const (
+		token  = "ghp_sourceViewTestToken"
+		commit = "4bf881d7fb0b2c3d4e5f60718293a4b5c6d7e8f9"
+	)
+	recordedMain := recordedFile(t, fixtures.Read(t, semverProfile), "main.newest.func1")
+	rootPath := filepath.Dir(recordedMain)
+	mainGo := fixtures.Read(t, "cmd/semverprog/main.go")
+	gh := gitHubAPI(t, "acme", "semverprog", commit, token, map[string][]byte{"main.go": mainGo})
+
+	storeURL := plugintest.Store(t)
+	plugintest.Ingest(t, storeURL, fmt.Sprintf("semverprog{service_repository=https://github.com/acme/semverprog,service_git_ref=%s,service_root_path=%s}", commit, rootPath),
+		plugintest.Now(t, fixtures.Read(t, semverProfile)))
+	inst, err := NewDatasource(context.Background(), backend.DataSourceInstanceSettings{
+		UID: "emberscope", Type: PluginID, URL: storeURL,
+		JSONData:                json.RawMessage(fmt.Sprintf(`{"githubApiUrl":%q,"sourceServerVcs":false}`, gh.URL)),
+		DecryptedSecureJSONData: map[string]string{"githubToken": token},
+	})
+	require.NoError(t, err)
+	d := inst.(*Datasource)
+	t.Cleanup(d.Dispose)
+
+	code, v, body := sourceOf(t, d, `{service_name="semverprog"}`, "main.newest.func1")
+	require.Equal(t, 200, code, body)
+	require.NotContains(t, body, token, "the token never reaches the browser")
+	require.Equal(t, pprofList(t, fixtures.Path(t, semverProfile), "main.newest.func1", "cpu",
+		"-source_path="+fixtures.Path(t, "cmd/semverprog"), "-trim_path="+rootPath), viewLines(v))
+	f := v.Files[0]
+	require.Equal(t, "github", f.Provider, f.Message)
+	require.Equal(t, "https://github.com/acme/semverprog/blob/"+commit+"/main.go", f.Link)
+	require.Contains(t, f.Origin, commit)
+	h := hottest(f)
+	require.Contains(t, h.Text, "semver.Compare(", "the hot line is the call into the module")
+
+	// Without the token GitHub refuses, and the answer says to check it.
+	noToken := newDSWith(t, storeURL, fmt.Sprintf(`{"githubApiUrl":%q,"sourceServerVcs":false}`, gh.URL))
+	code, v, body = sourceOf(t, noToken, `{service_name="semverprog"}`, "main.newest.func1")
+	require.Equal(t, 200, code, body)
+	require.Contains(t, v.Files[0].Message, "check the GitHub token")
+	require.NotEmpty(t, viewLines(v), "the numbers are shown without the text")
 }
