@@ -35,9 +35,9 @@ const (
 
 // SourceView is the answer of the source resource.
 type SourceView struct {
-	Function      string       `json:"function"`
-	ProfileTypeID string       `json:"profileTypeId"`
-	Unit          string       `json:"unit"`
+	Function      string `json:"function"`
+	ProfileTypeID string `json:"profileTypeId"`
+	Unit          string `json:"unit"`
 	// Total is the whole selection's value, for percentages.
 	Total int64        `json:"total"`
 	Files []SourceFile `json:"files"`
