@@ -86,19 +86,23 @@ func (d *Datasource) sourceView(r *http.Request) (any, error) {
 	if fn == "" {
 		return nil, userErrorf("function: missing; name the function whose source to show, such as main.main")
 	}
-	typeID := strings.TrimSpace(v.Get("profileTypeId"))
+	q, err := query.Compile(query.Model{
+		ProfileTypeID: strings.TrimSpace(v.Get("profileTypeId")),
+		LabelSelector: v.Get("labelSelector"),
+		Expr:          v.Get("expr"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	typeID := q.ProfileTypeID
 	if typeID == "" {
-		return nil, userErrorf("profileTypeId: missing")
+		return nil, userErrorf("profileTypeId: missing; name the profile type, or give expr")
 	}
 	pt, err := model.ParseProfileType(typeID)
 	if err != nil {
 		return nil, userErrorf("profileTypeId: %v", err)
 	}
 	tr, err := pgoRange(v, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	q, err := query.Compile(query.Model{ProfileTypeID: typeID, LabelSelector: v.Get("labelSelector")})
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +153,9 @@ func (d *Datasource) sourceFile(ctx context.Context, finder *sourcecode.Finder, 
 		return out
 	}
 	out.Origin, out.Provider, out.Link, out.GoVersion = found.Origin, found.Provider, found.Link, found.GoVersion
+	if out.Link == "" {
+		out.Link = repositoryLink(labels, f.Path)
+	}
 	text := splitLines(found.Content)
 	first, last := f.lineSpan()
 	for l := first; l <= last && l <= int64(len(text)); l++ {
@@ -160,6 +167,20 @@ func (d *Datasource) sourceFile(ctx context.Context, finder *sourcecode.Finder, 
 	}
 	out.Warning = mismatch(fn, f, text)
 	return out
+}
+
+// repositoryLink is the file's page in the repository of the profile's
+// labels at its commit, "" when the labels do not place it there.
+func repositoryLink(labels sourcecode.Request, path string) string {
+	repo, err := sourcecode.ParseRepository(labels.Repository)
+	if err != nil {
+		return ""
+	}
+	rel, err := repo.RelativePath(path, labels.RootPath)
+	if err != nil {
+		return ""
+	}
+	return repo.Link(labels.Ref, rel)
 }
 
 func splitLines(b []byte) []string {

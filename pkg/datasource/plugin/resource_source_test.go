@@ -158,20 +158,23 @@ func hottest(f SourceFile) SourceLine {
 // `go tool pprof -list` prints for the recorded profile, and the text is
 // the file's.
 func TestSourceLocalRootMatchesPprofList(t *testing.T) {
+	const commit = "9245b2a0c1d2e3f405162738495a6b7c8d9e0f1a"
+	recordedDir := filepath.Dir(recordedFile(t, fixtures.Read(t, pgoProgProfile), "main.checksum"))
 	storeURL := plugintest.Store(t)
-	plugintest.Ingest(t, storeURL, "pgoprog{env=test}", plugintest.Now(t, fixtures.Read(t, pgoProgProfile)))
+	plugintest.Ingest(t, storeURL, "pgoprog{service_repository=https://github.com/acme/pgoprog,service_git_ref="+commit+",service_root_path="+recordedDir+"}",
+		plugintest.Now(t, fixtures.Read(t, pgoProgProfile)))
 	root := fixtures.Path(t, "cmd/pgoprog")
 	d := newDSWith(t, storeURL, fmt.Sprintf(`{"sourceRoots":[%q]}`, root))
 
 	code, v, body := sourceOf(t, d, `{service_name="pgoprog"}`, "main.checksum")
 	require.Equal(t, 200, code, body)
-	recordedDir := filepath.Dir(recordedFile(t, fixtures.Read(t, pgoProgProfile), "main.checksum"))
 	require.Equal(t, pprofList(t, fixtures.Path(t, pgoProgProfile), "main.checksum", "cpu",
 		"-source_path="+root, "-trim_path="+recordedDir), viewLines(v))
 	require.Len(t, v.Files, 1)
 	f := v.Files[0]
 	require.Equal(t, "local", f.Provider, f.Message)
 	require.Contains(t, f.Origin, root)
+	require.Equal(t, "https://github.com/acme/pgoprog/blob/"+commit+"/main.go", f.Link, "the file is linked at the profiled commit")
 	require.Empty(t, f.Warning)
 	h := hottest(f)
 	require.Equal(t, fileLine(t, filepath.Join(root, "main.go"), h.Line), h.Text)
