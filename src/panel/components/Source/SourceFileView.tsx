@@ -37,7 +37,11 @@ export function SourceFileView({ file, unit, total }: { file: SourceFile; unit: 
       <div className={styles.fileHeader}>
         <span className={styles.path}>{file.path}</span>
         {file.origin && <span className={styles.origin}>from {file.origin}</span>}
-        {file.goVersion && <span className={styles.origin} data-testid="source-go-version">Go {file.goVersion}</span>}
+        {file.goVersion && (
+          <span className={styles.origin} data-testid="source-go-version">
+            Go {file.goVersion}
+          </span>
+        )}
         {file.link && (
           <a
             className={styles.link}

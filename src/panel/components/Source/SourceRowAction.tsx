@@ -4,7 +4,15 @@
 import React from 'react';
 
 /** A table row's button that opens the row's function in the source view. */
-export function SourceRowAction({ name, open, className }: { name: string; open: (fn: string) => void; className?: string }) {
+export function SourceRowAction({
+  name,
+  open,
+  className,
+}: {
+  name: string;
+  open: (fn: string) => void;
+  className?: string;
+}) {
   return (
     <button
       type="button"
