@@ -24,13 +24,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
+	"github.com/emberscope/emberscope/internal/pyroscopereplay"
 	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
 	"github.com/emberscope/emberscope/pkg/datasource/source/parca/parcatest"
 )
@@ -385,4 +388,46 @@ func TestSourceFromGitHub(t *testing.T) {
 	require.Equal(t, 200, code, body)
 	require.Contains(t, v.Files[0].Message, "check the GitHub token")
 	require.NotEmpty(t, viewLines(v), "the numbers are shown without the text")
+}
+
+// TestSourceLinesOfPyroscopesAnswer counts per line from what a real
+// Pyroscope v2.2.1 answered to SelectMergeProfile (recording 27, a pprof
+// with lines): self and total equal `go tool pprof -list` on that answer.
+// The replay cannot serve the resource itself (it asks a larger node
+// budget and the series' labels, which were not recorded).
+func TestSourceLinesOfPyroscopesAnswer(t *testing.T) {
+	exs, err := pyroscopereplay.Load(fixtures.Pyroscope())
+	require.NoError(t, err)
+	var answer []byte
+	for _, ex := range exs {
+		if ex.Number == 27 {
+			m, err := pyroscopereplay.Decode(ex.RPC(), ex.Response)
+			require.NoError(t, err)
+			answer, err = proto.Marshal(m)
+			require.NoError(t, err)
+		}
+	}
+	require.NotEmpty(t, answer, "recording 27 is SelectMergeProfile")
+	p, err := profile.ParseData(answer)
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "27.pb.gz")
+	out, err := os.Create(file)
+	require.NoError(t, err)
+	require.NoError(t, p.Write(out))
+	require.NoError(t, out.Close())
+
+	idx := sampleIndexOf(p, "cpu", "nanoseconds")
+	// pprof prints a line's numbers only beside its text: the standard
+	// library's files are on this machine, the recorded program's are not.
+	for _, fn := range []string{"regexp.(*Regexp).backtrack", "regexp.(*Regexp).tryBacktrack"} {
+		got := map[string]lineCost{}
+		for _, f := range functionLines(p, fn, idx) {
+			for l, c := range f.Lines {
+				if c.Self != 0 || c.Total != 0 {
+					got[path.Base(f.Path)+":"+strconv.FormatInt(l, 10)] = *c
+				}
+			}
+		}
+		require.Equal(t, pprofList(t, file, fn, "cpu", "-source_path="+t.TempDir()), got, fn)
+	}
 }
