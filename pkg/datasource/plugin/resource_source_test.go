@@ -431,3 +431,22 @@ func TestSourceLinesOfPyroscopesAnswer(t *testing.T) {
 		require.Equal(t, pprofList(t, file, fn, "cpu", "-source_path="+t.TempDir()), got, fn)
 	}
 }
+
+// TestSourceWarnsWhenTheFileChanged finds a file whose function no longer
+// starts at the profile's start line (two lines were added above it): the
+// numbers stay, and the answer warns that the file is not the one profiled.
+func TestSourceWarnsWhenTheFileChanged(t *testing.T) {
+	storeURL := plugintest.Store(t)
+	plugintest.Ingest(t, storeURL, "pgoprog{env=changed}", plugintest.Now(t, fixtures.Read(t, pgoProgProfile)))
+	root := t.TempDir()
+	changed := append([]byte("// a comment added\n// after the profile\n"), fixtures.Read(t, "cmd/pgoprog/main.go")...)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "main.go"), changed, 0o644))
+	d := newDSWith(t, storeURL, fmt.Sprintf(`{"sourceRoots":[%q]}`, root))
+
+	code, v, body := sourceOf(t, d, `{service_name="pgoprog"}`, "main.checksum")
+	require.Equal(t, 200, code, body)
+	f := v.Files[0]
+	require.Equal(t, "local", f.Provider)
+	require.Contains(t, f.Warning, fmt.Sprintf("the profile says main.checksum starts at line %d", f.StartLine))
+	require.Contains(t, f.Warning, "the file has changed since it was profiled")
+}
