@@ -43,6 +43,7 @@ func runDemo(args []string) error {
 	fs.IntVar(&o.Workers, "workers", 2, "virtual users of the load generator")
 	fs.DurationVar(&o.Pause, "pause", demo.DefaultPause, "think time of each virtual user between requests")
 	fs.StringVar(&o.Region, "region", "eu-west", "region tag of the profiles")
+	fs.Var((*sourceRootsFlag)(&o.SourceRoots), "source-root", sourceRootUsage+"; the demo's own code is always one")
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	verbose := fs.Bool("v", false, "log every playground request")
 	if err := fs.Parse(args); err != nil {

@@ -28,6 +28,8 @@ func runPlayground(args []string) error {
 	static := fs.String("static", "", "directory of a built playground page to serve instead of the one in the binary")
 	backfill := fs.Bool("backfill", false, "the embedded store accepts profiles of any time and keeps them forever (no ingest window, no retention), for loading recorded profiles")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names accepted in the Host header besides IP addresses, localhost and the -listen host (\"*\": any)")
+	var sourceRoots sourceRootsFlag
+	fs.Var(&sourceRoots, "source-root", sourceRootUsage)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,7 +61,7 @@ func runPlayground(args []string) error {
 		fmt.Printf("embedded store in %s at %s (send profiles to %s/ingest)\n", dir, *backendURL, *backendURL)
 	}
 
-	h, err := playground.New(playground.Options{BackendURL: *backendURL, StaticDir: *static, Logger: logger})
+	h, err := playground.New(playground.Options{BackendURL: *backendURL, StaticDir: *static, Logger: logger, SourceRoots: sourceRoots})
 	if err != nil {
 		return err
 	}

@@ -95,12 +95,24 @@ export interface EmberscopeOptions extends DataSourceJsonData {
   tlsSkipVerify?: boolean;
   /** The tracing datasource (Tempo, Jaeger, Zipkin) span exemplars link their trace ids to. */
   tracingDatasourceUid?: string;
+  /** The source view's local folders of source code (on the Grafana server). */
+  sourceRoots?: string[];
+  /** The source view asks the profile server's VCS service (Pyroscope); default on. */
+  sourceServerVcs?: boolean;
+  /** GitHub's or a GitHub Enterprise server's API base; empty leaves GitHub out. */
+  githubApiUrl?: string;
+  /** A Go module proxy's base; empty leaves it out. */
+  goProxyUrl?: string;
+  /** The Go release (go1.22.4) of the standard library shown when a profile has no go_version label. */
+  goVersion?: string;
 }
 
 /** The datasource's secureJsonData. */
 export interface EmberscopeSecureOptions {
   basicAuthPassword?: string;
   bearerToken?: string;
+  /** Sent to githubApiUrl only. */
+  githubToken?: string;
 }
 
 /** A flamegraph's node budget when the query sets none (the backend's default). */

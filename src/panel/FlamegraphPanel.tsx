@@ -6,6 +6,7 @@ import { PanelProps } from '@grafana/data';
 import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } from '../shared/flameData';
 import { afterPaint } from './afterPaint';
 import { FlameGraphContainer } from './components/FlameGraphContainer';
+import { SourceProvider, sourceTargetOf } from './components/Source';
 import { defaultOptions } from './options';
 import { PanelOptions } from './types';
 
@@ -52,6 +53,13 @@ export function usePanelData(series: PanelProps['data']['series']): Parsed {
 /** The Emberscope flamegraph panel. */
 export function FlamegraphPanel({ data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
   const parsed = usePanelData(data.series);
+  const from = data.timeRange.from.valueOf();
+  const to = data.timeRange.to.valueOf();
+  // the source view asks the panel's datasource about the panel's query
+  const sourceTarget = useMemo(
+    () => sourceTargetOf(data.request?.targets as Parameters<typeof sourceTargetOf>[0], { from, to }),
+    [data.request?.targets, from, to]
+  );
   const opts = { ...defaultOptions, ...options };
   // the header's choices are saved as the panel's options (Grafana keeps them with the dashboard)
   const latest = useRef({ options, onOptionsChange });
@@ -72,5 +80,9 @@ export function FlamegraphPanel({ data, width, height, options, onOptionsChange 
   if ('empty' in parsed) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
   }
-  return <FlameGraphContainer data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />;
+  return (
+    <SourceProvider target={sourceTarget}>
+      <FlameGraphContainer data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />
+    </SourceProvider>
+  );
 }

@@ -84,6 +84,7 @@ export function App() {
         shown={views.flameArea}
         flame={shownFlame(state)}
         range={selection ?? range}
+        query={ran}
         options={options}
         onOptionsChange={setOptions}
       />

@@ -3,13 +3,15 @@
 
 import React, { useMemo, useRef } from 'react';
 import { css, cx } from '@emotion/css';
-import { DataFrame, dateTime, LoadingState, PanelData } from '@grafana/data';
+import { DataFrame, DataQueryRequest, dateTime, LoadingState, PanelData } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 import { FlamegraphPanel } from '../panel/FlamegraphPanel';
 import type { PanelOptions } from '../panel/options';
 import { useElementSize } from '../panel/components/useElementSize';
 import { GrafanaPanelBox } from './GrafanaPanelBox';
 import type { TimeSpan } from './pageState';
+import type { EmberscopeQuery } from '../datasource/types';
+import { DATASOURCE_UID } from './api';
 
 export interface FlameAreaProps {
   /** Whether a flamegraph belongs on the page; the box stays mounted (hidden) otherwise, so its size is known. */
@@ -17,12 +19,14 @@ export interface FlameAreaProps {
   flame?: DataFrame;
   /** The range the flamegraph is of. */
   range: TimeSpan;
+  /** The query the flamegraph answers, which the source view asks the datasource about. */
+  query?: EmberscopeQuery;
   options: PanelOptions;
   onOptionsChange: (o: PanelOptions) => void;
 }
 
 /** The flamegraph panel the plugin ships, in a Grafana panel box that takes the rest of the page. */
-export function FlameArea({ shown, flame, range, options, onOptionsChange }: FlameAreaProps) {
+export function FlameArea({ shown, flame, range, query, options, onOptionsChange }: FlameAreaProps) {
   const styles = useStyles2(getStyles);
   const box = useRef<HTMLDivElement>(null);
   const size = useElementSize(box);
@@ -35,8 +39,11 @@ export function FlameArea({ shown, flame, range, options, onOptionsChange }: Fla
         to: dateTime(range.to),
         raw: { from: dateTime(range.from), to: dateTime(range.to) },
       },
+      request: query
+        ? ({ targets: [{ ...query, datasource: { uid: DATASOURCE_UID } }] } as unknown as DataQueryRequest)
+        : undefined,
     }),
-    [flame, range.from, range.to]
+    [flame, range.from, range.to, query]
   );
   return (
     <GrafanaPanelBox ref={box} testId="panel-box" className={cx(styles.box, !shown && styles.hidden)}>

@@ -33,13 +33,13 @@ export function buildEmberscope(dir: string): string {
 export const PAGE_INDEX = path.join(REPO, 'pkg', 'hosts', 'playground', 'page', 'built', 'index.html');
 
 /**
- * Starts `emberscope playground -listen 127.0.0.1:0 -data <tmp>` from a temporary directory (it
+ * Starts `emberscope playground -listen 127.0.0.1:0 -data <tmp>` (and extraArgs) from a temporary directory (it
  * serves the page embedded in the binary, so nothing beside it is needed), and waits until it
  * prints its addresses. The playground binds the port itself and prints it: test workers run
  * side by side, and a port picked here and freed before the playground binds it could be taken
  * by another worker's (or a Go test's) listener in between.
  */
-export async function startPlayground(): Promise<Playground> {
+export async function startPlayground(extraArgs: string[] = []): Promise<Playground> {
   if (!fs.existsSync(PAGE_INDEX)) {
     throw new Error(`${PAGE_INDEX} is missing: run "npm run build:playground" first, then build the binary`);
   }
@@ -48,7 +48,7 @@ export async function startPlayground(): Promise<Playground> {
   const child: ChildProcess = spawn(
     bin,
     // -backfill: the diff spec loads the recorded Pyroscope profiles, filed at their own dates.
-    ['playground', '-listen', '127.0.0.1:0', '-data', path.join(tmp, 'data'), '-backfill'],
+    ['playground', '-listen', '127.0.0.1:0', '-data', path.join(tmp, 'data'), '-backfill', ...extraArgs],
     {
       cwd: tmp,
       stdio: ['ignore', 'pipe', 'pipe'],

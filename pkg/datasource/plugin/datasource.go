@@ -60,6 +60,8 @@ type Datasource struct {
 	// streamTicked, when set (by tests), is called after every run of a
 	// live stream with whether it sent frames.
 	streamTicked func(key string, sent bool, err error)
+	// source holds the source view's providers (resource_source_providers.go).
+	source sourceProviders
 }
 
 // Make sure Datasource implements the SDK's handler interfaces.
@@ -123,6 +125,7 @@ func New(settings *settings.Settings, src source.Source) *Datasource {
 func (d *Datasource) Dispose() {
 	d.streams.close()
 	d.liveRuns.StopAllGoroutines()
+	d.source.close()
 	if d.httpClient != nil {
 		d.httpClient.CloseIdleConnections()
 	}

@@ -57,6 +57,8 @@ type Settings struct {
 	// that span exemplars with a trace id link to; "" for none.
 	TracingDatasourceUID string
 	Secrets              Secrets
+	// Source says where the source view finds source files (source.go).
+	Source Source
 }
 
 // Authentication methods of jsonData.authMethod, as the config editor writes them.
@@ -167,6 +169,9 @@ func Load(s backend.DataSourceInstanceSettings) (*Settings, error) {
 	}
 	if raw.TracingDatasourceUID != nil {
 		out.TracingDatasourceUID = strings.TrimSpace(*raw.TracingDatasourceUID)
+	}
+	if out.Source, err = loadSource(s.JSONData, s.DecryptedSecureJSONData); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ package settings
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -99,4 +100,34 @@ func TestAuthMethodWins(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, s.Secrets.BearerToken)
 	require.Equal(t, model.ServerAuto, s.ServerKind, "the server's kind is detected unless set")
+}
+
+func TestLoadSourceSettings(t *testing.T) {
+	s, err := Load(backend.DataSourceInstanceSettings{
+		URL: "http://localhost:4040",
+		JSONData: json.RawMessage(`{"sourceRoots":["/src/app","/usr/local/go/src/"],"githubApiUrl":"https://ghe.example.com/api/v3/",` +
+			`"goProxyUrl":"http://proxy.internal:8080","goVersion":"1.22.4","sourceServerVcs":false,"authMethod":"none"}`),
+		DecryptedSecureJSONData: map[string]string{"githubToken": "ghp_secret"},
+	})
+	require.NoError(t, err)
+	require.Equal(t, Source{
+		Roots:        []string{"/src/app", "/usr/local/go/src"},
+		GitHubAPIURL: "https://ghe.example.com/api/v3",
+		GitHubToken:  "ghp_secret",
+		GoProxyURL:   "http://proxy.internal:8080",
+		GoVersion:    "go1.22.4",
+	}, s.Source, "the token survives authMethod none, which is about the profile server")
+
+	for _, tc := range []struct{ jsonData, secret, msg string }{
+		{`{"sourceRoots":["src/app"]}`, "", `jsonData.sourceRoots: "src/app" is not an absolute folder`},
+		{`{"sourceRoots":7}`, "", `jsonData.sourceRoots: 7 is neither a list`},
+		{`{"githubApiUrl":"ftp://x"}`, "", `jsonData.githubApiUrl: "ftp://x" is not an http(s) URL`},
+		{`{"goProxyUrl":"https://u:p@proxy"}`, "", `jsonData.goProxyUrl: "https://u:p@proxy" is not an http(s) URL without credentials`},
+		{`{"goVersion":"latest"}`, "", `jsonData.goVersion: "latest" is not a Go release`},
+		{`{}`, "tok", `secureJsonData.githubToken: set without jsonData.githubApiUrl`},
+	} {
+		_, err := Load(backend.DataSourceInstanceSettings{URL: "http://localhost:4040", JSONData: json.RawMessage(tc.jsonData),
+			DecryptedSecureJSONData: map[string]string{"githubToken": tc.secret}})
+		require.ErrorContains(t, err, tc.msg, tc.jsonData)
+	}
 }

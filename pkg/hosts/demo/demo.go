@@ -60,6 +60,9 @@ type Options struct {
 	Pause   time.Duration
 	// Region is the profiles' `region` tag (default eu-west).
 	Region string
+	// SourceRoots are folders the source view reads besides the demo's
+	// own code (SourceRoot).
+	SourceRoots []string
 	// Out receives the progress lines, the last one being the address to
 	// open (default os.Stdout).
 	Out io.Writer
@@ -178,7 +181,7 @@ func Start(opts Options) (d *Demo, err error) {
 	}()
 
 	if !opts.NoPlayground {
-		h, err := playground.New(playground.Options{BackendURL: d.StoreURL, StaticDir: opts.StaticDir, Logger: opts.Logger})
+		h, err := playground.New(playground.Options{BackendURL: d.StoreURL, StaticDir: opts.StaticDir, Logger: opts.Logger, SourceRoots: demoSourceRoots(opts.SourceRoots)})
 		if err != nil {
 			return d, err
 		}
@@ -367,4 +370,12 @@ func Run(ctx context.Context, opts Options, duration time.Duration) error {
 		return fmt.Errorf("stopping the demo: %w", err)
 	}
 	return nil
+}
+
+// demoSourceRoots are the given roots and the demo's own code.
+func demoSourceRoots(roots []string) []string {
+	if own := SourceRoot(); own != "" {
+		return append(append([]string{}, roots...), own)
+	}
+	return roots
 }

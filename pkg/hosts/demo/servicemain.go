@@ -64,7 +64,7 @@ func RunService(ctx context.Context, opts ServiceOptions, listening func(url str
 	if err != nil {
 		return fmt.Errorf("demo service: listening on %s: %w", opts.Listen, err)
 	}
-	profiler, err := startProfiler(opts.PushURL, opts.UploadRate, map[string]string{"region": opts.Region}, opts.Logger)
+	profiler, err := startProfiler(opts.PushURL, opts.UploadRate, serviceTags(opts.Region), opts.Logger)
 	if err != nil {
 		_ = lis.Close()
 		return err
@@ -137,4 +137,11 @@ func ServiceMain(args []string, stdin io.Reader, stdout io.Writer) error {
 		cancel()
 	}()
 	return RunService(ctx, o, func(url string) { fmt.Fprintln(stdout, listeningPrefix+url) })
+}
+
+// serviceTags are the profiles' tags: the region and the source labels.
+func serviceTags(region string) map[string]string {
+	tags := sourceLabels()
+	tags["region"] = region
+	return tags
 }

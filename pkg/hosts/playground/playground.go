@@ -52,6 +52,9 @@ type Options struct {
 	StaticDir string
 	// Logger receives one line per request; slog.Default() when nil.
 	Logger *slog.Logger
+	// SourceRoots are folders the source view reads source files from
+	// (the datasource's sourceRoots setting).
+	SourceRoots []string
 }
 
 // host is the playground's HTTP handler.
@@ -74,7 +77,7 @@ func New(opts Options) (http.Handler, error) {
 		Type:     plugin.PluginID,
 		Name:     "Emberscope",
 		URL:      opts.BackendURL,
-		JSONData: json.RawMessage(`{}`),
+		JSONData: jsonData(opts),
 	}
 	var ds *plugin.Datasource
 	if opts.Source != nil {
@@ -133,4 +136,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// jsonData is the datasource's settings for opts.
+func jsonData(opts Options) json.RawMessage {
+	if len(opts.SourceRoots) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	b, _ := json.Marshal(map[string]any{"sourceRoots": opts.SourceRoots})
+	return b
 }

@@ -12,6 +12,7 @@ import {
   convertLegacyAuthProps,
 } from '@grafana/plugin-ui';
 import { TracingDatasourceField } from './TracingDatasourceField';
+import { SourceSettings } from './SourceSettings';
 import { AuthMethod, EmberscopeOptions, EmberscopeSecureOptions, ServerKind } from '../types';
 
 type Props = DataSourcePluginOptionsEditorProps<EmberscopeOptions, EmberscopeSecureOptions>;
@@ -225,6 +226,15 @@ export function ConfigEditor({ options, onOptionsChange }: Props) {
           onChange={(uid) => setJson({ tracingDatasourceUid: uid })}
         />
       </ConfigSection>
+      <Divider />
+      <SourceSettings
+        jsonData={jd}
+        githubTokenSet={Boolean(options.secureJsonFields?.githubToken)}
+        githubToken={options.secureJsonData?.githubToken ?? ''}
+        setJson={setJson}
+        setSecret={setSecret}
+        resetSecret={resetSecret}
+      />
     </Stack>
   );
 }

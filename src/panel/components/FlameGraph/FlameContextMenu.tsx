@@ -6,6 +6,7 @@ import { ContextMenu, MenuItem } from '@grafana/ui';
 import { isAncestorOrSelf } from '../../model/flameIndex';
 import { ViewAction } from '../state';
 import { ShownGraph } from './useShownGraph';
+import { useSourceOpener } from '../Source';
 
 export interface FlameContextMenuProps {
   graph: ShownGraph;
@@ -49,6 +50,7 @@ export function FlameContextMenu({
     act({ type: 'closeMenu' });
   };
   const chainHead = collapsed ? collapsed.head[node] : node;
+  const source = useSourceOpener();
   return (
     <ContextMenu
       x={menu.x}
@@ -60,6 +62,16 @@ export function FlameContextMenu({
           <MenuItem label="Copy name" icon="copy" onClick={copyName} />
           <MenuItem label="Highlight same name" icon="eye" onClick={() => act({ type: 'highlight', name })} />
           <MenuItem label="Sandwich view" icon="gf-show-context" onClick={() => act({ type: 'openSandwich', name })} />
+          {source && (
+            <MenuItem
+              label="Source"
+              icon="brackets-curly"
+              onClick={() => {
+                source.open(shown.data.names[name]);
+                act({ type: 'closeMenu' });
+              }}
+            />
+          )}
           {collapsed && collapsed.frames[node] > 1 && (
             <MenuItem
               label={`Expand ${collapsed.frames[node]} collapsed frames`}

@@ -11,6 +11,7 @@ import { diffColor } from '../../model/colors';
 import { fitName } from '../../model/shortName';
 import { monoCharWidth } from '../../render/textMetrics';
 import { TextAlign } from '../../types';
+import { SourceRowAction, useSourceOpener } from '../Source';
 
 export interface TopTableProps {
   rows: TopRow[];
@@ -153,7 +154,8 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
   const { rows, width, height, sortKey, descending, onSort, highlighted, onSelect, unit, rootTotal } = props;
   const { rootRight, onSandwich, colorBlind = false } = props;
   const diff = rootRight !== undefined;
-  const actionW = onSandwich ? 26 : 0;
+  const source = useSourceOpener();
+  const actionW = (onSandwich ? 26 : 0) + (source ? 26 : 0);
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const scroller = useRef<HTMLDivElement>(null);
@@ -221,7 +223,7 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
             {header('total', 'Total', numW, 'right')}
           </>
         )}
-        {onSandwich && <div style={{ width: actionW, flex: 'none' }} />}
+        {actionW > 0 && <div style={{ width: actionW, flex: 'none' }} />}
       </div>
       <div
         ref={scroller}
@@ -275,21 +277,24 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
                     />
                   </>
                 )}
-                {onSandwich && (
+                {actionW > 0 && (
                   <div role="cell" style={{ width: actionW, flex: 'none', textAlign: 'center' }}>
-                    <button
-                      type="button"
-                      className={styles.action}
-                      aria-label={`Sandwich view of ${r.name}`}
-                      title="Sandwich view: callers and callees"
-                      data-testid="top-table-sandwich"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        onSandwich(r.nameIdx);
-                      }}
-                    >
-                      ⧗
-                    </button>
+                    {onSandwich && (
+                      <button
+                        type="button"
+                        className={styles.action}
+                        aria-label={`Sandwich view of ${r.name}`}
+                        title="Sandwich view: callers and callees"
+                        data-testid="top-table-sandwich"
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          onSandwich(r.nameIdx);
+                        }}
+                      >
+                        ⧗
+                      </button>
+                    )}
+                    {source && <SourceRowAction className={styles.action} name={r.name} open={source.open} />}
                   </div>
                 )}
               </div>
