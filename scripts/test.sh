@@ -91,6 +91,17 @@ fuzz_targets() {
 
 go_vet() { in_each_module go vet; }
 
+# race_deps compiles, with the race detector, the packages of other modules that
+# the current module's packages and tests import, into Go's build cache, where
+# the race tests find them. None of them is ours, so none embeds the playground
+# page: the Go lane compiles them while it waits for the page, instead of after.
+race_deps() {
+  local pkgs
+  pkgs="$(go list -e -deps -test -f '{{if .Module}}{{if not .Module.Main}}{{.ImportPath}}{{end}}{{end}}' "$@" | sort -u)"
+  [ -z "$pkgs" ] || xargs go build -race <<<"$pkgs"
+}
+race_deps_all() { in_each_module race_deps; }
+
 # go_test runs one module's tests and counts them (test-report.mjs).
 go_test_module() {
   local name
@@ -221,6 +232,7 @@ go_lane() {
   LANE=go
   step "build staticcheck (tools/go.mod)" build_staticcheck
   step "go fuzz targets (${FUZZTIME} each)" go_fuzz
+  step "compile the dependencies with -race (while the page builds)" race_deps_all
   wait_for page-built "$MAIN_PID"
   step "go vet" go_vet
   wait_for bundle-built "$MAIN_PID"

@@ -5,10 +5,12 @@ package release
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,16 +59,64 @@ func goodPlugin(t *testing.T) (dir, src string) {
 	for name, content := range files {
 		write(t, filepath.Join(dir, name), content)
 	}
-	// Any Go binary carries build information; the test's own will do.
-	self, err := os.Executable()
-	require.NoError(t, err)
+	// Any Go binary carries build information; a program that does nothing will do.
+	exe0 := tinyGoProgram(t)
 	for _, exe := range []string{"datasource/gpx_demo_linux_amd64", "datasource/gpx_demo_windows_amd64.exe"} {
-		require.NoError(t, copyFile(self, filepath.Join(dir, exe), 0o755))
+		require.NoError(t, copyFile(exe0, filepath.Join(dir, exe), 0o755))
 		require.NoError(t, os.Chmod(filepath.Join(dir, exe), 0o755))
 	}
 	write(t, filepath.Join(src, "module.ts"), "export const a = 1;\n")
 	write(t, filepath.Join(src, "datasource/module.ts"), "export const d = 1;\n")
 	return dir, src
+}
+
+// tinyProgram is a Go program with no dependencies, built once for the
+// package's tests by tinyGoProgram: a plugin's executable for the checks
+// that read build information. The race-instrumented test binary itself
+// served before, but it is tens of megabytes that the zip tests compress and
+// read back.
+var tinyProgram struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// tinyGoProgram returns the path of the tiny program, built static
+// (CGO_ENABLED=0), as a plugin's backend is, under a folder TestMain removes.
+func tinyGoProgram(t *testing.T) string {
+	t.Helper()
+	tinyProgram.once.Do(func() {
+		dir, err := os.MkdirTemp("", "release-test-exe-")
+		if err != nil {
+			tinyProgram.err = err
+			return
+		}
+		tinyProgram.path = filepath.Join(dir, "tiny")
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+			tinyProgram.err = err
+			return
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/tiny\n\ngo 1.26\n"), 0o644); err != nil {
+			tinyProgram.err = err
+			return
+		}
+		cmd := exec.Command("go", "build", "-trimpath", "-o", tinyProgram.path, ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOPROXY=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tinyProgram.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	require.NoError(t, tinyProgram.err)
+	return tinyProgram.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tinyProgram.path != "" {
+		os.RemoveAll(filepath.Dir(tinyProgram.path))
+	}
+	os.Exit(code)
 }
 
 func write(t *testing.T, name, content string) {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -25,11 +26,36 @@ type seriesProfile struct {
 	v Vector
 }
 
+// seriesKey names one loaded series set: the set and the vectors' params.
+type seriesKey struct {
+	set string
+	p   Params
+}
+
+// loadedSeries keeps each set loadSeries read: several tests evaluate the
+// same set, and parsing and vectorising its profiles is most of their cost.
+// The tests only read what it holds.
+var loadedSeries = struct {
+	sync.Mutex
+	sets map[seriesKey]map[string][]seriesProfile
+}{sets: map[seriesKey]map[string][]seriesProfile{}}
+
 // loadSeries reads the evaluation series of set, per program: stable
 // profiles in recording order, then the changed ones.
 func loadSeries(t testing.TB, set noveltydata.SeriesSet, p Params) map[string][]seriesProfile {
 	t.Helper()
+	loadedSeries.Lock()
+	defer loadedSeries.Unlock()
+	key := seriesKey{set.Name, p}
+	if out, ok := loadedSeries.sets[key]; ok {
+		return out
+	}
 	out := map[string][]seriesProfile{}
+	defer func() {
+		if !t.Failed() {
+			loadedSeries.sets[key] = out
+		}
+	}()
 	for _, e := range set.Manifest(t) {
 		pp, err := profile.Parse(bytes.NewReader(set.Read(t, e)))
 		require.NoError(t, err, e.File)
@@ -59,6 +85,17 @@ type scoredProfile struct {
 	novel           bool
 	name            string
 	changes         []Change
+}
+
+// snapshot returns a copy of the series that scores on without changing s:
+// Score only appends to or replaces the elements of these slices and never
+// changes a vector's contents, so copying the slices is enough.
+func (s *Series) snapshot() *Series {
+	c := *s
+	c.ring = slices.Clone(s.ring)
+	c.ringSeq = slices.Clone(s.ringSeq)
+	c.clusters = slices.Clone(s.clusters)
+	return &c
 }
 
 // scoreSeries scores every program's stable series in order (each profile
@@ -102,17 +139,14 @@ func scoreSeries(t testing.TB, programs []string, series map[string][]seriesProf
 				stable = append(stable, scoredProfile{program: prog, score: score, novel: r.Novel, name: p.File})
 			}
 		}
+		// s now holds the program's whole stable history: each changed
+		// profile is scored against a copy of it, as against a series that
+		// scored the same stable profiles in the same order.
 		for _, p := range series[prog] {
 			if p.Change == "" {
 				continue
 			}
-			h := newSeries()
-			for _, x := range series[prog] {
-				if x.Change == "" {
-					h.Score(x.v)
-				}
-			}
-			r, _ := h.Score(p.v)
+			r, _ := s.snapshot().Score(p.v)
 			score := r.Score
 			if m.calibrate {
 				score = calibrated(r.Score)
