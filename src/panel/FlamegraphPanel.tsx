@@ -6,6 +6,8 @@ import { PanelProps } from '@grafana/data';
 import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } from '../shared/flameData';
 import { afterPaint } from './afterPaint';
 import { FlameGraphContainer } from './components/FlameGraphContainer';
+import { frameIsCut } from './components/focus/callSitePath';
+import { requestFetcher } from './components/focus/requestFetcher';
 import { defaultOptions } from './options';
 import { PanelOptions } from './types';
 
@@ -52,6 +54,13 @@ export function usePanelData(series: PanelProps['data']['series']): Parsed {
 /** The Emberscope flamegraph panel. */
 export function FlamegraphPanel({ data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
   const parsed = usePanelData(data.series);
+  // a zoom into what the cut at maxNodes left out re-runs this panel's own query for the call site
+  const frame = useMemo(() => findFlameFrame(data.series), [data.series]);
+  const cut = frame !== undefined && frameIsCut(frame);
+  const fetchCallSite = useMemo(
+    () => (cut ? requestFetcher(data.request, frame?.refId) : undefined),
+    [cut, data.request, frame]
+  );
   const opts = { ...defaultOptions, ...options };
   // the header's choices are saved as the panel's options (Grafana keeps them with the dashboard)
   const latest = useRef({ options, onOptionsChange });
@@ -72,5 +81,15 @@ export function FlamegraphPanel({ data, width, height, options, onOptionsChange 
   if ('empty' in parsed) {
     return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
   }
-  return <FlameGraphContainer data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />;
+  return (
+    <FlameGraphContainer
+      data={parsed.data}
+      width={width}
+      height={height}
+      options={opts}
+      onOptionsChange={save}
+      cut={cut}
+      fetchCallSite={fetchCallSite}
+    />
+  );
 }

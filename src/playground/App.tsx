@@ -5,6 +5,7 @@ import React, { useMemo } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { Alert, useStyles2 } from '@grafana/ui';
+import type { EmberscopeQuery } from '../datasource/types';
 import { FlameArea } from './FlameArea';
 import { NoveltyDiffs, novelPointsOf } from './NoveltyDiffs';
 import { shownFlame, shownViews } from './pageState';
@@ -86,9 +87,19 @@ export function App() {
         range={selection ?? range}
         options={options}
         onOptionsChange={setOptions}
+        query={flameQuery(state)}
       />
     </div>
   );
+}
+
+/** The query the flamegraph shown is of, when it is the run's (or a range of it): not an exemplar's nor a diff's. */
+function flameQuery(s: ReturnType<typeof usePlaygroundPage>['state']): EmberscopeQuery | undefined {
+  const { ran } = s;
+  if (s.novelDiff || s.picked || !ran || !['profile', 'both', 'metrics'].includes(ran.queryType ?? 'profile')) {
+    return undefined;
+  }
+  return { ...ran, queryType: 'profile', live: undefined };
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({

@@ -3,7 +3,9 @@
 
 import React, { useMemo, useRef } from 'react';
 import { css, cx } from '@emotion/css';
-import { DataFrame, dateTime, LoadingState, PanelData } from '@grafana/data';
+import { CoreApp, DataFrame, DataQueryRequest, dateTime, LoadingState, PanelData } from '@grafana/data';
+import { DATASOURCE_UID } from './api';
+import type { EmberscopeQuery } from '../datasource/types';
 import { useStyles2 } from '@grafana/ui';
 import { FlamegraphPanel } from '../panel/FlamegraphPanel';
 import type { PanelOptions } from '../panel/options';
@@ -19,10 +21,12 @@ export interface FlameAreaProps {
   range: TimeSpan;
   options: PanelOptions;
   onOptionsChange: (o: PanelOptions) => void;
+  /** The query the flamegraph is the answer of (as run), which a zoom into a cut graph re-runs for the call site. */
+  query?: EmberscopeQuery;
 }
 
 /** The flamegraph panel the plugin ships, in a Grafana panel box that takes the rest of the page. */
-export function FlameArea({ shown, flame, range, options, onOptionsChange }: FlameAreaProps) {
+export function FlameArea({ shown, flame, range, options, onOptionsChange, query }: FlameAreaProps) {
   const styles = useStyles2(getStyles);
   const box = useRef<HTMLDivElement>(null);
   const size = useElementSize(box);
@@ -35,8 +39,9 @@ export function FlameArea({ shown, flame, range, options, onOptionsChange }: Fla
         to: dateTime(range.to),
         raw: { from: dateTime(range.from), to: dateTime(range.to) },
       },
+      request: query && flame ? requestOf(query, flame, range) : undefined,
     }),
-    [flame, range.from, range.to]
+    [flame, range, query]
   );
   return (
     <GrafanaPanelBox ref={box} testId="panel-box" className={cx(styles.box, !shown && styles.hidden)}>
@@ -58,6 +63,24 @@ export function FlameArea({ shown, flame, range, options, onOptionsChange }: Fla
       )}
     </GrafanaPanelBox>
   );
+}
+
+/** The request a panel in Grafana would have been given for flame, from the page's query as run. */
+function requestOf(query: EmberscopeQuery, flame: DataFrame, range: TimeSpan): DataQueryRequest<EmberscopeQuery> {
+  const from = dateTime(range.from);
+  const to = dateTime(range.to);
+  const intervalMs = Math.max(1000, Math.floor((range.to - range.from) / 200));
+  return {
+    app: CoreApp.Dashboard,
+    requestId: 'playground-flame',
+    interval: `${Math.round(intervalMs / 1000)}s`,
+    intervalMs,
+    range: { from, to, raw: { from, to } },
+    scopedVars: {},
+    targets: [{ ...query, refId: flame.refId ?? query.refId ?? 'A', datasource: { uid: DATASOURCE_UID } }],
+    timezone: 'browser',
+    startTime: Date.now(),
+  };
 }
 
 const getStyles = () => ({

@@ -21,11 +21,13 @@ import { HeaderAction } from './Header/headerOptions';
 import { useSearch } from './Header/useSearch';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
-import { initialViewState, savedOptions, ViewAction, viewReducer, ViewState } from './state';
+import { initialViewState, savedOptions, shownData, ViewAction, viewReducer, ViewState } from './state';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { searchBest, useTopTable } from './TopTable/useTopTable';
 import { TopTable } from './TopTable/TopTable';
 import { useElementHeight } from './useElementSize';
+import { focusNotice } from './focus/FocusNotice';
+import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
 
@@ -36,6 +38,10 @@ export interface FlameGraphContainerProps {
   options: ViewOptions;
   /** Saves what the header changes as panel options (Grafana's onOptionsChange). */
   onOptionsChange?: (changed: Partial<ViewOptions>) => void;
+  /** Whether data was cut at maxNodes (the frame's meta.custom.truncated). */
+  cut?: boolean;
+  /** Asks for a call site at full resolution, for a zoom into what the cut left out. */
+  fetchCallSite?: CallSiteFetcher;
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
@@ -92,10 +98,14 @@ function useViewState(data: FlameData, options: ViewOptions, onOptionsChange?: (
  * view switch), the body (the flame graph pane, the sandwich, the call graph, the top table or the
  * call tree in a resizable drawer) and the keyboard. It owns the view's state; the panes draw it.
  */
-export function FlameGraphContainer({ data, width, height, options, onOptionsChange }: FlameGraphContainerProps) {
+export function FlameGraphContainer(props: FlameGraphContainerProps) {
+  const { width, height, options, onOptionsChange } = props;
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
-  const [state, act] = useViewState(data, options, onOptionsChange);
+  const [state, act] = useViewState(props.data, options, onOptionsChange);
+  useFocusFetch(state, props.cut ?? false, props.fetchCallSite, act);
+  // the graph drawn: a call site fetched at full resolution, or the profile
+  const data = shownData(state);
   const opt: ViewOptions = { ...options, ...state.local };
   const view = effectiveView({ viewMode: opt.viewMode ?? 'both', showTable: opt.showTable });
   const collapse = opt.collapse ?? true;
@@ -246,6 +256,7 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
             dark={theme.isDark}
             tableOffered={view !== 'graph'}
             tableElsewhere={!layout.fits}
+            notice={focusNotice(state)}
             act={act}
           />
         )}
