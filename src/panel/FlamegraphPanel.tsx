@@ -8,6 +8,8 @@ import { afterPaint } from './afterPaint';
 import { FlameGraphContainer } from './components/FlameGraphContainer';
 import { frameIsCut } from './components/focus/callSitePath';
 import { requestFetcher } from './components/focus/requestFetcher';
+import { decodeLink, encodeLink, linkParam, ViewLink } from './components/focus/viewLink';
+import { locationService } from '@grafana/runtime';
 import { defaultOptions } from './options';
 import { PanelOptions } from './types';
 
@@ -52,8 +54,9 @@ export function usePanelData(series: PanelProps['data']['series']): Parsed {
 }
 
 /** The Emberscope flamegraph panel. */
-export function FlamegraphPanel({ data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
+export function FlamegraphPanel({ id, data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
   const parsed = usePanelData(data.series);
+  const link = usePanelLink(id);
   // a zoom into what the cut at maxNodes left out re-runs this panel's own query for the call site
   const frame = useMemo(() => findFlameFrame(data.series), [data.series]);
   const cut = frame !== undefined && frameIsCut(frame);
@@ -90,6 +93,39 @@ export function FlamegraphPanel({ data, width, height, options, onOptionsChange 
       onOptionsChange={save}
       cut={cut}
       fetchCallSite={fetchCallSite}
+      {...link}
     />
   );
+}
+
+/**
+ * The panel's view in the address (`flame<panel id>`, as Grafana keeps a panel's own state such
+ * as viewPanel): read when the view opens, written as it changes (replacing the history entry),
+ * and the address with it for "Copy link". Explore, dashboards, the app and the playground all
+ * keep what they do not know in their addresses.
+ */
+function usePanelLink(panelId: number) {
+  const param = linkParam(panelId);
+  const [opened] = useState(() => decodeLink(new URLSearchParams(window.location.search).get(param)));
+  const onLinkChange = useCallback(
+    (l: ViewLink) => {
+      // the address as it is now (a host may have written it without the location service)
+      const search = new URLSearchParams(window.location.search);
+      const text = encodeLink(l);
+      if (search.get(param) !== text) {
+        search.set(param, text);
+        locationService.replace({ pathname: locationService.getLocation().pathname, search: `?${search}` });
+      }
+    },
+    [param]
+  );
+  const linkUrl = useCallback(
+    (l: ViewLink) => {
+      const url = new URL(window.location.href);
+      url.searchParams.set(param, encodeLink(l));
+      return url.toString();
+    },
+    [param]
+  );
+  return { link: opened, onLinkChange, linkUrl };
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useLayoutEffect, useReducer, useRef } from 'react';
+import React, { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
@@ -28,6 +28,7 @@ import { TopTable } from './TopTable/TopTable';
 import { useElementHeight } from './useElementSize';
 import { focusNotice } from './focus/FocusNotice';
 import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
+import { encodeLink, linkOf, ViewLink } from './focus/viewLink';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
 
@@ -42,6 +43,12 @@ export interface FlameGraphContainerProps {
   cut?: boolean;
   /** Asks for a call site at full resolution, for a zoom into what the cut left out. */
   fetchCallSite?: CallSiteFetcher;
+  /** What a link opened shows: the view opens as it was seen (read once, when the view is made). */
+  link?: ViewLink;
+  /** Told what the view shows whenever that changes, for the host to keep in its address. */
+  onLinkChange?: (link: ViewLink) => void;
+  /** The address that reopens link, for the header's "Copy link" (none: no button). */
+  linkUrl?: (link: ViewLink) => string;
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
@@ -61,12 +68,18 @@ const getStyles = (theme: GrafanaTheme2) => ({
  * is an action too, taken in the render that sees it. An action that changes a panel option is
  * also handed to the host to save.
  */
-function useViewState(data: FlameData, options: ViewOptions, onOptionsChange?: (c: Partial<ViewOptions>) => void) {
+function useViewState(
+  data: FlameData,
+  options: ViewOptions,
+  onOptionsChange?: (c: Partial<ViewOptions>) => void,
+  link?: ViewLink
+) {
   const [stored, dispatch] = useReducer(viewReducer, undefined, () =>
     initialViewState(data, {
       search: options.search,
       drawerWidth: loadNumber(TABLE_WIDTH_KEY),
       view: effectiveView({ viewMode: options.viewMode ?? 'both', showTable: options.showTable }),
+      link,
     })
   );
   let state = stored;
@@ -102,10 +115,25 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const { width, height, options, onOptionsChange } = props;
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
-  const [state, act] = useViewState(props.data, options, onOptionsChange);
+  const [state, act] = useViewState(props.data, options, onOptionsChange, props.link);
   useFocusFetch(state, props.cut ?? false, props.fetchCallSite, act);
   // the graph drawn: a call site fetched at full resolution, or the profile
   const data = shownData(state);
+  const link = linkOf(state, data, { ...options, ...state.local });
+  const linkText = encodeLink(link);
+  const { onLinkChange, linkUrl } = props;
+  const linkRef = useRef(link);
+  linkRef.current = link;
+  const firstLink = useRef(linkText);
+  useEffect(() => {
+    // written once the user changes the view (an untouched view leaves the address alone), and
+    // not while a link's path is still being fetched
+    if (linkText !== firstLink.current && !state.pendingPath) {
+      firstLink.current = '';
+      onLinkChange?.(linkRef.current);
+    }
+  }, [linkText, onLinkChange, state.pendingPath]);
+  const copyLink = useCallback(() => (linkUrl ? linkUrl(linkRef.current) : ''), [linkUrl]);
   const opt: ViewOptions = { ...options, ...state.local };
   const view = effectiveView({ viewMode: opt.viewMode ?? 'both', showTable: opt.showTable });
   const collapse = opt.collapse ?? true;
@@ -227,6 +255,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
         canSandwichSearch={!!found.searchResult && found.searchResult.count > 0 && !sandwichOpen}
         onSandwichSearch={sandwichOfSearch}
         onHeaderAction={onHeaderAction}
+        onCopyLink={linkUrl ? copyLink : undefined}
         act={act}
       />
       <div className={styles.body} style={{ height: bodyHeight }}>

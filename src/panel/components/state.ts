@@ -4,6 +4,7 @@
 import { FlameData } from '../../shared/flameData';
 import { FlameIndex, isAncestorOrSelf } from '../model/flameIndex';
 import { FetchedFocus, nodeAtPath, pathOf, sameName } from './focus/callSitePath';
+import { linkFocus, linkOptions, ViewLink } from './focus/viewLink';
 import { SortKey } from '../model/topTable';
 import { ViewMode, ViewOptions } from '../types';
 
@@ -52,6 +53,8 @@ export interface ViewState {
   fetching?: string[];
   /** Why the last call site could not be fetched. */
   focusError?: string;
+  /** A link's call path the graph cut at maxNodes does not hold: reached once its call site is fetched. */
+  pendingPath?: string[];
 }
 
 export type ViewAction =
@@ -89,23 +92,29 @@ const NO_HOVER = { node: -1, x: 0, y: 0 };
 /** The state a profile opens with: unzoomed, nothing picked, the table by self (by change for a diff). */
 export function initialViewState(
   data: FlameData,
-  opened: { search?: string; drawerWidth?: number; view?: ViewMode }
+  opened: { search?: string; drawerWidth?: number; view?: ViewMode; link?: ViewLink }
 ): ViewState {
-  const { search, drawerWidth } = opened;
+  const { search, drawerWidth, link } = opened;
+  // a link opens the view as it was seen: its zoom (fetched when the cut left it out), search,
+  // sandwich and header choices
+  const at = linkFocus(data, link?.path);
+  const sandwich = link?.sandwich !== undefined ? data.names.indexOf(link.sandwich) : -1;
   return {
     data,
-    focus: 0,
-    selected: -1,
+    focus: at.focus,
+    selected: at.focus > 0 ? at.focus : -1,
     hover: NO_HOVER,
-    search: search ?? '',
+    search: link?.search ?? search ?? '',
     savedSearch: search,
     highlight: -1,
+    sandwich: sandwich >= 0 ? sandwich : undefined,
     graphPick: -1,
-    treeSeen: opened.view === 'tree',
+    treeSeen: opened.view === 'tree' || link?.view === 'tree',
     sort: { key: data.valueRight !== undefined ? 'diff' : 'self', desc: true },
     expanded: new Set(),
-    local: {},
+    local: link ? linkOptions(link) : {},
     drawerWidth,
+    pendingPath: at.pending,
   };
 }
 
@@ -127,13 +136,14 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
         fetched: undefined,
         fetching: undefined,
         focusError: undefined,
+        pendingPath: undefined,
       };
     case 'savedSearch':
       return { ...s, savedSearch: a.search, search: a.search ?? '' };
     case 'zoom':
       return zoomed(s, a.node);
     case 'reset': {
-      const whole = onData(s, s.data);
+      const whole = { ...onData(s, s.data), pendingPath: undefined };
       return { ...whole, focus: 0, selected: -1, menu: undefined, highlight: a.unhighlight ? -1 : whole.highlight };
     }
     case 'select':
@@ -215,9 +225,14 @@ function onData(s: ViewState, data: FlameData, fetched?: FetchedFocus): ViewStat
     menu: undefined,
     expanded: new Set(),
     highlight: sameName(s.highlight, from, data),
-    sandwich: s.sandwich === undefined ? undefined : sameName(s.sandwich, from, data),
+    sandwich: sandwichOn(s.sandwich, from, data),
     graphPick: sameName(s.graphPick, from, data),
   };
+}
+
+function sandwichOn(name: number | undefined, from: FlameData, to: FlameData): number | undefined {
+  const k = name === undefined ? -1 : sameName(name, from, to);
+  return k >= 0 ? k : undefined;
 }
 
 /** A zoom; above a fetched call site it returns to the profile's graph at the same call path. */
@@ -227,7 +242,7 @@ function zoomed(s: ViewState, node: number): ViewState {
     const at = Math.max(0, nodeAtPath(s.data, pathOf(f.data, node)));
     return { ...onData(s, s.data), focus: at, selected: at };
   }
-  return { ...s, focus: node, selected: node, menu: undefined, focusError: undefined };
+  return { ...s, focus: node, selected: node, menu: undefined, focusError: undefined, pendingPath: undefined };
 }
 
 /** The answer for the call site zoomed, drawn at its path's node; an answer for a path left is dropped. */
@@ -239,7 +254,10 @@ function withFetched(s: ViewState, fetched: FetchedFocus): ViewState {
   if (at < 0) {
     return { ...s, fetching: undefined, focusError: 'the answer does not hold the call path asked for' };
   }
-  return { ...onData(s, fetched.data, fetched), focus: at, selected: at };
+  // a link's path below the call site fetched for it
+  const linked = s.pendingPath ? nodeAtPath(fetched.data, s.pendingPath) : -1;
+  const focus = linked >= 0 ? linked : at;
+  return { ...onData(s, fetched.data, fetched), focus, selected: focus, pendingPath: undefined };
 }
 
 /**

@@ -6,6 +6,7 @@ import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { IconButton, useStyles2 } from '@grafana/ui';
 import { ViewAction } from '../state';
+import { CopyLinkButton } from './CopyLinkButton';
 import { DiffLegend } from './DiffLegend';
 import { Header } from './HeaderControls';
 import { HeaderAction, HeaderChoices } from './headerOptions';
@@ -46,6 +47,8 @@ export interface FlameGraphHeaderProps extends HeaderChoices {
   canSandwichSearch: boolean;
   onSandwichSearch: () => void;
   onHeaderAction: (a: HeaderAction) => void;
+  /** The address of what is shown, for "Copy link" (none: no button). */
+  onCopyLink?: () => string;
   act: (a: ViewAction) => void;
 }
 
@@ -122,6 +125,7 @@ export const FlameGraphHeader = forwardRef<HTMLDivElement, FlameGraphHeaderProps
           onAction={props.onHeaderAction}
         />
         {props.diff && <DiffLegend colorBlind={props.colorBlindDiff} />}
+        {props.onCopyLink && <CopyLinkButton linkOf={props.onCopyLink} />}
       </div>
     );
   }
