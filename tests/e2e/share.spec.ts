@@ -37,8 +37,10 @@ async function lookAndCopy(page: Page): Promise<{ seen: Seen; link: string }> {
   const b = await nodeBox(page, 'main.handleRequest');
   await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
   await expect(page.getByTestId('flamegraph-breadcrumbs')).toContainText('main.handleRequest');
-  await page.getByTestId('view-mode').getByText('Flame graph', { exact: true }).click();
-  await expect(page.getByRole('radio', { name: 'Flame graph' })).toBeChecked();
+  const graphView = (p: Page) =>
+    p.getByTestId('flamegraph-header').getByRole('radio', { name: 'Flame graph', exact: true });
+  await graphView(page).click({ force: true });
+  await expect(graphView(page)).toBeChecked();
   await page.getByLabel('Search functions').fill(SEARCH);
   const found = page.getByTestId('flamegraph-search-result');
   await expect(found).toContainText('match');
@@ -65,7 +67,9 @@ async function expectSamePicture(context: BrowserContext, link: string, seen: Se
   await fresh.getByTestId('flamegraph-view').press('Escape');
   await expect(fresh.getByTestId('sandwich-view')).toHaveCount(0);
   await expect(fresh.getByTestId('flamegraph-breadcrumbs')).toContainText('main.handleRequest');
-  await expect(fresh.getByRole('radio', { name: 'Flame graph' })).toBeChecked();
+  await expect(
+    fresh.getByTestId('flamegraph-header').getByRole('radio', { name: 'Flame graph', exact: true })
+  ).toBeChecked();
   await expect(fresh.getByTestId('top-table-row')).toHaveCount(0);
   await fresh.close();
 }

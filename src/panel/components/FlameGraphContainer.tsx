@@ -28,7 +28,7 @@ import { TopTable } from './TopTable/TopTable';
 import { useElementHeight } from './useElementSize';
 import { focusNotice } from './focus/FocusNotice';
 import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
-import { encodeLink, linkOf, ViewLink } from './focus/viewLink';
+import { decodeLink, encodeLink, linkOf, ViewLink } from './focus/viewLink';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
 
@@ -122,18 +122,16 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const link = linkOf(state, data, { ...options, ...state.local });
   const linkText = encodeLink(link);
   const { onLinkChange, linkUrl } = props;
-  const linkRef = useRef(link);
-  linkRef.current = link;
   const firstLink = useRef(linkText);
   useEffect(() => {
     // written once the user changes the view (an untouched view leaves the address alone), and
     // not while a link's path is still being fetched
     if (linkText !== firstLink.current && !state.pendingPath) {
       firstLink.current = '';
-      onLinkChange?.(linkRef.current);
+      onLinkChange?.(decodeLink(linkText) ?? {});
     }
   }, [linkText, onLinkChange, state.pendingPath]);
-  const copyLink = useCallback(() => (linkUrl ? linkUrl(linkRef.current) : ''), [linkUrl]);
+  const copyLink = useCallback(() => (linkUrl ? linkUrl(decodeLink(linkText) ?? {}) : ''), [linkUrl, linkText]);
   const opt: ViewOptions = { ...options, ...state.local };
   const view = effectiveView({ viewMode: opt.viewMode ?? 'both', showTable: opt.showTable });
   const collapse = opt.collapse ?? true;

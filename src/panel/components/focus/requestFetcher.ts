@@ -1,7 +1,8 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { DataFrame, DataQuery, DataQueryRequest, DataQueryResponse } from '@grafana/data';
+import { DataFrame, DataQueryRequest, DataQueryResponse } from '@grafana/data';
+import { DataQuery } from '@grafana/schema';
 import { getDataSourceSrv } from '@grafana/runtime';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { findFlameFrame } from '../../../shared/flameData';
@@ -32,7 +33,7 @@ export function requestFetcher(
     const asked: CallSiteQuery = { ...target, queryType: 'profile', callSite: path };
     const out = ds.query({ ...request, requestId: `emberscope-callsite-${++seq}`, targets: [asked] });
     const res: DataQueryResponse = isObservable(out) ? await lastValueFrom(out) : await out;
-    const err = res.errors?.[0] ?? res.error;
+    const err = res.errors?.[0];
     if (err) {
       throw new Error(err.message ?? 'the query failed');
     }

@@ -1,9 +1,9 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { useEffect, useMemo } from 'react';
+import { useEffect, useRef } from 'react';
 import { DataFrame } from '@grafana/data';
-import { readFlameData } from '../../../shared/flameData';
+import { FlameData, readFlameData } from '../../../shared/flameData';
 import type { ViewAction, ViewState } from '../state';
 import { againstWhole, callSiteMeta, cutUnder, FetchedFocus, frameIsCut, pathOf } from './callSitePath';
 
@@ -40,7 +40,9 @@ export function useFocusFetch(
   act: (a: ViewAction) => void
 ) {
   const { data, fetched, focus } = state;
-  const answers = useMemo(() => new Map<string, Promise<FetchedFocus>>(), [data, fetcher]); // eslint-disable-line react-hooks/exhaustive-deps
+  const kept = useRef<{ data?: FlameData; fetcher?: CallSiteFetcher; answers: Map<string, Promise<FetchedFocus>> }>({
+    answers: new Map(),
+  });
   const shown = fetched?.data ?? data;
   const cut = fetched ? fetched.cut : profileCut;
   const wanted = fetcher && cut && focus > 0 && data.valueRight === undefined && cutUnder(shown, focus);
@@ -52,6 +54,10 @@ export function useFocusFetch(
       return;
     }
     const asked: string[] = JSON.parse(key);
+    if (kept.current.data !== data || kept.current.fetcher !== fetcher) {
+      kept.current = { data, fetcher, answers: new Map() };
+    }
+    const { answers } = kept.current;
     let answer = answers.get(key);
     if (!answer) {
       answer = fetcher(asked).then((frame) => fetchedFocusOf(asked, frame));
@@ -59,14 +65,15 @@ export function useFocusFetch(
       // a failure is not kept: the next zoom there asks again
       answer.catch(() => answers.delete(key));
     }
-    let current = true;
+    // an answer that comes after the zoom moved on is not the view's any more
+    const left = new AbortController();
     act({ type: 'focusFetching', path: asked });
     answer.then(
-      (f) => current && act({ type: 'focusFetched', fetched: f }),
-      (e) => current && act({ type: 'focusFailed', path: asked, error: e instanceof Error ? e.message : String(e) })
+      (f) => !left.signal.aborted && act({ type: 'focusFetched', fetched: f }),
+      (e) =>
+        !left.signal.aborted &&
+        act({ type: 'focusFailed', path: asked, error: e instanceof Error ? e.message : String(e) })
     );
-    return () => {
-      current = false;
-    };
-  }, [key, fetcher, answers, act]);
+    return () => left.abort();
+  }, [key, data, fetcher, act]);
 }
