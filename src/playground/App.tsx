@@ -29,6 +29,9 @@ export function App() {
   const [options, setOptions] = usePanelOptions();
   const { answer, ran, range, selection } = state;
   const views = shownViews(state);
+  const { novelDiff, picked } = state;
+  // memoised: the panel reads its data anew when the request changes
+  const flameQuery = useMemo(() => flameQueryOf(ran, !!novelDiff || !!picked), [ran, novelDiff, picked]);
   const novelPoints = useMemo(
     () => (ran?.queryType === 'novelty' ? novelPointsOf(answer.series, answer.annotations) : []),
     [ran, answer]
@@ -87,16 +90,15 @@ export function App() {
         range={selection ?? range}
         options={options}
         onOptionsChange={setOptions}
-        query={flameQuery(state)}
+        query={flameQuery}
       />
     </div>
   );
 }
 
 /** The query the flamegraph shown is of, when it is the run's (or a range of it): not an exemplar's nor a diff's. */
-function flameQuery(s: ReturnType<typeof usePlaygroundPage>['state']): EmberscopeQuery | undefined {
-  const { ran } = s;
-  if (s.novelDiff || s.picked || !ran || !['profile', 'both', 'metrics'].includes(ran.queryType ?? 'profile')) {
+function flameQueryOf(ran: EmberscopeQuery | undefined, other: boolean): EmberscopeQuery | undefined {
+  if (other || !ran || !['profile', 'both', 'metrics'].includes(ran.queryType ?? 'profile')) {
     return undefined;
   }
   return { ...ran, queryType: 'profile', live: undefined };

@@ -39,9 +39,10 @@ export function FlameArea({ shown, flame, range, options, onOptionsChange, query
         to: dateTime(range.to),
         raw: { from: dateTime(range.from), to: dateTime(range.to) },
       },
-      request: query && flame ? requestOf(query, flame, range) : undefined,
+      request: query && flame ? requestOf(query, flame, range.from, range.to) : undefined,
     }),
-    [flame, range, query]
+    // primitives and the page's memoised query: a new series array would read the profile anew
+    [flame, range.from, range.to, query]
   );
   return (
     <GrafanaPanelBox ref={box} testId="panel-box" className={cx(styles.box, !shown && styles.hidden)}>
@@ -66,10 +67,10 @@ export function FlameArea({ shown, flame, range, options, onOptionsChange, query
 }
 
 /** The request a panel in Grafana would have been given for flame, from the page's query as run. */
-function requestOf(query: EmberscopeQuery, flame: DataFrame, range: TimeSpan): DataQueryRequest<EmberscopeQuery> {
-  const from = dateTime(range.from);
-  const to = dateTime(range.to);
-  const intervalMs = Math.max(1000, Math.floor((range.to - range.from) / 200));
+function requestOf(query: EmberscopeQuery, flame: DataFrame, fromMs: number, toMs: number): DataQueryRequest<EmberscopeQuery> {
+  const from = dateTime(fromMs);
+  const to = dateTime(toMs);
+  const intervalMs = Math.max(1000, Math.floor((toMs - fromMs) / 200));
   return {
     app: CoreApp.Dashboard,
     requestId: 'playground-flame',
