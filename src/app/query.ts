@@ -51,6 +51,8 @@ export interface Answer {
   frames: DataFrame[];
   byRef: (refId: string) => DataFrame[];
   error?: string;
+  /** The request the answer is of (a panel re-runs one of its targets from it, e.g. for a call site). */
+  request?: DataQueryRequest<EmberscopeQuery>;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function runQueries(
   return {
     frames,
     byRef: (refId) => frames.filter((f) => f.refId === refId),
+    request,
     error: res.state === LoadingState.Error || err ? (err?.message ?? 'query failed') : undefined,
   };
 }

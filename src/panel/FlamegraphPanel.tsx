@@ -7,6 +7,10 @@ import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } 
 import { afterPaint } from './afterPaint';
 import { FlameGraphContainer } from './components/FlameGraphContainer';
 import { SourceProvider, sourceTargetOf } from './components/Source';
+import { frameIsCut } from './components/focus/callSitePath';
+import { requestFetcher } from './components/focus/requestFetcher';
+import { decodeLink, encodeLink, linkParam, ViewLink } from './components/focus/viewLink';
+import { locationService } from '@grafana/runtime';
 import { defaultOptions } from './options';
 import { PanelOptions } from './types';
 
@@ -51,7 +55,7 @@ export function usePanelData(series: PanelProps['data']['series']): Parsed {
 }
 
 /** The Emberscope flamegraph panel. */
-export function FlamegraphPanel({ data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
+export function FlamegraphPanel({ id, data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
   const parsed = usePanelData(data.series);
   const from = data.timeRange.from.valueOf();
   const to = data.timeRange.to.valueOf();
@@ -59,6 +63,14 @@ export function FlamegraphPanel({ data, width, height, options, onOptionsChange 
   const sourceTarget = useMemo(
     () => sourceTargetOf(data.request?.targets as Parameters<typeof sourceTargetOf>[0], { from, to }),
     [data.request?.targets, from, to]
+  );
+  const link = usePanelLink(id);
+  // a zoom into what the cut at maxNodes left out re-runs this panel's own query for the call site
+  const frame = useMemo(() => findFlameFrame(data.series), [data.series]);
+  const cut = frame !== undefined && frameIsCut(frame);
+  const fetchCallSite = useMemo(
+    () => (cut ? requestFetcher(data.request, frame?.refId) : undefined),
+    [cut, data.request, frame]
   );
   const opts = { ...defaultOptions, ...options };
   // the header's choices are saved as the panel's options (Grafana keeps them with the dashboard)
@@ -82,7 +94,48 @@ export function FlamegraphPanel({ data, width, height, options, onOptionsChange 
   }
   return (
     <SourceProvider target={sourceTarget}>
-      <FlameGraphContainer data={parsed.data} width={width} height={height} options={opts} onOptionsChange={save} />
+      <FlameGraphContainer
+        data={parsed.data}
+        width={width}
+        height={height}
+        options={opts}
+        onOptionsChange={save}
+        cut={cut}
+        fetchCallSite={fetchCallSite}
+        {...link}
+      />
     </SourceProvider>
   );
+}
+
+/**
+ * The panel's view in the address (`flame<panel id>`, as Grafana keeps a panel's own state such
+ * as viewPanel): read when the view opens, written as it changes (replacing the history entry),
+ * and the address with it for "Copy link". Explore, dashboards, the app and the playground all
+ * keep what they do not know in their addresses.
+ */
+function usePanelLink(panelId: number) {
+  const param = linkParam(panelId);
+  const [opened] = useState(() => decodeLink(new URLSearchParams(window.location.search).get(param)));
+  const onLinkChange = useCallback(
+    (l: ViewLink) => {
+      // the address as it is now (a host may have written it without the location service)
+      const search = new URLSearchParams(window.location.search);
+      const text = encodeLink(l);
+      if (search.get(param) !== text) {
+        search.set(param, text);
+        locationService.replace({ pathname: locationService.getLocation().pathname, search: `?${search}` });
+      }
+    },
+    [param]
+  );
+  const linkUrl = useCallback(
+    (l: ViewLink) => {
+      const url = new URL(window.location.href);
+      url.searchParams.set(param, encodeLink(l));
+      return url.toString();
+    },
+    [param]
+  );
+  return { link: opened, onLinkChange, linkUrl };
 }

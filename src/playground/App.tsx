@@ -5,6 +5,7 @@ import React, { useMemo } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { Alert, useStyles2 } from '@grafana/ui';
+import type { EmberscopeQuery } from '../datasource/types';
 import { FlameArea } from './FlameArea';
 import { NoveltyDiffs, novelPointsOf } from './NoveltyDiffs';
 import { shownFlame, shownViews } from './pageState';
@@ -28,6 +29,9 @@ export function App() {
   const { dispatch } = actions;
   const { answer, ran, range, selection } = state;
   const views = shownViews(state);
+  const { novelDiff, picked } = state;
+  // memoised: the panel reads its data anew when the request changes
+  const flameQuery = useMemo(() => flameQueryOf(ran, !!novelDiff || !!picked), [ran, novelDiff, picked]);
   const novelPoints = useMemo(
     () => (ran?.queryType === 'novelty' ? novelPointsOf(answer.series, answer.annotations) : []),
     [ran, answer]
@@ -87,9 +91,18 @@ export function App() {
         query={ran}
         options={options}
         onOptionsChange={setOptions}
+        query={flameQuery}
       />
     </div>
   );
+}
+
+/** The query the flamegraph shown is of, when it is the run's (or a range of it): not an exemplar's nor a diff's. */
+function flameQueryOf(ran: EmberscopeQuery | undefined, other: boolean): EmberscopeQuery | undefined {
+  if (other || !ran || !['profile', 'both', 'metrics'].includes(ran.queryType ?? 'profile')) {
+    return undefined;
+  }
+  return { ...ran, queryType: 'profile', live: undefined };
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({

@@ -53,7 +53,30 @@ func Flamegraph(t *flame.Tree, unit string) *data.Frame {
 		fb.labelField(),
 	}
 	fields = append(fields, fb.virtualFields()...)
-	return flameFrame(fields)
+	f := flameFrame(fields)
+	if fb.cut {
+		f.Meta.Custom = map[string]any{MetaTruncated: true}
+	}
+	return f
+}
+
+// MetaTruncated is the meta.custom key set (true) on a flamegraph frame whose
+// tree was cut at maxNodes: some node stands for the children it lost (an
+// "other" node). The panel asks again for a call site it zooms into there.
+const MetaTruncated = "truncated"
+
+// isCutOther tells whether node id of t stands for the children truncation
+// removed. Label values beyond a limit are "other" nodes too, but under the
+// root or a virtual node of a tree that has virtual nodes.
+func isCutOther(t *flame.Tree, id flame.NodeID, anyVirtual bool) bool {
+	if t.Kind(id) != flame.KindOther {
+		return false
+	}
+	if !anyVirtual {
+		return true
+	}
+	p := t.Parent(id)
+	return p != flame.Root && t.Kind(p) != flame.KindVirtual
 }
 
 func flameFrame(fields data.Fields) *data.Frame {
@@ -82,6 +105,8 @@ type flameBuilder struct {
 	self  []int64
 	// anyVirtual tells whether some node is virtual.
 	anyVirtual bool
+	// cut tells whether the tree was cut at maxNodes (see isCutOther).
+	cut bool
 }
 
 func newFlameBuilder(t *flame.Tree) *flameBuilder {
@@ -104,6 +129,12 @@ func newFlameBuilder(t *flame.Tree) *flameBuilder {
 			fb.anyVirtual = true
 		}
 	})
+	for _, id := range fb.order {
+		if isCutOther(t, id, fb.anyVirtual) {
+			fb.cut = true
+			break
+		}
+	}
 	return fb
 }
 

@@ -117,3 +117,21 @@ func TestUnitFor(t *testing.T) {
 	assert.Equal(t, "ns", UnitOfProfileType("process_cpu:cpu:nanoseconds:cpu:nanoseconds"))
 	assert.Equal(t, "", UnitOfProfileType("broken"))
 }
+
+// TestFlamegraphSaysWhenCut: a tree cut at maxNodes is marked truncated in
+// meta.custom (the panel asks again for a call site it zooms into); a whole
+// tree and one whose only "other" holds label values beyond a limit are not.
+func TestFlamegraphSaysWhenCut(t *testing.T) {
+	cut := Flamegraph(flame.Truncate(smallTree(), 4), "nanoseconds")
+	require.NotNil(t, cut.Meta)
+	assert.Equal(t, map[string]any{MetaTruncated: true}, cut.Meta.Custom)
+
+	assert.Nil(t, Flamegraph(smallTree(), "nanoseconds").Meta.Custom)
+
+	labels := flame.New()
+	api := labels.VirtualChild(flame.Root, "service_name", "api")
+	labels.InsertStack(api, 4, []int32{labels.Intern("main")})
+	other := labels.Child(flame.Root, labels.Intern(flame.OtherName), flame.KindOther)
+	labels.InsertStack(other, 2, []int32{labels.Intern("main")})
+	assert.Nil(t, Flamegraph(labels, "bytes").Meta.Custom, "label values beyond the limit are not a cut")
+}

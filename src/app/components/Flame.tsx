@@ -3,7 +3,7 @@
 
 import React, { useMemo, useRef, useState } from 'react';
 import { css } from '@emotion/css';
-import { DataFrame, LoadingState, PanelData, TimeRange } from '@grafana/data';
+import { DataFrame, DataQueryRequest, LoadingState, PanelData, TimeRange } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
 import { FlamegraphPanel } from '../../panel/FlamegraphPanel';
 import { defaultOptions, PanelOptions } from '../../panel/options';
@@ -13,14 +13,16 @@ import { useElementSize } from '../../panel/components/useElementSize';
  * The flamegraph panel the plugin ships (graph, top table and every view it has), sized to a
  * box that takes the rest of the window and never less than 360 px.
  */
-export function Flame({ frame, range, title }: { frame: DataFrame; range: TimeRange; title: string }) {
+export function Flame(props: { frame: DataFrame; range: TimeRange; title: string; request?: DataQueryRequest }) {
+  const { frame, range, title, request } = props;
   const styles = useStyles2(getStyles);
   const box = useRef<HTMLDivElement>(null);
   const size = useElementSize(box);
   const [options, setOptions] = useState<PanelOptions>(defaultOptions);
   const data: PanelData = useMemo(
-    () => ({ series: [frame], state: LoadingState.Done, timeRange: range }),
-    [frame, range]
+    // the request too, as Grafana gives a panel its own: a zoom into a cut graph re-runs its target
+    () => ({ series: [frame], state: LoadingState.Done, timeRange: range, request }),
+    [frame, range, request]
   );
   return (
     <div ref={box} data-testid="panel-box" className={styles.box}>

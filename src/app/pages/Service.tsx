@@ -155,7 +155,7 @@ export function ServicePage() {
           <div data-testid="flame-total" data-total={flameTotals(flame).total} className={styles.total}>
             Total of the flame graph: <b>{formatValue(flameTotals(flame).total, unit)}</b>
           </div>
-          <Flame frame={flame} range={range} title={view.service} />
+          <Flame frame={flame} range={range} title={view.service} request={answer.value?.request} />
         </>
       )}
     </div>

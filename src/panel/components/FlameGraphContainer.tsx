@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useCallback, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
@@ -22,11 +22,14 @@ import { useSearch } from './Header/useSearch';
 import { useShownProfile } from './Header/useShownProfile';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
-import { initialViewState, savedOptions, ViewAction, viewReducer, ViewState } from './state';
+import { initialViewState, savedOptions, shownData, ViewAction, viewReducer, ViewState } from './state';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { searchBest, useTopTable } from './TopTable/useTopTable';
 import { TopTable } from './TopTable/TopTable';
 import { useElementHeight } from './useElementSize';
+import { focusNotice } from './focus/FocusNotice';
+import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
+import { decodeLink, encodeLink, linkOf, ViewLink } from './focus/viewLink';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
 
@@ -37,6 +40,16 @@ export interface FlameGraphContainerProps {
   options: ViewOptions;
   /** Saves what the header changes as panel options (Grafana's onOptionsChange). */
   onOptionsChange?: (changed: Partial<ViewOptions>) => void;
+  /** Whether data was cut at maxNodes (the frame's meta.custom.truncated). */
+  cut?: boolean;
+  /** Asks for a call site at full resolution, for a zoom into what the cut left out. */
+  fetchCallSite?: CallSiteFetcher;
+  /** What a link opened shows: the view opens as it was seen (read once, when the view is made). */
+  link?: ViewLink;
+  /** Told what the view shows whenever that changes, for the host to keep in its address. */
+  onLinkChange?: (link: ViewLink) => void;
+  /** The address that reopens link, for the header's "Copy link" (none: no button). */
+  linkUrl?: (link: ViewLink) => string;
 }
 
 const getStyles = (theme: GrafanaTheme2) => ({
@@ -56,12 +69,18 @@ const getStyles = (theme: GrafanaTheme2) => ({
  * is an action too, taken in the render that sees it. An action that changes a panel option is
  * also handed to the host to save.
  */
-function useViewState(data: FlameData, options: ViewOptions, onOptionsChange?: (c: Partial<ViewOptions>) => void) {
+function useViewState(
+  data: FlameData,
+  options: ViewOptions,
+  onOptionsChange?: (c: Partial<ViewOptions>) => void,
+  link?: ViewLink
+) {
   const [stored, dispatch] = useReducer(viewReducer, undefined, () =>
     initialViewState(data, {
       search: options.search,
       drawerWidth: loadNumber(TABLE_WIDTH_KEY),
       view: effectiveView({ viewMode: options.viewMode ?? 'both', showTable: options.showTable }),
+      link,
     })
   );
   let state = stored;
@@ -97,10 +116,30 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const { width, height, options } = props;
   // ignore, hide, relative and inverted reshape the profile before the view sees it
   const shownProfile = useShownProfile(props.data, options, props.onOptionsChange);
-  const { data, onOptionsChange } = shownProfile;
+  const { onOptionsChange } = shownProfile;
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
-  const [state, act] = useViewState(data, options, onOptionsChange);
+  const [state, act] = useViewState(shownProfile.data, options, onOptionsChange, props.link);
+  // an inverted graph's paths start at leaves, which no server selects by: it is not re-asked
+  const inverted = shownProfile.choices.inverted;
+  useFocusFetch(state, (props.cut ?? false) && !inverted, props.fetchCallSite, act);
+  // the graph drawn: a call site fetched at full resolution, or the profile
+  const data = shownData(state);
+  // the top table follows a fetched focus; otherwise it reads the profile the right way up
+  const tableData = state.fetched ? data : shownProfile.table;
+  const link = linkOf(state, data, { ...options, ...state.local });
+  const linkText = encodeLink(link);
+  const { onLinkChange, linkUrl } = props;
+  const firstLink = useRef(linkText);
+  useEffect(() => {
+    // written once the user changes the view (an untouched view leaves the address alone), and
+    // not while a link's path is still being fetched
+    if (linkText !== firstLink.current && !state.pendingPath) {
+      firstLink.current = '';
+      onLinkChange?.(decodeLink(linkText) ?? {});
+    }
+  }, [linkText, onLinkChange, state.pendingPath]);
+  const copyLink = useCallback(() => (linkUrl ? linkUrl(decodeLink(linkText) ?? {}) : ''), [linkUrl, linkText]);
   const opt: ViewOptions = { ...options, ...state.local };
   const view = effectiveView({ viewMode: opt.viewMode ?? 'both', showTable: opt.showTable });
   const collapse = opt.collapse ?? true;
@@ -121,10 +160,10 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
 
   // the top table and the sandwich read the graph the right way up, inverted or not
   const tableIndex = useMemo(
-    () => (shownProfile.table === data ? index : buildIndex(shownProfile.table)),
-    [shownProfile.table, data, index]
+    () => (tableData === data ? index : buildIndex(tableData)),
+    [tableData, data, index]
   );
-  const table = useTopTable(shownProfile.table, tableIndex, layout.showTable, state.sort, found.searchResult);
+  const table = useTopTable(tableData, tableIndex, layout.showTable, state.sort, found.searchResult);
   const { allRows, sortedRows, tableSearch } = table;
   // A drawer once shown stays mounted, hidden, while the other one is open: switching back shows
   // it with its rows, scroll and sort as left. (The table counts as seen once its rows are summed,
@@ -227,6 +266,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
         canSandwichSearch={!!found.searchResult && found.searchResult.count > 0 && !sandwichOpen}
         onSandwichSearch={sandwichOfSearch}
         onHeaderAction={onHeaderAction}
+        onCopyLink={linkUrl ? copyLink : undefined}
         act={act}
         sampleFilters={shownProfile.choices}
       />
@@ -257,6 +297,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
             dark={theme.isDark}
             tableOffered={view !== 'graph'}
             tableElsewhere={!layout.fits}
+            notice={focusNotice(state)}
             act={act}
           />
         )}

@@ -3,6 +3,8 @@
 
 import { FlameData } from '../../shared/flameData';
 import { FlameIndex, isAncestorOrSelf } from '../model/flameIndex';
+import { FetchedFocus, nodeAtPath, pathOf, sameName } from './focus/callSitePath';
+import { linkFocus, linkOptions, ViewLink } from './focus/viewLink';
 import { SortKey } from '../model/topTable';
 import { ViewMode, ViewOptions } from '../types';
 
@@ -41,6 +43,18 @@ export interface ViewState {
   local: Partial<ViewOptions>;
   /** The drawer's width as the user dragged it. */
   drawerWidth?: number;
+  /**
+   * The zoomed call site as asked of the backend at full resolution (the first answer was cut
+   * there): while set, the graph drawn is its `data`, and focus and the other nodes and names
+   * are of it.
+   */
+  fetched?: FetchedFocus;
+  /** The call path being asked for. */
+  fetching?: string[];
+  /** Why the last call site could not be fetched. */
+  focusError?: string;
+  /** A link's call path the graph cut at maxNodes does not hold: reached once its call site is fetched. */
+  pendingPath?: string[];
 }
 
 export type ViewAction =
@@ -65,30 +79,42 @@ export type ViewAction =
   | { type: 'setCollapse'; on: boolean }
   | { type: 'setOptions'; changed: Partial<ViewOptions> }
   | { type: 'sort'; key: SortKey }
-  | { type: 'resizeDrawer'; width: number };
+  | { type: 'resizeDrawer'; width: number }
+  | { type: 'focusFetching'; path: string[] }
+  | { type: 'focusFetched'; fetched: FetchedFocus }
+  | { type: 'focusFailed'; path: string[]; error: string };
+
+/** The graph the view draws: the fetched call site's, or the profile's. */
+export const shownData = (s: Pick<ViewState, 'data' | 'fetched'>): FlameData => s.fetched?.data ?? s.data;
 
 const NO_HOVER = { node: -1, x: 0, y: 0 };
 
 /** The state a profile opens with: unzoomed, nothing picked, the table by self (by change for a diff). */
 export function initialViewState(
   data: FlameData,
-  opened: { search?: string; drawerWidth?: number; view?: ViewMode }
+  opened: { search?: string; drawerWidth?: number; view?: ViewMode; link?: ViewLink }
 ): ViewState {
-  const { search, drawerWidth } = opened;
+  const { search, drawerWidth, link } = opened;
+  // a link opens the view as it was seen: its zoom (fetched when the cut left it out), search,
+  // sandwich and header choices
+  const at = linkFocus(data, link?.path);
+  const sandwich = link?.sandwich !== undefined ? data.names.indexOf(link.sandwich) : -1;
   return {
     data,
-    focus: 0,
-    selected: -1,
+    focus: at.focus,
+    selected: at.focus > 0 ? at.focus : -1,
     hover: NO_HOVER,
-    search: search ?? '',
+    search: link?.search ?? search ?? '',
     savedSearch: search,
     highlight: -1,
+    sandwich: sandwich >= 0 ? sandwich : undefined,
     graphPick: -1,
-    treeSeen: opened.view === 'tree',
+    treeSeen: opened.view === 'tree' || link?.view === 'tree',
     sort: { key: data.valueRight !== undefined ? 'diff' : 'self', desc: true },
     expanded: new Set(),
-    local: {},
+    local: link ? linkOptions(link) : {},
     drawerWidth,
+    pendingPath: at.pending,
   };
 }
 
@@ -107,13 +133,19 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
         hover: NO_HOVER,
         menu: undefined,
         expanded: new Set(),
+        fetched: undefined,
+        fetching: undefined,
+        focusError: undefined,
+        pendingPath: undefined,
       };
     case 'savedSearch':
       return { ...s, savedSearch: a.search, search: a.search ?? '' };
     case 'zoom':
-      return { ...s, focus: a.node, selected: a.node, menu: undefined };
-    case 'reset':
-      return { ...s, focus: 0, selected: -1, menu: undefined, highlight: a.unhighlight ? -1 : s.highlight };
+      return zoomed(s, a.node);
+    case 'reset': {
+      const whole = { ...onData(s, s.data), pendingPath: undefined };
+      return { ...whole, focus: 0, selected: -1, menu: undefined, highlight: a.unhighlight ? -1 : whole.highlight };
+    }
     case 'select':
       return { ...s, selected: a.node };
     case 'hover':
@@ -161,7 +193,71 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
       return { ...s, sort: { key: a.key, desc: s.sort.key === a.key ? !s.sort.desc : a.key !== 'name' } };
     case 'resizeDrawer':
       return { ...s, drawerWidth: a.width };
+    case 'focusFetching':
+      return { ...s, fetching: a.path, focusError: undefined };
+    case 'focusFetched':
+      return withFetched(s, a.fetched);
+    case 'focusFailed':
+      return samePath(s.fetching, a.path) ? { ...s, fetching: undefined, focusError: a.error } : s;
   }
+}
+
+function samePath(a: string[] | undefined, b: string[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * s drawing data (the profile's graph, or a fetched call site's): the names picked are carried
+ * over by name; the nodes picked, the expanded chains and the question out are dropped.
+ */
+function onData(s: ViewState, data: FlameData, fetched?: FetchedFocus): ViewState {
+  const from = shownData(s);
+  if (from === data) {
+    return { ...s, fetched, fetching: undefined, focusError: undefined };
+  }
+  return {
+    ...s,
+    fetched,
+    fetching: undefined,
+    focusError: undefined,
+    selected: -1,
+    hover: NO_HOVER,
+    menu: undefined,
+    expanded: new Set(),
+    highlight: sameName(s.highlight, from, data),
+    sandwich: sandwichOn(s.sandwich, from, data),
+    graphPick: sameName(s.graphPick, from, data),
+  };
+}
+
+function sandwichOn(name: number | undefined, from: FlameData, to: FlameData): number | undefined {
+  const k = name === undefined ? -1 : sameName(name, from, to);
+  return k >= 0 ? k : undefined;
+}
+
+/** A zoom; above a fetched call site it returns to the profile's graph at the same call path. */
+function zoomed(s: ViewState, node: number): ViewState {
+  const f = s.fetched;
+  if (f && node >= 0 && node < f.data.count && f.data.level[node] < f.path.length) {
+    const at = Math.max(0, nodeAtPath(s.data, pathOf(f.data, node)));
+    return { ...onData(s, s.data), focus: at, selected: at };
+  }
+  return { ...s, focus: node, selected: node, menu: undefined, focusError: undefined, pendingPath: undefined };
+}
+
+/** The answer for the call site zoomed, drawn at its path's node; an answer for a path left is dropped. */
+function withFetched(s: ViewState, fetched: FetchedFocus): ViewState {
+  if (!samePath(pathOf(shownData(s), s.focus), fetched.path)) {
+    return samePath(s.fetching, fetched.path) ? { ...s, fetching: undefined } : s;
+  }
+  const at = nodeAtPath(fetched.data, fetched.path);
+  if (at < 0) {
+    return { ...s, fetching: undefined, focusError: 'the answer does not hold the call path asked for' };
+  }
+  // a link's path below the call site fetched for it
+  const linked = s.pendingPath ? nodeAtPath(fetched.data, s.pendingPath) : -1;
+  const focus = linked >= 0 ? linked : at;
+  return { ...onData(s, fetched.data, fetched), focus, selected: focus, pendingPath: undefined };
 }
 
 /**

@@ -7,6 +7,7 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { TextAlign } from '../../types';
 import { ViewAction, ViewState } from '../state';
+import { FocusNotice, FocusNoticeText } from '../focus/FocusNotice';
 import { Breadcrumbs } from './Breadcrumbs';
 import { DrawnColumns, FlameCanvas } from './FlameCanvas';
 import { FlameContextMenu } from './FlameContextMenu';
@@ -46,6 +47,8 @@ export interface FlameGraphPaneProps {
   /** See FlameContextMenuProps. */
   tableOffered: boolean;
   tableElsewhere: boolean;
+  /** What the zoom path's row says of a call site fetched at full resolution. */
+  notice?: FocusNoticeText;
   act: (a: ViewAction) => void;
 }
 
@@ -93,6 +96,7 @@ export function FlameGraphPane(props: FlameGraphPaneProps) {
       {crumbs && (
         <div className={styles.crumbs}>
           <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />
+          {props.notice && <FocusNotice notice={props.notice} />}
         </div>
       )}
       <FlameCanvas

@@ -6,6 +6,7 @@ import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { IconButton, useStyles2 } from '@grafana/ui';
 import { ViewAction } from '../state';
+import { CopyLinkButton } from './CopyLinkButton';
 import { DiffLegend } from './DiffLegend';
 import { Header } from './HeaderControls';
 import { HeaderAction, HeaderChoices } from './headerOptions';
@@ -47,6 +48,8 @@ export interface FlameGraphHeaderProps extends HeaderChoices {
   canSandwichSearch: boolean;
   onSandwichSearch: () => void;
   onHeaderAction: (a: HeaderAction) => void;
+  /** The address of what is shown, for "Copy link" (none: no button). */
+  onCopyLink?: () => string;
   act: (a: ViewAction) => void;
   /** The ignore, hide, relative and inverted choices; no controls without them. */
   sampleFilters?: SampleFilterChoices;
@@ -128,6 +131,7 @@ export const FlameGraphHeader = forwardRef<HTMLDivElement, FlameGraphHeaderProps
           <SampleFilterControls {...props.sampleFilters} onChange={(changed) => act({ type: 'setOptions', changed })} />
         )}
         {props.diff && <DiffLegend colorBlind={props.colorBlindDiff} />}
+        {props.onCopyLink && <CopyLinkButton linkOf={props.onCopyLink} />}
       </div>
     );
   }

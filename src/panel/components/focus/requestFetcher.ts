@@ -1,0 +1,46 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { DataFrame, DataQueryRequest, DataQueryResponse } from '@grafana/data';
+import { DataQuery } from '@grafana/schema';
+import { getDataSourceSrv } from '@grafana/runtime';
+import { isObservable, lastValueFrom } from 'rxjs';
+import { findFlameFrame } from '../../../shared/flameData';
+import type { CallSiteFetcher } from './useFocusFetch';
+
+/** The query fields a call site is asked with (the datasource's `callSite`); other fields pass as they are. */
+type CallSiteQuery = DataQuery & { queryType?: string; callSite?: string[] };
+
+let seq = 0;
+
+/**
+ * A CallSiteFetcher that re-runs the target of request that made the frame (by refId), with
+ * `callSite` set, through the target's datasource as Grafana's runtime gives it: what a panel in
+ * a dashboard, the app and the playground all have. Undefined when the request has no such
+ * target, or it is a diff or a metrics query (their flamegraphs are not re-asked here).
+ */
+export function requestFetcher(
+  request: DataQueryRequest<DataQuery> | undefined,
+  refId: string | undefined
+): CallSiteFetcher | undefined {
+  const targets = (request?.targets ?? []) as CallSiteQuery[];
+  const target = targets.find((t) => t.refId === refId) ?? (targets.length === 1 ? targets[0] : undefined);
+  if (!request || !target || (target.queryType !== undefined && !['profile', 'both'].includes(target.queryType))) {
+    return undefined;
+  }
+  return async (path) => {
+    const ds = await getDataSourceSrv().get(target.datasource ?? request.targets[0]?.datasource);
+    const asked: CallSiteQuery = { ...target, queryType: 'profile', callSite: path };
+    const out = ds.query({ ...request, requestId: `emberscope-callsite-${++seq}`, targets: [asked] });
+    const res: DataQueryResponse = isObservable(out) ? await lastValueFrom(out) : await out;
+    const err = res.errors?.[0];
+    if (err) {
+      throw new Error(err.message ?? 'the query failed');
+    }
+    const frame = findFlameFrame((res.data ?? []) as DataFrame[]);
+    if (!frame) {
+      throw new Error('the answer holds no flamegraph');
+    }
+    return frame;
+  };
+}

@@ -1,0 +1,61 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { readFlameData } from '../../../shared/flameData';
+import { nestedSet, Row } from '../../testing/frames';
+import { initialViewState, shownData, viewReducer } from '../state';
+import { nodeAtPath } from './callSitePath';
+import { fetchedFocusOf } from './useFocusFetch';
+import { decodeLink, encodeLink, linkOf, ViewLink } from './viewLink';
+
+const CUT: Row[] = [
+  [0, 'total', 100, 0],
+  [1, 'main.main', 100, 0],
+  [2, 'main.idle', 40, 40],
+  [2, 'main.work', 60, 0],
+  [3, 'other', 60, 60],
+];
+const SITE: Row[] = [
+  [0, 'total', 60, 0],
+  [1, 'main.main', 60, 0],
+  [2, 'main.work', 60, 0],
+  [3, 'crypto.hash', 45, 45],
+  [3, 'json.parse', 15, 15],
+];
+const cut = readFlameData(nestedSet(CUT));
+const opt = { colorMode: 'self' as const, textAlign: 'left' as const, showTable: true, minBarWidth: 1, colorBlindDiff: false };
+
+describe('a view link', () => {
+  it('is read back as written; a field of the wrong kind is left out and text that is no link opens nothing', () => {
+    const l: ViewLink = { path: ['main.main'], view: 'graph', table: false, search: 'main', sandwich: 'main.work', collapse: false, color: 'package' };
+    expect(decodeLink(encodeLink(l))).toEqual(l);
+    expect(decodeLink('{"path":[1,2],"view":"pie","search":"x"}')).toEqual({ search: 'x' });
+    expect(decodeLink('not json')).toBeUndefined();
+    expect(decodeLink(null)).toBeUndefined();
+  });
+
+  it('opens the view at its zoom, search, sandwich and header choices', () => {
+    const s = initialViewState(cut, { link: { path: ['main.main', 'main.idle'], search: 'idle', sandwich: 'main.idle', view: 'tree', color: 'total' } });
+    expect(s.focus).toBe(2);
+    expect(s.search).toBe('idle');
+    expect(cut.names[s.sandwich!]).toBe('main.idle');
+    expect(s.local).toMatchObject({ viewMode: 'tree', colorMode: 'total' });
+    expect(linkOf(s, cut, { ...opt, ...s.local })).toMatchObject({ path: ['main.main', 'main.idle'], search: 'idle', sandwich: 'main.idle', view: 'tree', color: 'total' });
+  });
+
+  it('a path the cut left out opens at its deepest node in the graph and goes on once that call site is fetched', () => {
+    const path = ['main.main', 'main.work', 'crypto.hash'];
+    let s = initialViewState(cut, { link: { path } });
+    expect(s.focus).toBe(nodeAtPath(cut, ['main.main', 'main.work']));
+    expect(s.pendingPath).toEqual(path);
+    const site = nestedSet(SITE);
+    const fetched = fetchedFocusOf(['main.main', 'main.work'], {
+      ...site,
+      meta: { custom: { callSite: { path: ['main.main', 'main.work'], selectedBy: 'server', wholeTotal: 100 } } },
+    });
+    s = viewReducer(s, { type: 'focusFetched', fetched });
+    expect(shownData(s)).toBe(fetched.data);
+    expect(s.focus).toBe(nodeAtPath(fetched.data, path));
+    expect(s.pendingPath).toBeUndefined();
+  });
+});

@@ -1,0 +1,115 @@
+// Copyright 2026 The Emberscope Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import { expect, Page, Request, test } from '@playwright/test';
+import { fetchFlame, pct, Flame } from '../support/frame';
+import { nodeBox } from '../support/canvas';
+import { nextQuery, runSeed } from '../support/seed';
+import { Playground, REPO, startPlayground } from '../support/playground';
+
+// internal/fixtures/profiles/deep.alloc.pb.gz: 131,106 nodes (a recursive descent through a
+// binary trie), so the flamegraph is cut at the default 16,384 and the deep call sites' callees
+// are folded into `other`
+const SERVICE = 'e2e-deep';
+const EXPR = `memory:alloc_space:bytes:space:bytes{service_name="${SERVICE}"}`;
+
+let pg: Playground;
+let from: number;
+let to: number;
+let cut: Flame;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  pg = await startPlayground();
+  runSeed('deepseed', ['-store', pg.storeUrl, '-app', SERVICE, '-repo', REPO]);
+  to = Date.now() + 60_000;
+  from = to - 3_600_000;
+  cut = await fetchFlame(pg.url, EXPR, from, to);
+});
+
+test.afterAll(async () => {
+  await pg?.stop();
+});
+
+/** The row of the node at the end of path in f (names from the root's first child down), or -1. */
+function rowAt(f: Flame, path: string[]): number {
+  let at = 0;
+  for (const name of path) {
+    let next = -1;
+    for (let i = at + 1; i < f.level.length && f.level[i] > f.level[at]; i++) {
+      if (f.level[i] === f.level[at] + 1 && f.names[i] === name) {
+        next = i;
+        break;
+      }
+    }
+    if (next < 0) {
+      return -1;
+    }
+    at = next;
+  }
+  return at;
+}
+
+/** The names under row i of f. */
+function namesUnder(f: Flame, i: number): Set<string> {
+  const out = new Set<string>();
+  for (let k = i + 1; k < f.level.length && f.level[k] > f.level[i]; k++) {
+    out.add(f.names[k]);
+  }
+  return out;
+}
+
+async function otherDrawn(page: Page): Promise<boolean> {
+  return page
+    .getByTestId('flamegraph-canvas')
+    .evaluate(
+      (el) => !!(el as HTMLCanvasElement & { emberscope: { rectOf: (n: string) => unknown } }).emberscope.rectOf('other')
+    );
+}
+
+test('a zoom into what the cut folded into other asks for the call site and draws it whole; reset asks nothing', async ({
+  page,
+}) => {
+  expect(cut.names, 'the flamegraph is cut at maxNodes').toContain('other');
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  const view = page.getByTestId('flamegraph-view');
+  await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+  await expect.poll(() => otherDrawn(page)).toBe(true);
+
+  // down the heaviest bars to a deep one, then zoom there with Enter
+  await view.focus();
+  const asked = nextQuery(page, (q) => Array.isArray(q.callSite));
+  for (let k = 0; k < 8; k++) {
+    await view.press('ArrowDown');
+  }
+  await view.press('Enter');
+  const { query, response } = await asked;
+  expect(response.ok()).toBe(true);
+  const callSite = query.callSite as string[];
+  const row = rowAt(cut, callSite);
+  expect(row, `the call site ${callSite.join(' › ')} is a node of the cut graph`).toBeGreaterThan(0);
+  expect(callSite.length, 'the path holds every frame, collapsed chains expanded').toBe(cut.level[row]);
+  expect(namesUnder(cut, row), 'the cut graph shows other under it').toContain('other');
+
+  const notice = page.getByTestId('focus-notice');
+  await expect(notice).toHaveAttribute('data-kind', 'fetched');
+  await expect(notice).toContainText(/Fetched at full resolution: the (profile server|datasource)/);
+  // the detail is drawn where the cut graph had other, and the share is still of the whole graph
+  await expect.poll(() => otherDrawn(page)).toBe(false);
+  const b = await nodeBox(page, callSite[callSite.length - 1]);
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await expect(page.getByTestId('tooltip-total')).toContainText(`(${pct(cut.value[row] / cut.value[0])} of total`);
+
+  // reset returns to the first answer without a query
+  const sent: Request[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/ds/query') {
+      sent.push(r);
+    }
+  });
+  await page.getByRole('button', { name: 'Reset zoom' }).click();
+  await expect(page.getByTestId('flamegraph-breadcrumbs')).toHaveCount(0);
+  await expect(notice).toHaveCount(0);
+  await expect.poll(() => otherDrawn(page)).toBe(true);
+  expect(sent, 'reset sent no query').toHaveLength(0);
+});
