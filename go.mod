@@ -21,6 +21,7 @@ require github.com/google/licensecheck v0.3.1
 require go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.47.0
 
 require (
+	github.com/grafana/dataplane/sdata v0.0.9
 	github.com/ianlancetaylor/demangle v0.0.0-20250417193237-f615e6bd150b // indirect
 	golang.org/x/mod v0.42.0
 	gonum.org/v1/gonum v0.17.0

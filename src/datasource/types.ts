@@ -6,7 +6,16 @@ import { DataQuery } from '@grafana/schema';
 
 /** What a query asks the backend for; the same names as the `queryType` the Go backend reads. */
 export type QueryType =
-  'profile' | 'metrics' | 'both' | 'labels' | 'topTable' | 'histogram' | 'diff' | 'novelty' | 'callSiteSeries';
+  | 'profile'
+  | 'metrics'
+  | 'both'
+  | 'labels'
+  | 'topTable'
+  | 'histogram'
+  | 'diff'
+  | 'novelty'
+  | 'callSiteSeries'
+  | 'functionShare';
 
 /** The right-hand side of a `diff` query: a second selector and a time range in epoch milliseconds. */
 export interface Comparison {
@@ -57,6 +66,10 @@ export interface EmberscopeQuery extends DataQuery {
    * `meta.custom.callSite` says `selectedBy` (`server` or `datasource`) and the `wholeTotal`.
    */
   callSite?: string[];
+  /** A `functionShare` query's function, by its exact name (`encoding/json.Marshal`). */
+  function?: string;
+  /** A `functionShare` query's functions, by a regular expression of whole names (instead of `function`). */
+  functionRegex?: string;
 }
 
 /**
@@ -132,6 +145,26 @@ export const QUERY_TYPE_OPTIONS: Array<SelectableValue<QueryType>> = [
     label: 'Novelty',
     description: 'How new each profile looks against the recent profiles of its series',
   },
+  {
+    value: 'functionShare',
+    label: 'Function share',
+    description: 'The share of the samples whose stack holds a function, per step',
+  },
+];
+
+/**
+ * The query types an alert rule may use, those that answer numbers over time; the backend answers
+ * Grafana's alert engine with data plane `timeseries-multi` frames for them and refuses the others.
+ */
+export const ALERT_QUERY_TYPE_OPTIONS: Array<SelectableValue<QueryType>> = [
+  { value: 'metrics', label: 'Metric', description: 'Series of the profile totals' },
+  {
+    value: 'functionShare',
+    label: 'Function share',
+    description: 'The share of the samples whose stack holds a function, per step (0 to 1)',
+  },
+  { value: 'callSiteSeries', label: 'Call path', description: "A call path's value per step" },
+  { value: 'novelty', label: 'Novelty', description: 'How new each profile looks against its recent history' },
 ];
 
 /** The backend's live window when the query sets none. */

@@ -131,8 +131,12 @@ func (d *Datasource) Dispose() {
 	}
 }
 
-// QueryData answers each query of the request by its query type.
+// QueryData answers each query of the request by its query type; the alert
+// engine's requests get numbers alone (alerting.go).
 func (d *Datasource) QueryData(ctx context.Context, req *backend.QueryDataRequest) (*backend.QueryDataResponse, error) {
+	if fromAlert(req) {
+		return d.alertQueryData(ctx, req), nil
+	}
 	return d.mux.QueryData(ctx, req)
 }
 

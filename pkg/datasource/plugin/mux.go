@@ -47,6 +47,7 @@ func (d *Datasource) queryFuncs() map[string]queryFunc {
 		QueryTypeHistogram:      d.queryHistogram,
 		QueryTypeCallSiteSeries: d.queryCallSiteSeries,
 		QueryTypeNovelty:        d.queryNovelty,
+		QueryTypeFunctionShare:  d.queryFunctionShare,
 	}
 }
 
@@ -61,7 +62,7 @@ func (d *Datasource) fallback(ctx context.Context, req *backend.QueryDataRequest
 			continue
 		}
 		resp.Responses[q.RefID] = errorResponse(userErrorf(
-			"unknown query type %q: use one of profile, metrics, both, labels, topTable, diff, histogram, novelty", q.QueryType))
+			"unknown query type %q: use one of profile, metrics, both, labels, topTable, diff, histogram, callSiteSeries, novelty, functionShare", q.QueryType))
 	}
 	if len(plain) > 0 {
 		sub := *req

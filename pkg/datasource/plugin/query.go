@@ -31,6 +31,9 @@ const (
 	QueryTypeHistogram = "histogram"
 	// QueryTypeCallSiteSeries is the value of the query's callSite per step.
 	QueryTypeCallSiteSeries = "callSiteSeries"
+	// QueryTypeFunctionShare is, per step, the share of the samples whose
+	// stack holds a function (query_function_share.go).
+	QueryTypeFunctionShare = "functionShare"
 )
 
 // DefaultMaxNodes is a flamegraph's node budget when the query sets none.
@@ -80,6 +83,10 @@ type queryModel struct {
 	// "by (label)" first. Only the samples under it are merged, at full
 	// resolution (callsite.go).
 	CallSite []string `json:"callSite"`
+	// Function or FunctionRegex picks the functions of a functionShare
+	// query: an exact name, or a regular expression of whole names.
+	Function      string `json:"function"`
+	FunctionRegex string `json:"functionRegex"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -114,6 +121,9 @@ type request struct {
 	Spans spanOptions
 	// CallSite is the call path the flamegraph is focused on; nil for all.
 	CallSite []string
+	// Function and FunctionRegex are a functionShare query's, unchecked:
+	// only that query type reads them.
+	Function, FunctionRegex string
 }
 
 type comparisonRequest struct {
@@ -191,6 +201,7 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 		r.Step = step(q, minStep)
 	}
 	r.Novelty = m.Novelty
+	r.Function, r.FunctionRegex = m.Function, m.FunctionRegex
 	if r.Granularity, err = model.ParseGranularity(m.Granularity); err != nil {
 		return nil, userErrorf("granularity: %v", err)
 	}

@@ -5,7 +5,7 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSta
 import { css } from '@emotion/css';
 import { DataFrame, GrafanaTheme2 } from '@grafana/data';
 import { InlineField, InlineFieldRow, Stack, useStyles2 } from '@grafana/ui';
-import { EmberscopeQuery, QueryType } from '../types';
+import { ALERT_QUERY_TYPE_OPTIONS, EmberscopeQuery, QUERY_TYPE_OPTIONS, QueryType } from '../types';
 import { ProfileTypeInfo, ResourceClient, TimeRangeMs } from '../resources/client';
 import { CachingResourceClient } from '../resources/cache';
 import { SuggestionSource } from '../language/completion';
@@ -19,6 +19,7 @@ import { ProfileTypeCascader } from './ProfileTypeCascader';
 import { Notices } from './Notices';
 import { ExportButtons } from './ExportButtons';
 import { ComparisonRow, withDefaultComparison } from './ComparisonRow';
+import { SeriesTargetRow } from './SeriesTargetRow';
 
 /** Props of the editor; it needs no Grafana runtime, so the playground embeds it too. */
 export interface EmberscopeQueryEditorProps {
@@ -29,8 +30,11 @@ export interface EmberscopeQueryEditorProps {
   client: ResourceClient;
   /** The time range completion and the profile type list are scoped to. */
   range?: TimeRangeMs;
-  /** `explore` makes `both` the default query type; elsewhere it is `profile`. */
-  app?: 'explore' | 'dashboard';
+  /**
+   * `explore` makes `both` the default query type; elsewhere it is `profile`. `alerting` (an alert
+   * rule) offers only the query types that can alert, `metrics` first and the default.
+   */
+  app?: 'explore' | 'dashboard' | 'alerting';
   /** The last response's frames, for its notices and "Download JSON". */
   frames?: DataFrame[];
   /** Enables "Download pprof". */
@@ -56,7 +60,9 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
     () => (props.client instanceof CachingResourceClient ? props.client : new CachingResourceClient(props.client)),
     [props.client]
   );
-  const defaultType: QueryType = app === 'explore' ? 'both' : 'profile';
+  const alerting = app === 'alerting';
+  const defaultType: QueryType = alerting ? 'metrics' : app === 'explore' ? 'both' : 'profile';
+  const typeOptions = alerting ? ALERT_QUERY_TYPE_OPTIONS : QUERY_TYPE_OPTIONS;
   const latest = useRef(query);
   useLayoutEffect(() => {
     latest.current = query;
@@ -79,6 +85,14 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
     },
     [onChange]
   );
+
+  // an alert rule's query says its type: without one the backend would answer "both", which cannot alert
+  useEffect(() => {
+    const q = latest.current;
+    if (alerting && !ALERT_QUERY_TYPE_OPTIONS.some((o) => o.value === q.queryType)) {
+      change({ ...q, queryType: 'metrics' });
+    }
+  }, [alerting, query.queryType, change]);
 
   // profile types, once per client and hour of the range
   const hour = range ? Math.floor(range.to / 3_600_000) : 0;
@@ -228,9 +242,11 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
           onRunQuery={run}
         />
       )}
+      <SeriesTargetRow query={query} onChange={change} onRunQuery={run} />
       <OptionsRow
         query={query}
         defaultType={defaultType}
+        queryTypeOptions={typeOptions}
         onChange={(q) => change(withDefaultComparison(q, range))}
         onRunQuery={run}
         loadLabelNames={loadGroupByNames}

@@ -3,7 +3,7 @@
 
 import React, { useCallback, useState } from 'react';
 import { css } from '@emotion/css';
-import { GrafanaTheme2 } from '@grafana/data';
+import { GrafanaTheme2, SelectableValue } from '@grafana/data';
 import {
   Collapse,
   InlineField,
@@ -61,6 +61,8 @@ export interface OptionsRowProps {
   onRunQuery: () => void;
   /** Label names for the group-by, scoped to the query. */
   loadLabelNames: () => Promise<string[]>;
+  /** The query types offered; all by default, fewer in an alert rule. */
+  queryTypeOptions?: Array<SelectableValue<QueryType>>;
 }
 
 /** Reads a positive whole number from a text field; empty means unset. */
@@ -73,7 +75,14 @@ function positive(text: string): number | undefined | 'invalid' {
 }
 
 /** The collapsed options: query type, group-by, max nodes and limit, summarised in the header. */
-export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabelNames }: OptionsRowProps) {
+export function OptionsRow({
+  query,
+  defaultType,
+  onChange,
+  onRunQuery,
+  loadLabelNames,
+  queryTypeOptions = QUERY_TYPE_OPTIONS,
+}: OptionsRowProps) {
   const styles = useStyles2(getStyles);
   const [open, setOpen] = useState(false);
   const names = useLazyOptions(
@@ -135,7 +144,7 @@ export function OptionsRow({ query, defaultType, onChange, onRunQuery, loadLabel
           <RadioButtonGroup<QueryType>
             className={styles.wrapping}
             aria-label="Query type"
-            options={QUERY_TYPE_OPTIONS}
+            options={queryTypeOptions}
             value={query.queryType ?? defaultType}
             onChange={(v) => {
               onChange({ ...query, queryType: v });

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { CoreApp, DataSourceInstanceSettings, dateTime } from '@grafana/data';
 import { TemplateSrv } from '@grafana/runtime';
@@ -70,4 +70,42 @@ it('the cheat sheet’s examples are valid selectors and go into the query text'
   }
   await userEvent.click(screen.getByRole('button', { name: `Use example: ${EXAMPLES[2].title}` }));
   expect(onClickExample).toHaveBeenCalledWith({ ...q, expr: EXAMPLES[2].expr });
+});
+
+describe('in an alert rule', () => {
+  function renderInAlertRule(q: EmberscopeQuery, onChange = jest.fn()) {
+    const ds = new DataSource(settings, { replace: (s?: string) => s ?? '' } as unknown as TemplateSrv);
+    ds.getResource = jest.fn(async (path: string) =>
+      path === 'profileTypes' ? [{ id: CPU, name: 'process_cpu', sampleType: 'cpu' }] : []
+    ) as DataSource['getResource'];
+    render(
+      <QueryEditor datasource={ds} query={q} onChange={onChange} onRunQuery={jest.fn()} app={CoreApp.UnifiedAlerting} />
+    );
+    return onChange;
+  }
+
+  it('offers only the query types that can alert', async () => {
+    renderInAlertRule({ refId: 'A', profileTypeId: CPU, queryType: 'metrics' });
+    await userEvent.click(screen.getByText('Options'));
+    const types = within(screen.getByRole('radiogroup', { name: 'Query type' }))
+      .getAllByRole('radio')
+      .map((r) => ((r as HTMLInputElement).labels?.[0]?.textContent ?? '').trim());
+    expect(types).toEqual(['Metric', 'Function share', 'Call path', 'Novelty']);
+    expect(screen.queryByRole('radio', { name: 'Profile' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: 'Both' })).not.toBeInTheDocument();
+  });
+
+  it('gives a query without an alertable type the metrics type, which the backend answers with numbers', async () => {
+    const onChange = renderInAlertRule({ refId: 'A', profileTypeId: CPU, queryType: 'profile' });
+    await waitFor(() => expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ queryType: 'metrics' })));
+  });
+
+  it('asks a function-share query for its function', async () => {
+    const onChange = renderInAlertRule({ refId: 'A', profileTypeId: CPU, queryType: 'functionShare' });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Function' }), 'encoding/json.Marshal');
+    await userEvent.tab();
+    expect(onChange).toHaveBeenLastCalledWith(
+      expect.objectContaining({ queryType: 'functionShare', function: 'encoding/json.Marshal' })
+    );
+  });
 });

@@ -19,7 +19,7 @@ export function QueryEditor(props: QueryEditorProps<DataSource, EmberscopeQuery,
       client={datasource.resources}
       exporter={datasource}
       range={range ? { from: range.from.valueOf(), to: range.to.valueOf() } : undefined}
-      app={app === CoreApp.Explore ? 'explore' : 'dashboard'}
+      app={app === CoreApp.UnifiedAlerting ? 'alerting' : app === CoreApp.Explore ? 'explore' : 'dashboard'}
       frames={frames}
     />
   );
