@@ -88,7 +88,6 @@ export function App() {
         shown={views.flameArea}
         flame={shownFlame(state)}
         range={selection ?? range}
-        query={ran}
         options={options}
         onOptionsChange={setOptions}
         query={flameQuery}
