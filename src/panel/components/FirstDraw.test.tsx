@@ -41,7 +41,7 @@ const drawCalls = () => {
 
 describe('the first draw', () => {
   it('reads no collapse or index, and draws what the index draws once it is made', async () => {
-    const collapse = jest.spyOn(CollapseBuild.prototype, 'step');
+    const collapse = jest.spyOn(CollapseBuild.prototype, 'chunk');
     const data = readFlameData(nestedSet(CHAIN));
     render(<FlameGraphContainer data={data} width={1000} height={400} options={{ ...defaultOptions, showTable: false }} />);
     // drawn from the frame's columns: no collapse made in the render, its commit and effects

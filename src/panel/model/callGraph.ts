@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameData } from '../../shared/flameData';
-import { Deadline } from './idle';
+import { runChunks } from './idle';
 
 /**
  * pprof's call graph (`go tool pprof -http`'s default view, `-dot`/`-web`) of a flamegraph frame:
@@ -118,8 +118,7 @@ interface Functions {
   names: string[];
 }
 
-const NO_DEADLINE: Deadline = { timeRemaining: () => Infinity };
-/** Rows (or names) between two looks at the deadline. */
+/** Rows (or names) in one chunk of a graph made in chunks (well under a millisecond). */
 const CHUNK = 2048;
 
 /** Interns the frame's names, a chunk at a time. */
@@ -132,27 +131,23 @@ class FunctionsPass {
     this.fns = { canon: new Int32Array(data.names.length), names: [] };
   }
 
-  step(deadline: Deadline): boolean {
+  /** Interns one chunk of names; true once every name has its function. */
+  chunk(): boolean {
     const { names: all } = this.data;
     const { canon, names } = this.fns;
-    while (this.k < all.length) {
-      const end = Math.min(all.length, this.k + CHUNK);
-      for (let k = this.k; k < end; k++) {
-        const n = all[k];
-        let id = this.byName.get(n);
-        if (id === undefined) {
-          id = names.length;
-          names.push(n);
-          this.byName.set(n, id);
-        }
-        canon[k] = id;
+    const end = Math.min(all.length, this.k + CHUNK);
+    for (let k = this.k; k < end; k++) {
+      const n = all[k];
+      let id = this.byName.get(n);
+      if (id === undefined) {
+        id = names.length;
+        names.push(n);
+        this.byName.set(n, id);
       }
-      this.k = end;
-      if (this.k < all.length && deadline.timeRemaining() <= 0) {
-        return false;
-      }
+      canon[k] = id;
     }
-    return true;
+    this.k = end;
+    return this.k >= all.length;
   }
 }
 
@@ -190,7 +185,8 @@ class GraphPass {
     this.residualAbove = new Uint8Array(depth);
   }
 
-  step(deadline: Deadline): boolean {
+  /** Adds one chunk of rows; true once every row is in. */
+  chunk(): boolean {
     const n = this.data.count;
     const { level, nameIdx } = this.data;
     const { value, self } = this.v;
@@ -198,7 +194,7 @@ class GraphPass {
     const { sums, onPath, pushedFn, pushedEdge, keptAbove, residualAbove, kept } = this;
     let top = this.top;
     let i = this.i;
-    while (i < n) {
+    {
       const end = Math.min(n, i + CHUNK);
       for (; i < end; i++) {
         const l = level[i];
@@ -258,15 +254,10 @@ class GraphPass {
         residualAbove[l] = 0;
         s.flat += self[i];
       }
-      if (i < n && deadline.timeRemaining() <= 0) {
-        this.top = top;
-        this.i = i;
-        return false;
-      }
     }
     this.top = top;
     this.i = i;
-    return true;
+    return i >= n;
   }
 
   result(): Sums[] {
@@ -454,10 +445,11 @@ export function sideValues(data: FlameData, side: 'both' | 'comparison' | 'basel
 }
 
 /**
- * The call graph of a frame made a chunk at a time: step() goes on until the graph is made (true)
- * or the deadline has no time left (false), so that a large frame's graph is made in idle slices
- * without holding up the page (three passes over every row at most, as pprof makes its graph three
- * times: whole, without the functions under the node cutoff, and with the top nodeCount only).
+ * The call graph of a frame made a chunk at a time: each chunk() does a bounded part (a chunk of
+ * names or rows, or the sorting and trimming between two passes) and says true once the graph is
+ * made, so that runChunks makes a large frame's graph in idle slices without holding up the page
+ * (three passes over every row at most, as pprof makes its graph three times: whole, without the
+ * functions under the node cutoff, and with the top nodeCount only).
  */
 export class CallGraphBuild {
   graph?: CallGraph;
@@ -478,25 +470,23 @@ export class CallGraphBuild {
     this.functions = new FunctionsPass(data);
   }
 
-  step(deadline: Deadline = NO_DEADLINE): boolean {
-    while (this.stage !== 'done') {
-      if (this.stage === 'names') {
-        if (!this.functions.step(deadline)) {
-          return false;
-        }
+  chunk(): boolean {
+    if (this.stage === 'done') {
+      return true;
+    }
+    if (this.stage === 'names') {
+      if (this.functions.chunk()) {
         this.stage = 'whole';
         this.pass = new GraphPass(this.data, this.values, this.functions.fns);
       }
-      if (!this.pass!.step(deadline)) {
-        return false;
-      }
-      this.g = this.pass!.result();
-      this.pass = undefined;
-      if (!this.next() && deadline.timeRemaining() <= 0) {
-        return false;
-      }
+      return false;
     }
-    return true;
+    if (!this.pass!.chunk()) {
+      return false;
+    }
+    this.g = this.pass!.result();
+    this.pass = undefined;
+    return this.next();
   }
 
   /** What follows a finished pass: the next pass to make, or the graph (then true). */
@@ -597,6 +587,6 @@ export function callGraph(
   values: CallGraphValues = { value: data.value, self: data.self }
 ): CallGraph {
   const build = new CallGraphBuild(data, options, values);
-  build.step();
+  runChunks(() => build.chunk());
   return build.graph!;
 }

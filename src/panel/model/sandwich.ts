@@ -3,7 +3,7 @@
 
 import { FlameData, flameDataLike } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
-import { Deadline, IdleStep } from './idle';
+import { Deadline, IdleStep, runChunks } from './idle';
 import { keepLast, memoOf } from './memo';
 import { MERGE_CHUNK, MergeState, mergeSandwich, SandwichParts, sitesOf } from './sandwichMerge';
 import { modelWorker } from '../worker/client';
@@ -131,14 +131,15 @@ export class SandwichMerge {
         return this.inWorker;
       }
     }
-    while (!this.result) {
+    return runChunks(() => this.chunk(), deadline);
+  }
+
+  /** Merges one chunk of about MERGE_CHUNK rows here; true once the sandwich is merged. */
+  private chunk(): boolean {
+    if (!this.result) {
       this.chunks++;
       if (this.merge.run(MERGE_CHUNK)) {
         this.settle(sandwichFrom(this.index.data, this.merge.result!));
-        break;
-      }
-      if (deadline.timeRemaining() <= 0) {
-        break;
       }
     }
     return this.done;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import type { TextAlign } from '../types';
+import { memoOf } from './memo';
 
 /**
  * Shortening of long symbol names from the left, so that the function part stays readable
@@ -178,14 +179,5 @@ export class NameFormsCache {
   }
 }
 
-const caches = new WeakMap<string[], NameFormsCache>();
-
 /** The NameFormsCache of a names table, shared by everything that shows those names. */
-export function nameFormsCache(names: string[]): NameFormsCache {
-  let c = caches.get(names);
-  if (!c) {
-    c = new NameFormsCache(names);
-    caches.set(names, c);
-  }
-  return c;
-}
+export const nameFormsCache = memoOf((names: string[]) => new NameFormsCache(names));

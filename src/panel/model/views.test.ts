@@ -14,7 +14,7 @@ import { DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
 import { FlameData, readFlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, indexReady, warmIndex } from './flameIndex';
 import { topTable, TopTableBuild } from './topTable';
-import { Deadline, inIdleSteps } from './idle';
+import { Deadline, inIdleSteps, runChunks } from './idle';
 import {
   buildSandwich,
   hasSandwich,
@@ -546,7 +546,7 @@ describe('made in idle slices after the first paint', () => {
   it('the top table summed over many periods is the one-shot table', () => {
     const build = new TopTableBuild(buildIndex(big));
     let periods = 0;
-    while (!build.step(NONE)) {
+    while (!runChunks(() => build.chunk(), NONE)) {
       periods++;
     }
     expect(periods).toBeGreaterThan(5);
