@@ -49,9 +49,11 @@ interface SitesBuild {
 }
 
 /** The listing of an index's call sites, one per index: every merge of it goes on with the same one. */
-const sitesBuildOf = memoOf(
-  (index: MergeSource): SitesBuild => ({ pass: 0, at: 0, start: new Int32Array(index.data.names.length + 1) })
-);
+const sitesBuildOf = memoOf((index: MergeSource): SitesBuild => ({
+  pass: 0,
+  at: 0,
+  start: new Int32Array(index.data.names.length + 1),
+}));
 
 /** Lists call sites for up to `budget` rows: the budget left (0: paused; the sites are then not listed yet). */
 function sitesStep(index: MergeSource, b: SitesBuild, budget: number): number {

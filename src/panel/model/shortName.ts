@@ -128,12 +128,7 @@ export function nameForms(name: string): string[] {
  * alignment) or the start (right alignment). Returns '' when not even two characters and
  * the ellipsis fit.
  */
-export function fitName(
-  name: string,
-  maxChars: number,
-  align: TextAlign = 'left',
-  forms = nameForms(name)
-): string {
+export function fitName(name: string, maxChars: number, align: TextAlign = 'left', forms = nameForms(name)): string {
   for (const f of forms) {
     if (f.length <= maxChars) {
       return f;
