@@ -21,6 +21,7 @@ import { HeaderAction } from './Header/headerOptions';
 import { useSearch } from './Header/useSearch';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
+import { SandwichPending } from './Sandwich/SandwichPending';
 import { initialViewState, savedOptions, ViewAction, viewReducer, ViewState } from './state';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { searchBest, useTopTable } from './TopTable/useTopTable';
@@ -233,7 +234,15 @@ export function FlameGraphContainer({ data, width, height, options, onOptionsCha
             onExit={() => act({ type: 'closeSandwich' })}
           />
         )}
-        {layout.showGraph && !sandwichModel && (
+        {layout.showGraph && sandwichOpen && !sandwichModel && (
+          <SandwichPending
+            name={data.names[state.sandwich!]}
+            width={layout.graphWidth}
+            height={bodyHeight}
+            onExit={() => act({ type: 'closeSandwich' })}
+          />
+        )}
+        {layout.showGraph && !sandwichOpen && (
           <FlameGraphPane
             graph={graph}
             state={state}

@@ -19,9 +19,11 @@ import {
   buildSandwich,
   hasSandwich,
   MERGE_CHUNK,
+  MERGE_NOW_ROWS,
   prepareSites,
   Sandwich,
   sandwichMerge,
+  sandwichNow,
   sandwichOf,
   sandwichSteps,
 } from './sandwich';
@@ -309,6 +311,23 @@ describe('resumable sandwich merge', () => {
     // the rest, at once: what a click does when the prefetch has not finished
     expect(sandwichDiff(sandwichOf(fresh, k), buildSandwich(bigIndex, k))).toBeUndefined();
     expect(m.done).toBe(true);
+  });
+
+  it("a click on a large frame's sandwich merges nothing at once: it is merged in idle slices, then drawn", () => {
+    const large = bigGraph(MERGE_NOW_ROWS + 10_000, 5);
+    const fresh = buildIndex(large);
+    expect(sandwichNow(fresh, k)).toBeUndefined();
+    const m = sandwichMerge(fresh, k);
+    expect(m.chunks).toBe(0);
+    let periods = 0;
+    while (!m.step(NONE)) {
+      periods++;
+    }
+    expect(periods).toBeGreaterThan(10);
+    expect(sandwichNow(fresh, k)).toBe(m.result);
+    expect(sandwichDiff(m.result, buildSandwich(buildIndex(large), k))).toBeUndefined();
+    // a small frame's is merged at once
+    expect(sandwichNow(buildIndex(big), k)).toBeDefined();
   });
 
   it('a chunk is bounded work: merging takes about rows / MERGE_CHUNK chunks', () => {
