@@ -331,17 +331,18 @@ function byName(names: string[], a: number, b: number): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** pprof's visual order: entropy score, then name, then flat. */
-function sortVisual(g: Sums[], names: string[]): Sums[] {
-  const score = new Map<Sums, bigint>();
-  for (const s of g) {
-    score.set(s, abs64(entropyScore(s)));
-  }
-  return g.sort((a, b) => {
+/** pprof's visual order: entropy score (see visualScore), then name, then flat. */
+function visualOrder(score: Map<Sums, bigint>, names: string[]) {
+  return (a: Sums, b: Sums) => {
     const x = score.get(a)!;
     const y = score.get(b)!;
     return x > y ? -1 : x < y ? 1 : byName(names, a.fn, b.fn) || Math.abs(b.flat) - Math.abs(a.flat);
-  });
+  };
+}
+
+/** The key pprof sorts functions by for a picture. */
+function visualScore(s: Sums): bigint {
+  return abs64(entropyScore(s));
 }
 
 /** Heaviest first, then caller name, then callee name (pprof's edge order). */
@@ -350,15 +351,14 @@ function edgeOrder(names: string[]) {
     Math.abs(b.weight) - Math.abs(a.weight) || byName(names, a.from.fn, b.from.fn) || byName(names, a.to.fn, b.to.fn);
 }
 
-function trimEdges(g: Sums[], cutoff: number): number {
+/** Drops the function's arrows in that weigh under the cutoff; how many it dropped. */
+function trimEdgesInto(s: Sums, cutoff: number): number {
   let dropped = 0;
-  for (const s of g) {
-    for (const [from, e] of s.in) {
-      if (Math.abs(e.weight) < cutoff) {
-        s.in.delete(from);
-        e.from.out.delete(s.fn);
-        dropped++;
-      }
+  for (const [from, e] of s.in) {
+    if (Math.abs(e.weight) < cutoff) {
+      s.in.delete(from);
+      e.from.out.delete(s.fn);
+      dropped++;
     }
   }
   return dropped;
@@ -384,23 +384,20 @@ function reachedOtherwise(e: Edge): boolean {
 }
 
 /**
- * Drops the dotted arrows whose caller reaches their callee by other arrows, lightest first, each
- * function's from the last in order; a solid arrow stops the search at that function (pprof's
- * RemoveRedundantEdges, as the Go toolchain's pprof has it).
+ * Drops the dotted arrows into s whose caller reaches s by other arrows, lightest first; a solid
+ * arrow stops the search. Called for each function from the last in order, this is pprof's
+ * RemoveRedundantEdges, as the Go toolchain's pprof has it.
  */
-function removeRedundantEdges(g: Sums[], names: string[]) {
-  const order = edgeOrder(names);
-  for (let i = g.length - 1; i >= 0; i--) {
-    const ins = [...g[i].in.values()].sort(order);
-    for (let j = ins.length - 1; j >= 0; j--) {
-      const e = ins[j];
-      if (!e.residual) {
-        break;
-      }
-      if (reachedOtherwise(e)) {
-        e.from.out.delete(e.to.fn);
-        e.to.in.delete(e.from.fn);
-      }
+function removeRedundantEdgesInto(s: Sums, order: (a: Edge, b: Edge) => number) {
+  const ins = [...s.in.values()].sort(order);
+  for (let j = ins.length - 1; j >= 0; j--) {
+    const e = ins[j];
+    if (!e.residual) {
+      break;
+    }
+    if (reachedOtherwise(e)) {
+      e.from.out.delete(e.to.fn);
+      e.to.in.delete(e.from.fn);
     }
   }
 }
@@ -444,22 +441,27 @@ export function sideValues(data: FlameData, side: 'both' | 'comparison' | 'basel
   return { value, self, total: n > 0 ? data.value[0] - right.value[0] : 0 };
 }
 
+/** Arrows (or functions) looked at in one chunk of the work between two passes. */
+const WORK_CHUNK = 4096;
+
 /**
  * The call graph of a frame made a chunk at a time: each chunk() does a bounded part (a chunk of
- * names or rows, or the sorting and trimming between two passes) and says true once the graph is
- * made, so that runChunks makes a large frame's graph in idle slices without holding up the page
- * (three passes over every row at most, as pprof makes its graph three times: whole, without the
- * functions under the node cutoff, and with the top nodeCount only).
+ * names or rows; between two passes, the functions' scores, the trimming of arrows and the
+ * search for redundant ones, a few thousand arrows at a time) and says true once the graph is
+ * made, so that runChunks makes a large frame's graph in idle slices without holding up the page.
+ * pprof makes its graph three times (whole, without the functions under the node cutoff, and
+ * with the top nodeCount only): so does this, three passes over every row at most.
  */
 export class CallGraphBuild {
   graph?: CallGraph;
   private readonly functions: FunctionsPass;
-  private pass?: GraphPass;
-  private stage: 'names' | 'whole' | 'cut' | 'top' | 'done' = 'names';
+  /** The work still to do, in order: each entry a resumable job; a job that ends may add the next. */
+  private readonly todo: Array<() => boolean> = [];
   private g: Sums[] = [];
   private nodeCutoff = 0;
   private edgeCutoff = 0;
   private droppedNodes = 0;
+  private droppedEdges = 0;
   private beforeTop = 0;
 
   constructor(
@@ -467,82 +469,138 @@ export class CallGraphBuild {
     private readonly options: CallGraphOptions = PPROF_GRAPH_DEFAULTS,
     private readonly values: CallGraphValues = { value: data.value, self: data.self }
   ) {
-    this.functions = new FunctionsPass(data);
+    const functions = new FunctionsPass(data);
+    this.functions = functions;
+    this.todo.push(
+      () => functions.chunk(),
+      this.passJob(undefined, () => this.afterWhole())
+    );
   }
 
   chunk(): boolean {
-    if (this.stage === 'done') {
-      return true;
+    if (this.todo.length > 0 && this.todo[0]()) {
+      this.todo.shift();
     }
-    if (this.stage === 'names') {
-      if (this.functions.chunk()) {
-        this.stage = 'whole';
-        this.pass = new GraphPass(this.data, this.values, this.functions.fns);
-      }
-      return false;
-    }
-    if (!this.pass!.chunk()) {
-      return false;
-    }
-    this.g = this.pass!.result();
-    this.pass = undefined;
-    return this.next();
+    return this.todo.length === 0;
   }
 
-  /** What follows a finished pass: the next pass to make, or the graph (then true). */
-  private next(): boolean {
-    const { names } = this.functions.fns;
-    const nfn = names.length;
-    const o = this.options;
-    const rebuild = (keep: Sums[]) => {
-      this.pass = new GraphPass(this.data, this.values, this.functions.fns, keptSet(keep, nfn));
+  /** A pass over every row keeping the functions of `keep` (all when undefined), then `then` with its result in g. */
+  private passJob(keep: Sums[] | undefined, then: () => void): () => boolean {
+    let pass: GraphPass | undefined;
+    return () => {
+      const fns = this.functions.fns;
+      pass ??= new GraphPass(this.data, this.values, fns, keep && keptSet(keep, fns.names.length));
+      if (!pass.chunk()) {
+        return false;
+      }
+      this.g = pass.result();
+      then();
+      return true;
     };
-    if (this.stage === 'whole') {
-      let total = 0;
-      for (const s of this.g) {
-        total += s.flat;
-      }
-      this.nodeCutoff = Math.abs(Math.trunc(total * o.nodeFraction));
-      this.edgeCutoff = Math.abs(Math.trunc(total * o.edgeFraction));
-      this.stage = 'cut';
-      if (this.nodeCutoff > 0) {
-        const keep = this.g.filter((s) => Math.abs(s.cum) >= this.nodeCutoff);
-        if (keep.length !== this.g.length) {
-          this.droppedNodes = this.g.length - keep.length;
-          rebuild(keep);
-          return false;
-        }
-      }
-    }
-    if (this.stage === 'cut') {
-      this.beforeTop = this.g.length;
-      this.g = sortVisual(this.g, names);
-      this.stage = 'top';
-      if (o.nodeCount > 0) {
-        trimEdges(this.g, this.edgeCutoff);
-        if (this.g.length > o.nodeCount) {
-          rebuild(this.g.slice(0, o.nodeCount));
-          return false;
-        }
-      }
-      this.stage = 'done';
-      this.graph = this.finish(false);
-      return true;
-    }
-    // the top nodes made again
-    this.stage = 'done';
-    this.graph = this.finish(true);
-    return true;
   }
 
-  private finish(sort: boolean): CallGraph {
-    const { names } = this.functions.fns;
-    let g = this.g;
-    if (sort) {
-      g = sortVisual(g, names);
+  /** fn over each function of g in order (or from the last one), some WORK_CHUNK arrows at a time, then `then`. */
+  private eachJob(fn: (s: Sums) => void, then: () => void, backward = false): () => boolean {
+    let k = 0;
+    return () => {
+      const g = this.g;
+      let work = 0;
+      while (k < g.length && work < WORK_CHUNK) {
+        const s = g[backward ? g.length - 1 - k : k];
+        work += 1 + s.in.size + s.out.size;
+        fn(s);
+        k++;
+      }
+      if (k < g.length) {
+        return false;
+      }
+      then();
+      return true;
+    };
+  }
+
+  /** g put in pprof's visual order (its scores worked out a chunk at a time), then `then`. */
+  private order(then: () => void) {
+    const score = new Map<Sums, bigint>();
+    this.todo.push(
+      this.eachJob(
+        (s) => score.set(s, visualScore(s)),
+        () => {
+          this.g.sort(visualOrder(score, this.functions.fns.names));
+          then();
+        }
+      )
+    );
+  }
+
+  /** After the whole graph: the cutoffs, and the graph made again without the functions under the node cutoff. */
+  private afterWhole() {
+    const o = this.options;
+    let total = 0;
+    for (const s of this.g) {
+      total += s.flat;
     }
-    const droppedEdges = trimEdges(g, this.edgeCutoff);
-    removeRedundantEdges(g, names);
+    this.nodeCutoff = Math.abs(Math.trunc(total * o.nodeFraction));
+    this.edgeCutoff = Math.abs(Math.trunc(total * o.edgeFraction));
+    if (this.nodeCutoff > 0) {
+      const keep = this.g.filter((s) => Math.abs(s.cum) >= this.nodeCutoff);
+      if (keep.length !== this.g.length) {
+        this.droppedNodes = this.g.length - keep.length;
+        this.todo.push(this.passJob(keep, () => this.order(() => this.afterCut())));
+        return;
+      }
+    }
+    this.order(() => this.afterCut());
+  }
+
+  /** After the cut graph is in order: its light arrows trimmed, and the top nodeCount made again. */
+  private afterCut() {
+    const o = this.options;
+    this.beforeTop = this.g.length;
+    if (o.nodeCount <= 0) {
+      this.finish();
+      return;
+    }
+    const cutoff = this.edgeCutoff;
+    this.todo.push(
+      this.eachJob(
+        (s) => void trimEdgesInto(s, cutoff),
+        () => {
+          if (this.g.length > o.nodeCount) {
+            this.todo.push(this.passJob(this.g.slice(0, o.nodeCount), () => this.order(() => this.finish())));
+          } else {
+            this.finish();
+          }
+        }
+      )
+    );
+  }
+
+  /** The last trimming of arrows, the redundant dotted ones dropped, then the graph. */
+  private finish() {
+    const cutoff = this.edgeCutoff;
+    const order = edgeOrder(this.functions.fns.names);
+    this.todo.push(
+      this.eachJob(
+        (s) => {
+          this.droppedEdges += trimEdgesInto(s, cutoff);
+        },
+        () => undefined
+      ),
+      this.eachJob(
+        (s) => removeRedundantEdgesInto(s, order),
+        () => {
+          this.graph = this.assemble();
+        },
+        true
+      )
+    );
+  }
+
+  /** The graph as the view reads it: its functions and arrows in order, with the legend's counts. */
+  private assemble(): CallGraph {
+    const { names } = this.functions.fns;
+    const g = this.g;
     const at = new Map<Sums, number>();
     const nodes: CallGraphNode[] = g.map((s, k) => {
       at.set(s, k);
@@ -572,7 +630,7 @@ export class CallGraphBuild {
       shown,
       droppedNodes: this.droppedNodes,
       nodeCutoff: Math.abs(Math.trunc(total * this.options.nodeFraction)),
-      droppedEdges,
+      droppedEdges: this.droppedEdges,
       edgeCutoff: Math.abs(Math.trunc(total * this.options.edgeFraction)),
       beforeTop: this.beforeTop,
       nodeCount: this.options.nodeCount,
