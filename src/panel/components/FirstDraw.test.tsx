@@ -41,9 +41,11 @@ const drawCalls = () => {
 
 describe('the first draw', () => {
   it('reads no collapse or index, and draws what the index draws once it is made', async () => {
-    const collapse = jest.spyOn(CollapseBuild.prototype, 'step');
+    const collapse = jest.spyOn(CollapseBuild.prototype, 'chunk');
     const data = readFlameData(nestedSet(CHAIN));
-    render(<FlameGraphContainer data={data} width={1000} height={400} options={{ ...defaultOptions, showTable: false }} />);
+    render(
+      <FlameGraphContainer data={data} width={1000} height={400} options={{ ...defaultOptions, showTable: false }} />
+    );
     // drawn from the frame's columns: no collapse made in the render, its commit and effects
     expect(collapse).not.toHaveBeenCalled();
     const first = drawCalls();
@@ -61,7 +63,9 @@ describe('the first draw', () => {
 
   it('an input before the idle time makes what it needs at once', () => {
     const data = readFlameData(nestedSet(CHAIN));
-    render(<FlameGraphContainer data={data} width={1000} height={400} options={{ ...defaultOptions, showTable: false }} />);
+    render(
+      <FlameGraphContainer data={data} width={1000} height={400} options={{ ...defaultOptions, showTable: false }} />
+    );
     const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLElement;
     // the chain's bar holds two frames: its tooltip says so
     fireEvent.mouseMove(overlay, { clientX: 100, clientY: 25 });

@@ -22,6 +22,7 @@ import { useSearch } from './Header/useSearch';
 import { useShownProfile } from './Header/useShownProfile';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
+import { SandwichPending } from './Sandwich/SandwichPending';
 import { initialViewState, savedOptions, shownData, ViewAction, viewReducer, ViewState } from './state';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { searchBest, useTopTable } from './TopTable/useTopTable';
@@ -284,7 +285,15 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
             onExit={() => act({ type: 'closeSandwich' })}
           />
         )}
-        {layout.showGraph && !sandwichModel && (
+        {layout.showGraph && sandwichOpen && !sandwichModel && (
+          <SandwichPending
+            name={data.names[state.sandwich!]}
+            width={layout.graphWidth}
+            height={bodyHeight}
+            onExit={() => act({ type: 'closeSandwich' })}
+          />
+        )}
+        {layout.showGraph && !sandwichOpen && (
           <FlameGraphPane
             graph={graph}
             state={state}

@@ -14,6 +14,7 @@ import { FieldType } from '@grafana/data';
 import { diffRowsOfStacks, flameOfTraces, nestedSet, SMALL } from '../testing/frames';
 import { parseDot, parseTraces, pprofName } from '../testing/pprofText';
 import { callGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from './callGraph';
+import { runChunks } from './idle';
 
 const PROFILES = path.join(__dirname, '../../../internal/fixtures/profiles');
 
@@ -49,7 +50,7 @@ describe.each(['browser', 'virtual'])('the call graph of %s.cpu.pb.gz', (name) =
     let left = 0;
     // a deadline with no time left after every chunk of rows
     const build = new CallGraphBuild(data, PPROF_GRAPH_DEFAULTS);
-    while (!build.step({ timeRemaining: () => left-- })) {
+    while (!runChunks(() => build.chunk(), { timeRemaining: () => left-- })) {
       left = 0;
       steps++;
     }

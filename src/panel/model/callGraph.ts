@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameData } from '../../shared/flameData';
-import { Deadline } from './idle';
+import { runChunks } from './idle';
 
 /**
  * pprof's call graph (`go tool pprof -http`'s default view, `-dot`/`-web`) of a flamegraph frame:
@@ -118,8 +118,7 @@ interface Functions {
   names: string[];
 }
 
-const NO_DEADLINE: Deadline = { timeRemaining: () => Infinity };
-/** Rows (or names) between two looks at the deadline. */
+/** Rows (or names) in one chunk of a graph made in chunks (well under a millisecond). */
 const CHUNK = 2048;
 
 /** Interns the frame's names, a chunk at a time. */
@@ -132,27 +131,23 @@ class FunctionsPass {
     this.fns = { canon: new Int32Array(data.names.length), names: [] };
   }
 
-  step(deadline: Deadline): boolean {
+  /** Interns one chunk of names; true once every name has its function. */
+  chunk(): boolean {
     const { names: all } = this.data;
     const { canon, names } = this.fns;
-    while (this.k < all.length) {
-      const end = Math.min(all.length, this.k + CHUNK);
-      for (let k = this.k; k < end; k++) {
-        const n = all[k];
-        let id = this.byName.get(n);
-        if (id === undefined) {
-          id = names.length;
-          names.push(n);
-          this.byName.set(n, id);
-        }
-        canon[k] = id;
+    const end = Math.min(all.length, this.k + CHUNK);
+    for (let k = this.k; k < end; k++) {
+      const n = all[k];
+      let id = this.byName.get(n);
+      if (id === undefined) {
+        id = names.length;
+        names.push(n);
+        this.byName.set(n, id);
       }
-      this.k = end;
-      if (this.k < all.length && deadline.timeRemaining() <= 0) {
-        return false;
-      }
+      canon[k] = id;
     }
-    return true;
+    this.k = end;
+    return this.k >= all.length;
   }
 }
 
@@ -190,7 +185,8 @@ class GraphPass {
     this.residualAbove = new Uint8Array(depth);
   }
 
-  step(deadline: Deadline): boolean {
+  /** Adds one chunk of rows; true once every row is in. */
+  chunk(): boolean {
     const n = this.data.count;
     const { level, nameIdx } = this.data;
     const { value, self } = this.v;
@@ -198,7 +194,7 @@ class GraphPass {
     const { sums, onPath, pushedFn, pushedEdge, keptAbove, residualAbove, kept } = this;
     let top = this.top;
     let i = this.i;
-    while (i < n) {
+    {
       const end = Math.min(n, i + CHUNK);
       for (; i < end; i++) {
         const l = level[i];
@@ -258,15 +254,10 @@ class GraphPass {
         residualAbove[l] = 0;
         s.flat += self[i];
       }
-      if (i < n && deadline.timeRemaining() <= 0) {
-        this.top = top;
-        this.i = i;
-        return false;
-      }
     }
     this.top = top;
     this.i = i;
-    return true;
+    return i >= n;
   }
 
   result(): Sums[] {
@@ -340,17 +331,18 @@ function byName(names: string[], a: number, b: number): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** pprof's visual order: entropy score, then name, then flat. */
-function sortVisual(g: Sums[], names: string[]): Sums[] {
-  const score = new Map<Sums, bigint>();
-  for (const s of g) {
-    score.set(s, abs64(entropyScore(s)));
-  }
-  return g.sort((a, b) => {
+/** pprof's visual order: entropy score (see visualScore), then name, then flat. */
+function visualOrder(score: Map<Sums, bigint>, names: string[]) {
+  return (a: Sums, b: Sums) => {
     const x = score.get(a)!;
     const y = score.get(b)!;
     return x > y ? -1 : x < y ? 1 : byName(names, a.fn, b.fn) || Math.abs(b.flat) - Math.abs(a.flat);
-  });
+  };
+}
+
+/** The key pprof sorts functions by for a picture. */
+function visualScore(s: Sums): bigint {
+  return abs64(entropyScore(s));
 }
 
 /** Heaviest first, then caller name, then callee name (pprof's edge order). */
@@ -359,15 +351,14 @@ function edgeOrder(names: string[]) {
     Math.abs(b.weight) - Math.abs(a.weight) || byName(names, a.from.fn, b.from.fn) || byName(names, a.to.fn, b.to.fn);
 }
 
-function trimEdges(g: Sums[], cutoff: number): number {
+/** Drops the function's arrows in that weigh under the cutoff; how many it dropped. */
+function trimEdgesInto(s: Sums, cutoff: number): number {
   let dropped = 0;
-  for (const s of g) {
-    for (const [from, e] of s.in) {
-      if (Math.abs(e.weight) < cutoff) {
-        s.in.delete(from);
-        e.from.out.delete(s.fn);
-        dropped++;
-      }
+  for (const [from, e] of s.in) {
+    if (Math.abs(e.weight) < cutoff) {
+      s.in.delete(from);
+      e.from.out.delete(s.fn);
+      dropped++;
     }
   }
   return dropped;
@@ -393,23 +384,20 @@ function reachedOtherwise(e: Edge): boolean {
 }
 
 /**
- * Drops the dotted arrows whose caller reaches their callee by other arrows, lightest first, each
- * function's from the last in order; a solid arrow stops the search at that function (pprof's
- * RemoveRedundantEdges, as the Go toolchain's pprof has it).
+ * Drops the dotted arrows into s whose caller reaches s by other arrows, lightest first; a solid
+ * arrow stops the search. Called for each function from the last in order, this is pprof's
+ * RemoveRedundantEdges, as the Go toolchain's pprof has it.
  */
-function removeRedundantEdges(g: Sums[], names: string[]) {
-  const order = edgeOrder(names);
-  for (let i = g.length - 1; i >= 0; i--) {
-    const ins = [...g[i].in.values()].sort(order);
-    for (let j = ins.length - 1; j >= 0; j--) {
-      const e = ins[j];
-      if (!e.residual) {
-        break;
-      }
-      if (reachedOtherwise(e)) {
-        e.from.out.delete(e.to.fn);
-        e.to.in.delete(e.from.fn);
-      }
+function removeRedundantEdgesInto(s: Sums, order: (a: Edge, b: Edge) => number) {
+  const ins = [...s.in.values()].sort(order);
+  for (let j = ins.length - 1; j >= 0; j--) {
+    const e = ins[j];
+    if (!e.residual) {
+      break;
+    }
+    if (reachedOtherwise(e)) {
+      e.from.out.delete(e.to.fn);
+      e.to.in.delete(e.from.fn);
     }
   }
 }
@@ -453,21 +441,27 @@ export function sideValues(data: FlameData, side: 'both' | 'comparison' | 'basel
   return { value, self, total: n > 0 ? data.value[0] - right.value[0] : 0 };
 }
 
+/** Arrows (or functions) looked at in one chunk of the work between two passes. */
+const WORK_CHUNK = 4096;
+
 /**
- * The call graph of a frame made a chunk at a time: step() goes on until the graph is made (true)
- * or the deadline has no time left (false), so that a large frame's graph is made in idle slices
- * without holding up the page (three passes over every row at most, as pprof makes its graph three
- * times: whole, without the functions under the node cutoff, and with the top nodeCount only).
+ * The call graph of a frame made a chunk at a time: each chunk() does a bounded part (a chunk of
+ * names or rows; between two passes, the functions' scores, the trimming of arrows and the
+ * search for redundant ones, a few thousand arrows at a time) and says true once the graph is
+ * made, so that runChunks makes a large frame's graph in idle slices without holding up the page.
+ * pprof makes its graph three times (whole, without the functions under the node cutoff, and
+ * with the top nodeCount only): so does this, three passes over every row at most.
  */
 export class CallGraphBuild {
   graph?: CallGraph;
   private readonly functions: FunctionsPass;
-  private pass?: GraphPass;
-  private stage: 'names' | 'whole' | 'cut' | 'top' | 'done' = 'names';
+  /** The work still to do, in order: each entry a resumable job; a job that ends may add the next. */
+  private readonly todo: Array<() => boolean> = [];
   private g: Sums[] = [];
   private nodeCutoff = 0;
   private edgeCutoff = 0;
   private droppedNodes = 0;
+  private droppedEdges = 0;
   private beforeTop = 0;
 
   constructor(
@@ -475,84 +469,138 @@ export class CallGraphBuild {
     private readonly options: CallGraphOptions = PPROF_GRAPH_DEFAULTS,
     private readonly values: CallGraphValues = { value: data.value, self: data.self }
   ) {
-    this.functions = new FunctionsPass(data);
+    const functions = new FunctionsPass(data);
+    this.functions = functions;
+    this.todo.push(
+      () => functions.chunk(),
+      this.passJob(undefined, () => this.afterWhole())
+    );
   }
 
-  step(deadline: Deadline = NO_DEADLINE): boolean {
-    while (this.stage !== 'done') {
-      if (this.stage === 'names') {
-        if (!this.functions.step(deadline)) {
-          return false;
-        }
-        this.stage = 'whole';
-        this.pass = new GraphPass(this.data, this.values, this.functions.fns);
-      }
-      if (!this.pass!.step(deadline)) {
-        return false;
-      }
-      this.g = this.pass!.result();
-      this.pass = undefined;
-      if (!this.next() && deadline.timeRemaining() <= 0) {
-        return false;
-      }
+  chunk(): boolean {
+    if (this.todo.length > 0 && this.todo[0]()) {
+      this.todo.shift();
     }
-    return true;
+    return this.todo.length === 0;
   }
 
-  /** What follows a finished pass: the next pass to make, or the graph (then true). */
-  private next(): boolean {
-    const { names } = this.functions.fns;
-    const nfn = names.length;
-    const o = this.options;
-    const rebuild = (keep: Sums[]) => {
-      this.pass = new GraphPass(this.data, this.values, this.functions.fns, keptSet(keep, nfn));
-    };
-    if (this.stage === 'whole') {
-      let total = 0;
-      for (const s of this.g) {
-        total += s.flat;
+  /** A pass over every row keeping the functions of `keep` (all when undefined), then `then` with its result in g. */
+  private passJob(keep: Sums[] | undefined, then: () => void): () => boolean {
+    let pass: GraphPass | undefined;
+    return () => {
+      const fns = this.functions.fns;
+      pass ??= new GraphPass(this.data, this.values, fns, keep && keptSet(keep, fns.names.length));
+      if (!pass.chunk()) {
+        return false;
       }
-      this.nodeCutoff = Math.abs(Math.trunc(total * o.nodeFraction));
-      this.edgeCutoff = Math.abs(Math.trunc(total * o.edgeFraction));
-      this.stage = 'cut';
-      if (this.nodeCutoff > 0) {
-        const keep = this.g.filter((s) => Math.abs(s.cum) >= this.nodeCutoff);
-        if (keep.length !== this.g.length) {
-          this.droppedNodes = this.g.length - keep.length;
-          rebuild(keep);
-          return false;
-        }
-      }
-    }
-    if (this.stage === 'cut') {
-      this.beforeTop = this.g.length;
-      this.g = sortVisual(this.g, names);
-      this.stage = 'top';
-      if (o.nodeCount > 0) {
-        trimEdges(this.g, this.edgeCutoff);
-        if (this.g.length > o.nodeCount) {
-          rebuild(this.g.slice(0, o.nodeCount));
-          return false;
-        }
-      }
-      this.stage = 'done';
-      this.graph = this.finish(false);
+      this.g = pass.result();
+      then();
       return true;
-    }
-    // the top nodes made again
-    this.stage = 'done';
-    this.graph = this.finish(true);
-    return true;
+    };
   }
 
-  private finish(sort: boolean): CallGraph {
-    const { names } = this.functions.fns;
-    let g = this.g;
-    if (sort) {
-      g = sortVisual(g, names);
+  /** fn over each function of g in order (or from the last one), some WORK_CHUNK arrows at a time, then `then`. */
+  private eachJob(fn: (s: Sums) => void, then: () => void, backward = false): () => boolean {
+    let k = 0;
+    return () => {
+      const g = this.g;
+      let work = 0;
+      while (k < g.length && work < WORK_CHUNK) {
+        const s = g[backward ? g.length - 1 - k : k];
+        work += 1 + s.in.size + s.out.size;
+        fn(s);
+        k++;
+      }
+      if (k < g.length) {
+        return false;
+      }
+      then();
+      return true;
+    };
+  }
+
+  /** g put in pprof's visual order (its scores worked out a chunk at a time), then `then`. */
+  private order(then: () => void) {
+    const score = new Map<Sums, bigint>();
+    this.todo.push(
+      this.eachJob(
+        (s) => score.set(s, visualScore(s)),
+        () => {
+          this.g.sort(visualOrder(score, this.functions.fns.names));
+          then();
+        }
+      )
+    );
+  }
+
+  /** After the whole graph: the cutoffs, and the graph made again without the functions under the node cutoff. */
+  private afterWhole() {
+    const o = this.options;
+    let total = 0;
+    for (const s of this.g) {
+      total += s.flat;
     }
-    const droppedEdges = trimEdges(g, this.edgeCutoff);
-    removeRedundantEdges(g, names);
+    this.nodeCutoff = Math.abs(Math.trunc(total * o.nodeFraction));
+    this.edgeCutoff = Math.abs(Math.trunc(total * o.edgeFraction));
+    if (this.nodeCutoff > 0) {
+      const keep = this.g.filter((s) => Math.abs(s.cum) >= this.nodeCutoff);
+      if (keep.length !== this.g.length) {
+        this.droppedNodes = this.g.length - keep.length;
+        this.todo.push(this.passJob(keep, () => this.order(() => this.afterCut())));
+        return;
+      }
+    }
+    this.order(() => this.afterCut());
+  }
+
+  /** After the cut graph is in order: its light arrows trimmed, and the top nodeCount made again. */
+  private afterCut() {
+    const o = this.options;
+    this.beforeTop = this.g.length;
+    if (o.nodeCount <= 0) {
+      this.finish();
+      return;
+    }
+    const cutoff = this.edgeCutoff;
+    this.todo.push(
+      this.eachJob(
+        (s) => void trimEdgesInto(s, cutoff),
+        () => {
+          if (this.g.length > o.nodeCount) {
+            this.todo.push(this.passJob(this.g.slice(0, o.nodeCount), () => this.order(() => this.finish())));
+          } else {
+            this.finish();
+          }
+        }
+      )
+    );
+  }
+
+  /** The last trimming of arrows, the redundant dotted ones dropped, then the graph. */
+  private finish() {
+    const cutoff = this.edgeCutoff;
+    const order = edgeOrder(this.functions.fns.names);
+    this.todo.push(
+      this.eachJob(
+        (s) => {
+          this.droppedEdges += trimEdgesInto(s, cutoff);
+        },
+        () => undefined
+      ),
+      this.eachJob(
+        (s) => removeRedundantEdgesInto(s, order),
+        () => {
+          this.graph = this.assemble();
+        },
+        true
+      )
+    );
+  }
+
+  /** The graph as the view reads it: its functions and arrows in order, with the legend's counts. */
+  private assemble(): CallGraph {
+    const { names } = this.functions.fns;
+    const g = this.g;
     const at = new Map<Sums, number>();
     const nodes: CallGraphNode[] = g.map((s, k) => {
       at.set(s, k);
@@ -582,7 +630,7 @@ export class CallGraphBuild {
       shown,
       droppedNodes: this.droppedNodes,
       nodeCutoff: Math.abs(Math.trunc(total * this.options.nodeFraction)),
-      droppedEdges,
+      droppedEdges: this.droppedEdges,
       edgeCutoff: Math.abs(Math.trunc(total * this.options.edgeFraction)),
       beforeTop: this.beforeTop,
       nodeCount: this.options.nodeCount,
@@ -597,6 +645,6 @@ export function callGraph(
   values: CallGraphValues = { value: data.value, self: data.self }
 ): CallGraph {
   const build = new CallGraphBuild(data, options, values);
-  build.step();
+  runChunks(() => build.chunk());
   return build.graph!;
 }

@@ -3,6 +3,7 @@
 
 import { FlameData } from '../../shared/flameData';
 import { LayoutParams } from './layout';
+import { memoOf } from './memo';
 
 /**
  * Where a graph's chains are (a node that is its parent's only child and carries the parent's
@@ -22,7 +23,7 @@ export function mergesIntoParent(c: Chains, i: number): boolean {
   return (c.merges[i >>> 5] & (1 << (i & 31))) !== 0;
 }
 
-const cache = new WeakMap<FlameData, Chains>();
+const chainsMemo = memoOf(findChains);
 
 /**
  * The chains of data (made once per data). A node c merges into its parent p when p is not the
@@ -34,12 +35,7 @@ const cache = new WeakMap<FlameData, Chains>();
  * children, the tallest one's collapsed height) is exactly its children's.
  */
 export function chainsOf(data: FlameData): Chains {
-  let c = cache.get(data);
-  if (!c) {
-    c = findChains(data);
-    cache.set(data, c);
-  }
-  return c;
+  return chainsMemo(data);
 }
 
 function findChains(data: FlameData): Chains {

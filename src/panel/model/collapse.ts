@@ -4,6 +4,7 @@
 import { FlameData, flameDataLike } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
 import { Chains, chainsOf } from './chains';
+import { Deadline, runChunks } from './idle';
 
 /**
  * A flamegraph with its chains collapsed, as Grafana's flame graph collapses them: a node whose
@@ -39,7 +40,7 @@ interface BarColumns {
 }
 
 /**
- * A collapse made in chunks: a forward pass that numbers the bars (each node's bar: its own, or
+ * A collapse made in chunks (each about a millisecond; runChunks runs them): a forward pass that numbers the bars (each node's bar: its own, or
  * its chain's), then one that fills their columns; both resumable at any row. Where chains are
  * comes from chainsOf (one backward pass over the columns), so no index of the graph is needed.
  */
@@ -64,40 +65,37 @@ export class CollapseBuild {
     this.drawnLevel = new Int32Array(d.maxLevel + 2);
   }
 
-  /** Goes on until the collapse is made (true) or the deadline has no time left (false). */
-  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
-    const n = this.d.count;
-    while (!this.result) {
-      const to = Math.min(n, this.at + CHUNK);
-      if (this.pass === 0) {
-        this.number(to);
-        this.at = to;
-        if (to === n) {
-          if (this.m === n) {
-            const ident = new Int32Array(n);
-            for (let i = 0; i < n; i++) {
-              ident[i] = i;
-            }
-            this.result = { data: this.d, head: ident, frames: new Int32Array(n).fill(1), shownOf: ident };
-            break;
-          }
-          this.start();
-          this.pass = 1;
-          this.at = 0;
-        }
-      } else {
-        this.fill(to);
-        this.at = to;
-        if (to === n) {
-          this.finish();
-          break;
-        }
-      }
-      if (deadline.timeRemaining() <= 0) {
-        return false;
-      }
+  /** Does one chunk of rows (numbering the bars, then filling their columns); true once the collapse is made. */
+  chunk(): boolean {
+    if (this.result) {
+      return true;
     }
-    return true;
+    const n = this.d.count;
+    const to = Math.min(n, this.at + CHUNK);
+    if (this.pass === 0) {
+      this.number(to);
+      this.at = to;
+      if (to === n) {
+        if (this.m === n) {
+          const ident = new Int32Array(n);
+          for (let i = 0; i < n; i++) {
+            ident[i] = i;
+          }
+          this.result = { data: this.d, head: ident, frames: new Int32Array(n).fill(1), shownOf: ident };
+          return true;
+        }
+        this.start();
+        this.pass = 1;
+        this.at = 0;
+      }
+      return false;
+    }
+    this.fill(to);
+    this.at = to;
+    if (to === n) {
+      this.finish();
+    }
+    return this.result !== undefined;
   }
 
   /** Numbers the bars of rows at..to-1: a merged node is on its parent's (the row before) bar. */
@@ -214,7 +212,7 @@ export class CollapseBuild {
  */
 export function collapseChains(index: FlameIndex, expanded: ReadonlySet<number> = new Set()): Collapsed {
   const b = new CollapseBuild(index.data, expanded);
-  b.step();
+  runChunks(() => b.chunk());
   return b.result!;
 }
 
@@ -243,13 +241,13 @@ export class LazyCollapsed implements Collapsed {
     return this.made !== undefined;
   }
   /** Goes on with the collapse while the deadline has time left; true once it is made. */
-  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+  step(deadline?: Deadline): boolean {
     if (!this.made) {
-      this.build ??= new CollapseBuild(this.source);
-      if (!this.build.step(deadline)) {
+      const build = (this.build ??= new CollapseBuild(this.source));
+      if (!runChunks(() => build.chunk(), deadline)) {
         return false;
       }
-      this.made = this.build.result!;
+      this.made = build.result!;
       this.build = undefined;
     }
     return true;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameData } from '../../shared/flameData';
+import { Deadline, NO_DEADLINE, runChunks } from './idle';
 
 /**
  * Structure derived once from a FlameData, all in typed arrays so that
@@ -62,12 +63,12 @@ class GeometryBuild {
     this.perLevel = new Int32Array(data.maxLevel + 2);
   }
 
-  /** Goes on until the geometry is made (true) or the deadline has no time left (false). */
-  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+  /** Does one chunk of rows; true once the geometry is made. */
+  chunk(): boolean {
     const n = this.data.count;
     const { level, value, maxLevel } = this.data;
     const { start, deepest, cursor, perLevel, parent } = this;
-    while (!this.geometry) {
+    if (!this.geometry) {
       if (this.pass === 0) {
         const to = Math.min(n, this.at + CHUNK);
         for (let i = this.at; i < to; i++) {
@@ -116,11 +117,8 @@ class GeometryBuild {
           this.geometry = { start, deepest, levelStart: this.levelStart!, levelNodes };
         }
       }
-      if (!this.geometry && deadline.timeRemaining() <= 0) {
-        return false;
-      }
     }
-    return true;
+    return this.geometry !== undefined;
   }
 }
 
@@ -143,12 +141,12 @@ class TreeBuild {
     this.stack = new Int32Array(data.maxLevel + 2);
   }
 
-  /** Goes on until the tree is made (true) or the deadline has no time left (false). */
-  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+  /** Does one chunk of rows; true once the tree is made. */
+  chunk(): boolean {
     const n = this.data.count;
     const level = this.data.level;
     const { parent, end, stack } = this;
-    while (!this.tree) {
+    if (!this.tree) {
       const to = Math.min(n, this.at + CHUNK);
       let depth = this.depth;
       for (let i = this.at; i < to; i++) {
@@ -170,11 +168,9 @@ class TreeBuild {
           this.depth--;
         }
         this.tree = { parent, end };
-      } else if (deadline.timeRemaining() <= 0) {
-        return false;
       }
     }
-    return true;
+    return this.tree !== undefined;
   }
 }
 
@@ -233,25 +229,27 @@ class LazyIndex implements FlameIndex {
   }
 
   /** Makes what is left of the tree, then of the geometry, while the deadline has time (true once all is made). */
-  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
+  step(deadline: Deadline): boolean {
     void this.data;
     if (this.target) {
       return warmIndex(this.target)(deadline);
     }
+    return runChunks(() => this.chunk(), deadline);
+  }
+
+  /** One chunk of the tree, or once it is made of the geometry; true once both are made. */
+  private chunk(): boolean {
     if (!this.tree) {
       this.treeBuild ??= new TreeBuild(this.data);
-      if (!this.treeBuild.step(deadline)) {
-        return false;
+      if (this.treeBuild.chunk()) {
+        this.tree = this.treeBuild.tree!;
+        this.treeBuild = undefined;
       }
-      this.tree = this.treeBuild.tree!;
-      this.treeBuild = undefined;
-      if (deadline.timeRemaining() <= 0) {
-        return false;
-      }
+      return false;
     }
     if (!this.geo) {
       this.geoBuild ??= new GeometryBuild(this.data, this.tree.parent);
-      if (!this.geoBuild.step(deadline)) {
+      if (!this.geoBuild.chunk()) {
         return false;
       }
       this.geo = this.geoBuild.geometry!;
@@ -266,8 +264,8 @@ class LazyIndex implements FlameIndex {
       return this.target;
     }
     if (!this.tree) {
-      this.treeBuild ??= new TreeBuild(this.data);
-      this.treeBuild.step();
+      const build = (this.treeBuild ??= new TreeBuild(this.data));
+      runChunks(() => build.chunk());
       this.tree = this.treeBuild.tree!;
       this.treeBuild = undefined;
     }
@@ -280,8 +278,8 @@ class LazyIndex implements FlameIndex {
       return this.target;
     }
     if (!this.geo) {
-      this.geoBuild ??= new GeometryBuild(this.data, this.treeNow().parent);
-      this.geoBuild.step();
+      const build = (this.geoBuild ??= new GeometryBuild(this.data, this.treeNow().parent));
+      runChunks(() => build.chunk());
       this.geo = this.geoBuild.geometry!;
       this.geoBuild = undefined;
     }
@@ -301,7 +299,7 @@ export function buildIndex(
 ): FlameIndex {
   const index = new LazyIndex(data, opts.sameAs);
   if (!opts.later) {
-    index.step();
+    warmIndex(index)(NO_DEADLINE);
   }
   return index;
 }
@@ -310,7 +308,7 @@ export function buildIndex(
  * A step that makes index's tree and geometry in chunks while the deadline has time left, true
  * once they are made (at once for an index made already).
  */
-export function warmIndex(index: FlameIndex): (deadline: { timeRemaining(): number }) => boolean {
+export function warmIndex(index: FlameIndex): (deadline: Deadline) => boolean {
   return (deadline) => !(index instanceof LazyIndex) || index.step(deadline);
 }
 

@@ -43,6 +43,11 @@ export function runChunks(chunk: Chunk, deadline: Deadline = NO_DEADLINE): boole
   }
 }
 
+/** Chunked work as a step of the runner below: as many chunks as the idle slice has time for. */
+export function chunkStep(chunk: Chunk): IdleStep {
+  return (deadline) => runChunks(chunk, deadline);
+}
+
 /** Schedules cb for the next slice of idle time; returns a cancel. */
 export type IdleFn = (cb: (deadline: Deadline) => void) => () => void;
 

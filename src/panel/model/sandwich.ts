@@ -3,7 +3,7 @@
 
 import { FlameData, flameDataLike } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
-import { Deadline, IdleStep } from './idle';
+import { Deadline, IdleStep, runChunks } from './idle';
 import { keepLast, memoOf } from './memo';
 import { MERGE_CHUNK, MergeState, mergeSandwich, SandwichParts, sitesOf } from './sandwichMerge';
 import { modelWorker } from '../worker/client';
@@ -99,6 +99,11 @@ export class SandwichMerge {
     return this.result !== undefined;
   }
 
+  /** Whether the model worker is merging it now (a promise the step runner can wait for). */
+  get inTheWorker(): boolean {
+    return this.inWorker !== undefined && !this.state && !this.result;
+  }
+
   /**
    * True once the sandwich is merged; false when a later idle slice should go on; a promise
    * while the worker merges it (settled when it answered, or failed: then merged here).
@@ -131,14 +136,15 @@ export class SandwichMerge {
         return this.inWorker;
       }
     }
-    while (!this.result) {
+    return runChunks(() => this.chunk(), deadline);
+  }
+
+  /** Merges one chunk of about MERGE_CHUNK rows here; true once the sandwich is merged. */
+  private chunk(): boolean {
+    if (!this.result) {
       this.chunks++;
       if (this.merge.run(MERGE_CHUNK)) {
         this.settle(sandwichFrom(this.index.data, this.merge.result!));
-        break;
-      }
-      if (deadline.timeRemaining() <= 0) {
-        break;
       }
     }
     return this.done;
@@ -210,6 +216,28 @@ export function sandwichOf(index: FlameIndex, k: number, depthLimit?: number): S
     return s;
   }
   return sandwichMerge(index, k, depthLimit).finish();
+}
+
+/**
+ * Frames of up to this many rows have a sandwich a click merges at once (a few milliseconds);
+ * a larger frame's is merged in the model worker or in idle slices while the view says so.
+ */
+export const MERGE_NOW_ROWS = 65536;
+
+/**
+ * The sandwich of name k when it is merged, or when its frame is small enough to merge it now;
+ * undefined while it is to be merged elsewhere (step sandwichMerge's merge in idle time: in the
+ * model worker, or here in slices), so that a click never holds the page for a whole merge.
+ */
+export function sandwichNow(index: FlameIndex, k: number, depthLimit?: number): Sandwich | undefined {
+  if (hasSandwich(index, k, depthLimit)) {
+    return sandwichOf(index, k, depthLimit);
+  }
+  const m = sandwichMerge(index, k, depthLimit);
+  if (m.done || (!m.inTheWorker && index.data.count <= MERGE_NOW_ROWS)) {
+    return m.finish();
+  }
+  return undefined;
 }
 
 /** Whether sandwichOf has this sandwich already merged. */

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameColumns } from '../../shared/flameData';
+import { memoOf } from './memo';
 
 /**
  * The sandwich merge itself, over plain columns: what it reads of a frame and its index
@@ -33,22 +34,32 @@ interface Sites {
   start: Int32Array;
   nodes: Int32Array;
 }
-const sitesCache = new WeakMap<MergeSource, Sites>();
 
 /** Rows of work in one chunk of a resumable merge (a fraction of a millisecond). */
 export const MERGE_CHUNK = 4096;
 
-/** The call sites being listed: a count pass, then a fill pass, `at` the next row. */
+/** The call sites being listed: a count pass, then a fill pass, `at` the next row; `sites` once listed. */
 interface SitesBuild {
   pass: 0 | 1;
   at: number;
   start: Int32Array;
   fill?: Int32Array;
   nodes?: Int32Array;
+  sites?: Sites;
 }
 
-/** Lists call sites for up to `budget` rows: the budget left (0: paused), and the sites once listed. */
-function sitesStep(index: MergeSource, b: SitesBuild, budget: number): { left: number; sites?: Sites } {
+/** The listing of an index's call sites, one per index: every merge of it goes on with the same one. */
+const sitesBuildOf = memoOf((index: MergeSource): SitesBuild => ({
+  pass: 0,
+  at: 0,
+  start: new Int32Array(index.data.names.length + 1),
+}));
+
+/** Lists call sites for up to `budget` rows: the budget left (0: paused; the sites are then not listed yet). */
+function sitesStep(index: MergeSource, b: SitesBuild, budget: number): number {
+  if (b.sites) {
+    return budget;
+  }
   const d = index.data;
   const level = d.level;
   const virt = d.virtual;
@@ -66,7 +77,7 @@ function sitesStep(index: MergeSource, b: SitesBuild, budget: number): { left: n
     budget -= stop - b.at;
     b.at = i;
     if (i < n) {
-      return { left: 0 };
+      return 0;
     }
     for (let k = 0; k < d.names.length; k++) {
       start[k + 1] += start[k];
@@ -88,21 +99,17 @@ function sitesStep(index: MergeSource, b: SitesBuild, budget: number): { left: n
   budget -= stop - b.at;
   b.at = i;
   if (i < n) {
-    return { left: 0 };
+    return 0;
   }
-  // another merge may have listed them meanwhile: one list per index
-  const sites = sitesCache.get(index) ?? { start, nodes };
-  sitesCache.set(index, sites);
-  return { left: budget, sites };
+  b.sites = { start, nodes };
+  b.fill = undefined;
+  return budget;
 }
 
 export function sitesOf(index: MergeSource): Sites {
-  const made = sitesCache.get(index);
-  if (made) {
-    return made;
-  }
-  const b: SitesBuild = { pass: 0, at: 0, start: new Int32Array(index.data.names.length + 1) };
-  return sitesStep(index, b, Infinity).sites!;
+  const b = sitesBuildOf(index);
+  sitesStep(index, b, Infinity);
+  return b.sites!;
 }
 
 /**
@@ -352,7 +359,6 @@ export class MergeState {
   phase = SITES;
   result?: SandwichParts;
   private sites?: Sites;
-  private sitesBuild?: SitesBuild;
   private readonly limit: number;
   private readonly callers: MergeTree;
   private readonly callees: MergeTree;
@@ -429,19 +435,12 @@ export class MergeState {
   }
 
   private sitesPhase(budget: number): number {
-    const made = sitesCache.get(this.index);
-    if (made) {
-      this.sites = made;
-    } else {
-      this.sitesBuild ??= { pass: 0, at: 0, start: new Int32Array(this.index.data.names.length + 1) };
-      const r = sitesStep(this.index, this.sitesBuild, budget);
-      if (!r.sites) {
-        return 0;
-      }
-      this.sites = r.sites;
-      budget = r.left;
-      this.sitesBuild = undefined;
+    const b = sitesBuildOf(this.index);
+    budget = sitesStep(this.index, b, budget);
+    if (!b.sites) {
+      return 0;
     }
+    this.sites = b.sites;
     const { start, nodes } = this.sites;
     const self = this.index.data.self;
     for (let j = start[this.k]; j < start[this.k + 1]; j++) {

@@ -3,6 +3,8 @@
 
 import { FlameData, percentBase } from '../../shared/flameData';
 import { FlameIndex } from './flameIndex';
+import { chunkStep, IdleStep, runChunks } from './idle';
+import { memoOf } from './memo';
 
 /** A compiled search: regex when the text is a valid regular expression, else a substring. */
 export interface Matcher {
@@ -80,21 +82,18 @@ interface NameText {
   starts: Int32Array;
 }
 
-const nameTexts = new WeakMap<string[], NameText>();
-
-/** Names lower-cased per chunk of nameTextSteps. */
+/** Names lower-cased per chunk of the name text's build. */
 const NAME_CHUNK = 8192;
 
-/**
- * Makes nameText(data) in steps: each call lower-cases chunks of names while the deadline has
- * time left and says true once the text is made (the view runs it in idle slices after the first
- * paint, so neither the paint nor the first search pays for it).
- */
-export function nameTextSteps(data: FlameData): (deadline: { timeRemaining(): number }) => boolean {
-  const names = data.names;
-  const lower: string[] = [];
-  return (deadline) => {
-    while (!nameTexts.has(names)) {
+/** The name text of a names list being made, a chunk of names at a time; `text` once made. */
+class NameTextBuild {
+  text?: NameText;
+  private readonly lower: string[] = [];
+  constructor(private readonly names: string[]) {}
+
+  chunk(): boolean {
+    const { names, lower } = this;
+    if (!this.text) {
       const to = Math.min(names.length, lower.length + NAME_CHUNK);
       for (let k = lower.length; k < to; k++) {
         lower.push(names[k].toLowerCase());
@@ -104,21 +103,31 @@ export function nameTextSteps(data: FlameData): (deadline: { timeRemaining(): nu
         for (let k = 0; k < lower.length; k++) {
           starts[k + 1] = starts[k] + lower[k].length + 1;
         }
-        nameTexts.set(names, { text: lower.join('\n'), starts });
-      } else if (deadline.timeRemaining() <= 0) {
-        return false;
+        this.text = { text: lower.join('\n'), starts };
       }
     }
-    return true;
-  };
+    return this.text !== undefined;
+  }
+}
+
+/** One build per names list: the idle steps and a search that cannot wait go on with the same one. */
+const nameTextBuild = memoOf((names: string[]) => new NameTextBuild(names));
+
+/**
+ * Makes nameText(data) in steps: each call lower-cases chunks of names while the deadline has
+ * time left and says true once the text is made (the view runs it in idle slices after the first
+ * paint, so neither the paint nor the first search pays for it).
+ */
+export function nameTextSteps(data: FlameData): IdleStep {
+  const build = nameTextBuild(data.names);
+  return chunkStep(() => build.chunk());
 }
 
 /** The names of data as one lower-cased text, made once per frame (see nameTextSteps). */
 export function nameText(data: FlameData): NameText {
-  if (!nameTexts.has(data.names)) {
-    nameTextSteps(data)({ timeRemaining: () => Infinity });
-  }
-  return nameTexts.get(data.names)!;
+  const build = nameTextBuild(data.names);
+  runChunks(() => build.chunk());
+  return build.text!;
 }
 
 /** Index of the name whose line holds position pos of the name text. */

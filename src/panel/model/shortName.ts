@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import type { TextAlign } from '../types';
+import { memoOf } from './memo';
 
 /**
  * Shortening of long symbol names from the left, so that the function part stays readable
@@ -127,12 +128,7 @@ export function nameForms(name: string): string[] {
  * alignment) or the start (right alignment). Returns '' when not even two characters and
  * the ellipsis fit.
  */
-export function fitName(
-  name: string,
-  maxChars: number,
-  align: TextAlign = 'left',
-  forms = nameForms(name)
-): string {
+export function fitName(name: string, maxChars: number, align: TextAlign = 'left', forms = nameForms(name)): string {
   for (const f of forms) {
     if (f.length <= maxChars) {
       return f;
@@ -178,14 +174,5 @@ export class NameFormsCache {
   }
 }
 
-const caches = new WeakMap<string[], NameFormsCache>();
-
 /** The NameFormsCache of a names table, shared by everything that shows those names. */
-export function nameFormsCache(names: string[]): NameFormsCache {
-  let c = caches.get(names);
-  if (!c) {
-    c = new NameFormsCache(names);
-    caches.set(names, c);
-  }
-  return c;
-}
+export const nameFormsCache = memoOf((names: string[]) => new NameFormsCache(names));

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { FlameIndex } from './flameIndex';
+import { runChunks } from './idle';
 
 /** One row of the top table: a symbol with its summed self and total. */
 export interface TopRow {
@@ -19,10 +20,9 @@ export interface TopRow {
 const CHUNK = 16384;
 
 /**
- * The top table of an index made in steps: `step(deadline)` sums chunks of rows while the
- * deadline has time left and says true when the rows are ready (`rows`). The panel makes it in
- * idle slices after the first paint, so the graph takes an input while 500k rows are summed
- * (one task of 30–90 ms before); topTable makes it at once.
+ * The top table of an index made in chunks: each `chunk()` sums a chunk of rows and says true
+ * when the rows are ready (`rows`). The panel runs them in idle slices after the first paint
+ * (runChunks), so the graph takes an input while 500k rows are summed; topTable makes it at once.
  */
 export class TopTableBuild {
   rows?: TopRow[];
@@ -53,19 +53,16 @@ export class TopTableBuild {
     this.stack = new Int32Array(data.maxLevel + 2);
   }
 
-  /** Goes on until the rows are ready (true) or the deadline has no time left (false). */
-  step(deadline: { timeRemaining(): number } = { timeRemaining: () => Infinity }): boolean {
-    while (!this.rows) {
+  /** Sums one chunk of rows, or once all are summed makes one chunk of the rows; true once the rows are ready. */
+  chunk(): boolean {
+    if (!this.rows) {
       if (this.at < this.index.data.count) {
         this.sum(Math.min(this.index.data.count, this.at + CHUNK));
       } else {
         this.collect(Math.min(this.index.data.names.length, this.k + CHUNK));
       }
-      if (!this.rows && deadline.timeRemaining() <= 0) {
-        return false;
-      }
     }
-    return true;
+    return this.rows !== undefined;
   }
 
   /**
@@ -134,7 +131,7 @@ export class TopTableBuild {
  */
 export function topTable(index: FlameIndex): TopRow[] {
   const b = new TopTableBuild(index);
-  b.step();
+  runChunks(() => b.chunk());
   return b.rows!;
 }
 

@@ -14,14 +14,16 @@ import { DataFrameJSON, dataFrameFromJSON } from '@grafana/data';
 import { FlameData, readFlameData } from '../../shared/flameData';
 import { buildIndex, FlameIndex, indexReady, warmIndex } from './flameIndex';
 import { topTable, TopTableBuild } from './topTable';
-import { Deadline, inIdleSteps } from './idle';
+import { Deadline, inIdleSteps, runChunks } from './idle';
 import {
   buildSandwich,
   hasSandwich,
   MERGE_CHUNK,
+  MERGE_NOW_ROWS,
   prepareSites,
   Sandwich,
   sandwichMerge,
+  sandwichNow,
   sandwichOf,
   sandwichSteps,
 } from './sandwich';
@@ -311,6 +313,23 @@ describe('resumable sandwich merge', () => {
     expect(m.done).toBe(true);
   });
 
+  it("a click on a large frame's sandwich merges nothing at once: it is merged in idle slices, then drawn", () => {
+    const large = bigGraph(MERGE_NOW_ROWS + 10_000, 5);
+    const fresh = buildIndex(large);
+    expect(sandwichNow(fresh, k)).toBeUndefined();
+    const m = sandwichMerge(fresh, k);
+    expect(m.chunks).toBe(0);
+    let periods = 0;
+    while (!m.step(NONE)) {
+      periods++;
+    }
+    expect(periods).toBeGreaterThan(10);
+    expect(sandwichNow(fresh, k)).toBe(m.result);
+    expect(sandwichDiff(m.result, buildSandwich(buildIndex(large), k))).toBeUndefined();
+    // a small frame's is merged at once
+    expect(sandwichNow(buildIndex(big), k)).toBeDefined();
+  });
+
   it('a chunk is bounded work: merging takes about rows / MERGE_CHUNK chunks', () => {
     const m = sandwichMerge(buildIndex(big), k);
     while (!m.step(NONE)) {
@@ -546,7 +565,7 @@ describe('made in idle slices after the first paint', () => {
   it('the top table summed over many periods is the one-shot table', () => {
     const build = new TopTableBuild(buildIndex(big));
     let periods = 0;
-    while (!build.step(NONE)) {
+    while (!runChunks(() => build.chunk(), NONE)) {
       periods++;
     }
     expect(periods).toBeGreaterThan(5);

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, useTheme2 } from '@grafana/ui';
+import { css, cx } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { Button, useStyles2, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../../shared/flameData';
 import { CallGraph } from '../../model/callGraph';
 import { ARROW_FONT, percent, PlacedGraph, pprofColor } from '../../model/callGraphLayout';
@@ -45,6 +47,7 @@ export function CallGraphPicture({
   format,
 }: CallGraphViewProps & { graph: CallGraph; placed: PlacedGraph; format: (v: number) => string }) {
   const theme = useTheme2();
+  const styles = useStyles2(getStyles);
   const dark = theme.isDark;
   const diff = data.valueRight !== undefined;
   const nameIdx = useMemo(() => {
@@ -155,33 +158,14 @@ export function CallGraphPicture({
   const pickedNode = picked >= 0 ? graph.nodes[picked] : undefined;
 
   return (
-    <div
-      data-testid="callgraph"
-      data-state="ready"
-      style={{ width, height, display: 'flex', flexDirection: 'column', minWidth: 0 }}
-    >
-      <div
-        style={{
-          height: LEGEND,
-          flex: 'none',
-          display: 'flex',
-          alignItems: 'center',
-          gap: 8,
-          fontSize: theme.typography.bodySmall.fontSize,
-          color: theme.colors.text.secondary,
-          whiteSpace: 'nowrap',
-          overflow: 'hidden',
-        }}
-      >
+    <div data-testid="callgraph" data-state="ready" className={styles.root} style={{ width, height }}>
+      <div className={styles.legend}>
         <Button size="sm" variant="secondary" fill="text" onClick={fitAll} tooltip="See it whole">
           Fit
         </Button>
         {pickedNode ? (
           <>
-            <span
-              data-testid="callgraph-picked"
-              style={{ color: textColor, overflow: 'hidden', textOverflow: 'ellipsis' }}
-            >
+            <span data-testid="callgraph-picked" className={styles.picked}>
               {pickedNode.name}: flat {format(pickedNode.flat)} ({percent(pickedNode.flat, total)}), cum{' '}
               {format(pickedNode.cum)} ({percent(pickedNode.cum, total)})
             </span>
@@ -200,7 +184,7 @@ export function CallGraphPicture({
             </Button>
           </>
         ) : (
-          <span data-testid="callgraph-legend" style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          <span data-testid="callgraph-legend" className={styles.ellipsis}>
             {diff
               ? `Comparison less baseline (pprof -diff_base): ${colorBlind ? 'orange grew, blue shrank' : 'red grew, green shrank'}; shares of the baseline. `
               : ''}
@@ -214,7 +198,7 @@ export function CallGraphPicture({
         aria-label="Call graph"
         width={width}
         height={viewH}
-        style={{ display: 'block', cursor: dragging ? 'grabbing' : 'grab', touchAction: 'none' }}
+        className={cx(styles.svg, dragging && styles.dragging)}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
@@ -222,7 +206,7 @@ export function CallGraphPicture({
         onWheel={onWheel}
         onDoubleClick={fitAll}
       >
-        <g transform={`translate(${t.x},${t.y}) scale(${t.s})`} style={{ fontFamily: FONT_FAMILY }}>
+        <g transform={`translate(${t.x},${t.y}) scale(${t.s})`} className={styles.picture}>
           {graph.edges.map((e, k) => {
             const a = placed.arrows[k];
             if (!a.drawn) {
@@ -279,7 +263,7 @@ export function CallGraphPicture({
                 data-cum={n.cum}
                 data-picked={k === picked || undefined}
                 opacity={on ? 1 : dimmed}
-                style={{ cursor: 'pointer', outline: 'none' }}
+                className={styles.box}
                 role="button"
                 tabIndex={0}
                 aria-pressed={k === picked}
@@ -325,3 +309,24 @@ export function CallGraphPicture({
     </div>
   );
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  root: css({ display: 'flex', flexDirection: 'column', minWidth: 0 }),
+  legend: css({
+    height: LEGEND,
+    flex: 'none',
+    display: 'flex',
+    alignItems: 'center',
+    gap: 8,
+    fontSize: theme.typography.bodySmall.fontSize,
+    color: theme.colors.text.secondary,
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+  }),
+  ellipsis: css({ overflow: 'hidden', textOverflow: 'ellipsis' }),
+  picked: css({ color: theme.colors.text.primary, overflow: 'hidden', textOverflow: 'ellipsis' }),
+  svg: css({ display: 'block', cursor: 'grab', touchAction: 'none' }),
+  dragging: css({ cursor: 'grabbing' }),
+  picture: css({ fontFamily: FONT_FAMILY }),
+  box: css({ cursor: 'pointer', outline: 'none' }),
+});

@@ -6,7 +6,8 @@ import { useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../../shared/flameData';
 import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../../model/callGraph';
 import { PlacedGraph } from '../../model/callGraphLayout';
-import { inIdleSteps, promiseStep } from '../../model/idle';
+import { chunkStep, inIdleSteps, promiseStep } from '../../model/idle';
+import { keepLast, memoOf } from '../../model/memo';
 import { placeCallGraphOffThread } from '../../worker/place';
 import { formatValue } from '../../model/format';
 import { MAX_CALL_GRAPH_NODES } from '../../options';
@@ -46,7 +47,7 @@ export function CallGraphView(props: CallGraphViewProps) {
     );
     let live = true;
     const cancelIdle = inIdleSteps([
-      (d) => build.step(d),
+      chunkStep(() => build.chunk()),
       promiseStep(() => {
         setPlacing({ data, key });
         // placed in the model worker (here after a paint that says so, where there is none)
@@ -94,13 +95,13 @@ interface Made {
 }
 
 // the last graphs made, per frame: a switch back to the view shows them at once
-const madeByData = new WeakMap<FlameData, Made[]>();
+const madeByData = memoOf((_: FlameData) => new Map<string, Made>());
+const KEEP_MADE = 3;
 
 function madeOf(data: FlameData, key: string): Made | undefined {
-  return madeByData.get(data)?.find((m) => m.key === key);
+  return madeByData.peek(data)?.get(key);
 }
 
 function remember(m: Made) {
-  const list = madeByData.get(m.data) ?? [];
-  madeByData.set(m.data, [m, ...list.filter((x) => x.key !== m.key)].slice(0, 3));
+  keepLast(madeByData(m.data), m.key, m, KEEP_MADE);
 }

@@ -9,7 +9,7 @@ import { percentBase } from '../../../shared/flameData';
 import { FlameIndex } from '../../model/flameIndex';
 import { hasChildren, pathTo, TreeSortKey, treeRows } from '../../model/callTree';
 import { formatPercent, formatValue } from '../../model/format';
-import { DiffCells } from '../TopTable/TopTable';
+import { DiffCells, NAME_W, NUM_W, tableWidths } from '../TopTable/TopTable';
 
 export interface CallTreeProps {
   index: FlameIndex;
@@ -44,6 +44,10 @@ const getStyles = (theme: GrafanaTheme2) => ({
   }),
   sortable: css({ cursor: 'pointer', '&:hover': { background: theme.colors.action.hover } }),
   body: css({ overflowY: 'auto', overflowX: 'hidden' }),
+  rows: css({ position: 'relative' }),
+  nameColumn: css({ width: `var(${NAME_W})` }),
+  numColumn: css({ width: `var(${NUM_W})`, textAlign: 'right' }),
+  twisty: css({ display: 'inline-block', width: 12 }),
   row: css({
     position: 'absolute',
     height: ROW,
@@ -56,6 +60,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
   cursor: css({ outline: `1px solid ${theme.colors.primary.border}`, outlineOffset: -1 }),
   selected: css({ background: theme.colors.action.selected }),
   name: css({
+    width: `var(${NAME_W})`,
     padding: '0 6px',
     boxSizing: 'border-box',
     overflow: 'hidden',
@@ -64,6 +69,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
     fontFamily: theme.typography.fontFamilyMonospace,
   }),
   value: css({
+    width: `var(${NUM_W})`,
     padding: '0 6px',
     boxSizing: 'border-box',
     textAlign: 'right',
@@ -186,8 +192,7 @@ export function CallTree(props: CallTreeProps) {
       role="columnheader"
       tabIndex={0}
       aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}
-      className={cx(styles.columnHeader, styles.sortable)}
-      style={{ width: numW, textAlign: 'right' }}
+      className={cx(styles.columnHeader, styles.sortable, styles.numColumn)}
       onClick={() => setSort((s) => ({ key, desc: s.key === key ? !s.desc : true }))}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -209,21 +214,22 @@ export function CallTree(props: CallTreeProps) {
       tabIndex={0}
       onKeyDown={onKeyDown}
       className={styles.table}
-      style={{ width, height }}
+      // the panel's size, and the column widths the cells read
+      style={{ width, height, ...tableWidths(nameW, numW) }}
     >
       <div role="row" className={styles.headerRow}>
-        <div role="columnheader" className={styles.columnHeader} style={{ width: nameW }}>
+        <div role="columnheader" className={cx(styles.columnHeader, styles.nameColumn)}>
           Function
         </div>
         {diff ? (
           <>
-            <div role="columnheader" className={styles.columnHeader} style={{ width: numW, textAlign: 'right' }}>
+            <div role="columnheader" className={cx(styles.columnHeader, styles.numColumn)}>
               Baseline
             </div>
-            <div role="columnheader" className={styles.columnHeader} style={{ width: numW, textAlign: 'right' }}>
+            <div role="columnheader" className={cx(styles.columnHeader, styles.numColumn)}>
               Comparison
             </div>
-            <div role="columnheader" className={styles.columnHeader} style={{ width: numW, textAlign: 'right' }}>
+            <div role="columnheader" className={cx(styles.columnHeader, styles.numColumn)}>
               Diff
             </div>
           </>
@@ -240,7 +246,7 @@ export function CallTree(props: CallTreeProps) {
         style={{ height: bodyHeight }}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
-        <div role="rowgroup" style={{ height: rows.length * ROW, position: 'relative' }}>
+        <div role="rowgroup" className={styles.rows} style={{ height: rows.length * ROW }}>
           {Array.from(rows.subarray(first, last)).map((i, k) => {
             const name = d.names[d.nameIdx[i]];
             const kids = hasChildren(index, i);
@@ -263,8 +269,8 @@ export function CallTree(props: CallTreeProps) {
                   onSelect(i);
                 }}
               >
-                <div role="cell" className={styles.name} style={{ width: nameW, paddingLeft: 6 + d.level[i] * INDENT }}>
-                  <span aria-hidden style={{ display: 'inline-block', width: 12 }}>
+                <div role="cell" className={styles.name} style={{ paddingLeft: 6 + d.level[i] * INDENT }}>
+                  <span aria-hidden className={styles.twisty}>
                     {kids ? (isOpen ? '▾' : '▸') : ''}
                   </span>
                   {name}
@@ -273,7 +279,6 @@ export function CallTree(props: CallTreeProps) {
                 {diff && d.valueRight ? (
                   <DiffCells
                     className={styles.value}
-                    width={numW}
                     total={d.value[i]}
                     totalRight={d.valueRight[i]}
                     rootTotal={percentBase(d)}
@@ -282,20 +287,10 @@ export function CallTree(props: CallTreeProps) {
                   />
                 ) : (
                   <>
-                    <div
-                      role="cell"
-                      className={styles.value}
-                      style={{ width: numW }}
-                      title={formatPercent(d.self[i] / root)}
-                    >
+                    <div role="cell" className={styles.value} title={formatPercent(d.self[i] / root)}>
                       {formatValue(d.self[i], d.unit)}
                     </div>
-                    <div
-                      role="cell"
-                      className={styles.value}
-                      style={{ width: numW }}
-                      title={formatPercent(d.value[i] / root)}
-                    >
+                    <div role="cell" className={styles.value} title={formatPercent(d.value[i] / root)}>
                       {formatValue(d.value[i], d.unit)}
                     </div>
                   </>

@@ -9,6 +9,7 @@ import { chainNames, Collapsed, collapseChains, LazyCollapsed } from '../../mode
 import { inIdleSteps } from '../../model/idle';
 import { afterPaint } from '../../afterPaint';
 import { ColorMode } from '../../types';
+import { memoOf } from '../../model/memo';
 
 /** The graph as drawn: the profile's index, its chains collapsed or not, and its colours. */
 export interface ShownGraph {
@@ -70,28 +71,18 @@ export function useShownGraph(
 
 // the fully collapsed graph of an index, and the index of a collapsed graph, made once: switching
 // collapse off and on again redraws without redoing either
-const collapsedCache = new WeakMap<FlameIndex, Collapsed>();
-const shownIndexCache = new WeakMap<Collapsed, FlameIndex>();
+// (made in idle time or when first read)
+const fullyCollapsed = memoOf((index: FlameIndex): Collapsed => new LazyCollapsed(index.data));
+// per index, the index of each of its collapsed graphs: the uncollapsed index itself when the
+// collapse merged nothing
+const shownIndexes = memoOf((index: FlameIndex) =>
+  memoOf((c: Collapsed) => buildIndex(() => c.data, { later: true, sameAs: index }))
+);
 
 function collapsedOf(index: FlameIndex, heads: Set<number>): Collapsed {
-  if (heads.size > 0) {
-    return collapseChains(index, heads);
-  }
-  let c = collapsedCache.get(index);
-  if (!c) {
-    // made in idle time or when first read
-    c = new LazyCollapsed(index.data);
-    collapsedCache.set(index, c);
-  }
-  return c;
+  return heads.size > 0 ? collapseChains(index, heads) : fullyCollapsed(index);
 }
 
 function shownIndexOf(c: Collapsed, index: FlameIndex): FlameIndex {
-  let ix = shownIndexCache.get(c);
-  if (!ix) {
-    // the uncollapsed index itself when the collapse merged nothing
-    ix = buildIndex(() => c.data, { later: true, sameAs: index });
-    shownIndexCache.set(c, ix);
-  }
-  return ix;
+  return shownIndexes(index)(c);
 }

@@ -5,9 +5,10 @@ import React, { useCallback, useMemo, useState } from 'react';
 import { Button, useTheme2 } from '@grafana/ui';
 import { FlameData } from '../../../shared/flameData';
 import { buildIndex, FlameIndex } from '../../model/flameIndex';
+import { memoOf } from '../../model/memo';
 import { nodeColors, NodeColors } from '../../model/colors';
 import { Sandwich } from '../../model/sandwich';
-import { IdleStep } from '../../model/idle';
+import { chunkStep, IdleStep } from '../../model/idle';
 import { formatPercent, formatValue } from '../../model/format';
 import { FlameCanvas } from '../FlameGraph/FlameCanvas';
 import { warmCanvases } from '../../render/canvasPool';
@@ -29,24 +30,11 @@ const BAR = 30;
 const LABEL = 18;
 
 // a half's index and colours, made once per half (an idle-time prefetch makes them before the click)
-const halfIndexes = new WeakMap<FlameData, FlameIndex>();
-const halfColors = new WeakMap<FlameData, Map<string, NodeColors>>();
-
-function halfIndex(half: FlameData): FlameIndex {
-  let ix = halfIndexes.get(half);
-  if (!ix) {
-    ix = buildIndex(half);
-    halfIndexes.set(half, ix);
-  }
-  return ix;
-}
+const halfIndex = memoOf((half: FlameData): FlameIndex => buildIndex(half));
+const halfColors = memoOf((_: FlameData) => new Map<string, NodeColors>());
 
 function halfColor(half: FlameData, mode: ColorMode, colorBlind: boolean): NodeColors {
-  let m = halfColors.get(half);
-  if (!m) {
-    m = new Map();
-    halfColors.set(half, m);
-  }
+  const m = halfColors(half);
   const key = `${mode}:${colorBlind}`;
   let c = m.get(key);
   if (!c) {
@@ -72,21 +60,16 @@ export function prepareSandwichSteps(
     let i = 0;
     steps.push(
       () => void halfIndex(half),
-      (d) => {
-        // every fill asked for once: the colours work out per function and per hue on first use,
-        // which the first draw would otherwise do
+      // every fill asked for once: the colours work out per function and per hue on first use,
+      // which the first draw would otherwise do
+      chunkStep(() => {
         const colors = halfColor(half, options.colorMode, !!options.colorBlindDiff);
-        while (i < half.count) {
-          const stop = Math.min(half.count, i + COLOR_CHUNK);
-          for (; i < stop; i++) {
-            colors.get(i);
-          }
-          if (d.timeRemaining() <= 0) {
-            break;
-          }
+        const stop = Math.min(half.count, i + COLOR_CHUNK);
+        for (; i < stop; i++) {
+          colors.get(i);
         }
         return i >= half.count;
-      }
+      })
     );
   }
   // the two halves' canvases, with their bitmaps allocated (the main graph gives its own back

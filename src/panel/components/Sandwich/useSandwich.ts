@@ -3,7 +3,7 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import { FlameIndex } from '../../model/flameIndex';
-import { hasSandwich, Sandwich, sandwichOf, sandwichSteps } from '../../model/sandwich';
+import { hasSandwich, Sandwich, sandwichNow, sandwichSteps } from '../../model/sandwich';
 import { inIdleSteps } from '../../model/idle';
 import { afterPaint } from '../../afterPaint';
 import { ColorMode } from '../../types';
@@ -22,6 +22,8 @@ export function sandwichCutFor(height: number, maxLevel: number): number | undef
  * The sandwich of function `name`. A deep graph's is first drawn cut at the levels `cut` allows,
  * then merged whole in idle slices after that paint (a prefetch under way goes on from where it
  * paused), so the page takes inputs meanwhile; drawn whole at once when its merge is made already.
+ * Undefined while a large frame's first sandwich is merged (in the model worker, or here in idle
+ * slices): the view shows that it is on its way.
  */
 export function useSandwich(
   index: FlameIndex,
@@ -29,15 +31,30 @@ export function useSandwich(
   cut: number | undefined,
   look: Look
 ): Sandwich | undefined {
+  // the depth limit of the first sandwich drawn: cut when the whole one is not merged yet
+  const firstLimit = name !== undefined && cut !== undefined && !hasSandwich(index, name) ? cut : undefined;
+  // a merge that went on elsewhere has ended: the memo below is worked out again
+  const [mergedCount, setMergedCount] = useState(0);
   const first = useMemo(
-    () =>
-      name === undefined
-        ? undefined
-        : cut !== undefined && !hasSandwich(index, name)
-          ? sandwichOf(index, name, cut)
-          : sandwichOf(index, name),
-    [name, index, cut]
+    () => (name === undefined ? undefined : sandwichNow(index, name, firstLimit)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [name, index, firstLimit, mergedCount]
   );
+  const pending = name !== undefined && first === undefined;
+  useEffect(() => {
+    if (!pending || name === undefined) {
+      return;
+    }
+    // merged, its halves' indexes and colours made, then drawn (the render only draws)
+    return inIdleSteps(
+      sandwichSteps(index, name, firstLimit, (s) => [
+        ...prepareSandwichSteps(s, look),
+        () => setMergedCount((c) => c + 1),
+      ])
+    );
+    // the look only warms the colour caches: a change of it needs no new merge
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pending, index, name, firstLimit]);
   const [whole, setWhole] = useState<{ of: Sandwich; whole: Sandwich }>();
   useEffect(() => {
     if (!first || first.depthLimit === undefined) {

@@ -10,7 +10,6 @@ import { diffColumns, formatDiff, SortKey, TopRow } from '../../model/topTable';
 import { diffColor } from '../../model/colors';
 import { fitName } from '../../model/shortName';
 import { monoCharWidth } from '../../render/textMetrics';
-import { TextAlign } from '../../types';
 import { SourceRowAction, useSourceOpener } from '../Source';
 
 export interface TopTableProps {
@@ -65,6 +64,11 @@ const getStyles = (theme: GrafanaTheme2) => ({
     '&:hover': { background: theme.colors.action.hover },
   }),
   body: css({ overflowY: 'auto', overflowX: 'hidden' }),
+  rows: css({ position: 'relative' }),
+  nameHeader: css({ width: `var(${NAME_W})`, textAlign: 'left' }),
+  numHeader: css({ width: `var(${NUM_W})`, textAlign: 'right' }),
+  actionCell: css({ width: `var(${ACTION_W})`, flex: 'none', textAlign: 'center' }),
+  diffCell: css({ fontWeight: 500 }),
   row: css({
     position: 'absolute',
     height: ROW,
@@ -85,6 +89,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
   stripe: css({ background: theme.colors.background.secondary }),
   selected: css({ background: theme.colors.action.selected, '&:hover': { background: theme.colors.action.selected } }),
   nameCell: css({
+    width: `var(${NAME_W})`,
     padding: `0 ${CELL_PADDING}px`,
     boxSizing: 'border-box',
     overflow: 'hidden',
@@ -93,6 +98,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
     font: nameFont(theme),
   }),
   valueCell: css({
+    width: `var(${NUM_W})`,
     padding: `0 ${CELL_PADDING}px`,
     boxSizing: 'border-box',
     textAlign: 'right',
@@ -102,11 +108,21 @@ const getStyles = (theme: GrafanaTheme2) => ({
   }),
 });
 
+/** The CSS variables of a table's column widths (set once on the table, read by its cells' classes). */
+export const NAME_W = '--emberscope-name-w';
+export const NUM_W = '--emberscope-num-w';
+const ACTION_W = '--emberscope-action-w';
+
+/** A table's column widths (they follow the panel's width) as its CSS variables. */
+export function tableWidths(nameW: number, numW: number, actionW = 0): React.CSSProperties {
+  return { [NAME_W]: `${nameW}px`, [NUM_W]: `${numW}px`, [ACTION_W]: `${actionW}px` } as React.CSSProperties;
+}
+
 /** A right-aligned value cell; its title is the value's share of the root. */
-function ValueCell(props: { className: string; width: number; value: number; rootTotal: number; unit?: string }) {
-  const { className, width, value, rootTotal, unit } = props;
+function ValueCell(props: { className: string; value: number; rootTotal: number; unit?: string }) {
+  const { className, value, rootTotal, unit } = props;
   return (
-    <div role="cell" className={className} style={{ width }} title={formatPercent(value / (rootTotal || 1))}>
+    <div role="cell" className={className} title={formatPercent(value / (rootTotal || 1))}>
       {formatValue(value, unit)}
     </div>
   );
@@ -115,28 +131,29 @@ function ValueCell(props: { className: string; width: number; value: number; roo
 /** Baseline %, comparison % and diff % cells of a diff row, as Grafana's top table shows them. */
 export function DiffCells(props: {
   className: string;
-  width: number;
   total: number;
   totalRight: number;
   rootTotal: number;
   rootRight: number;
   colorBlind: boolean;
 }) {
-  const { className, width, total, totalRight, rootTotal, rootRight, colorBlind } = props;
+  const { className, total, totalRight, rootTotal, rootRight, colorBlind } = props;
+  const styles = useStyles2(getStyles);
   const c = diffColumns(total, totalRight, rootTotal, rootRight);
   const change = c.diff === Infinity ? 1 : Math.max(-1, Math.min(1, c.diff / 100));
   return (
     <>
-      <div role="cell" className={className} style={{ width }} data-testid="cell-baseline">
+      <div role="cell" className={className} data-testid="cell-baseline">
         {c.baseline.toFixed(2)}%
       </div>
-      <div role="cell" className={className} style={{ width }} data-testid="cell-comparison">
+      <div role="cell" className={className} data-testid="cell-comparison">
         {c.comparison.toFixed(2)}%
       </div>
       <div
         role="cell"
-        className={className}
-        style={{ width, color: change === 0 ? undefined : diffColor(change, colorBlind), fontWeight: 500 }}
+        className={cx(className, styles.diffCell)}
+        // the colour is the row's own change
+        style={{ color: change === 0 ? undefined : diffColor(change, colorBlind) }}
         data-testid="cell-diff"
       >
         {formatDiff(c.diff)}
@@ -183,15 +200,14 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
     }
   }, [highlighted, rows]);
 
-  const header = (key: SortKey, label: string, w: number, align: TextAlign) => (
+  const header = (key: SortKey, label: string) => (
     <div
       role="columnheader"
       aria-sort={sortKey === key ? (descending ? 'descending' : 'ascending') : 'none'}
       tabIndex={0}
       onClick={() => onSort(key)}
       onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onSort(key)}
-      className={styles.columnHeader}
-      style={{ width: w, textAlign: align }}
+      className={cx(styles.columnHeader, key === 'name' ? styles.nameHeader : styles.numHeader)}
     >
       {label}
       {sortKey === key ? (descending ? ' ▼' : ' ▲') : ''}
@@ -202,7 +218,8 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
     'aria-label': 'Top table',
     'data-testid': 'top-table',
     className: styles.table,
-    style: { width, height },
+    // the panel's size, and the column widths the cells read (see tableWidths)
+    style: { width, height, ...tableWidths(nameW, numW, actionW) },
   };
   if (props.pending) {
     return <div {...box} aria-busy="true" />;
@@ -210,20 +227,20 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
   return (
     <div {...box}>
       <div role="row" className={styles.headerRow}>
-        {header('name', 'Symbol', nameW, 'left')}
+        {header('name', 'Symbol')}
         {diff ? (
           <>
-            {header('baseline', 'Baseline', numW, 'right')}
-            {header('comparison', 'Comparison', numW, 'right')}
-            {header('diff', 'Diff', numW, 'right')}
+            {header('baseline', 'Baseline')}
+            {header('comparison', 'Comparison')}
+            {header('diff', 'Diff')}
           </>
         ) : (
           <>
-            {header('self', 'Self', numW, 'right')}
-            {header('total', 'Total', numW, 'right')}
+            {header('self', 'Self')}
+            {header('total', 'Total')}
           </>
         )}
-        {actionW > 0 && <div style={{ width: actionW, flex: 'none' }} />}
+        {actionW > 0 && <div className={styles.actionCell} />}
       </div>
       <div
         ref={scroller}
@@ -231,7 +248,7 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
         className={styles.body}
         style={{ height: bodyHeight }}
       >
-        <div role="rowgroup" style={{ height: rows.length * ROW, position: 'relative' }}>
+        <div role="rowgroup" className={styles.rows} style={{ height: rows.length * ROW }}>
           {rows.slice(first, last).map((r, k) => {
             const i = first + k;
             const on = r.nameIdx === highlighted;
@@ -246,13 +263,12 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
                 className={cx(styles.row, on ? styles.selected : i % 2 ? styles.stripe : undefined)}
                 style={{ top: i * ROW }}
               >
-                <div role="cell" className={styles.nameCell} style={{ width: nameW }}>
+                <div role="cell" className={styles.nameCell}>
                   {fitName(r.name, nameChars)}
                 </div>
                 {diff ? (
                   <DiffCells
                     className={styles.valueCell}
-                    width={numW}
                     total={r.total}
                     totalRight={r.totalRight ?? 0}
                     rootTotal={rootTotal}
@@ -261,24 +277,12 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
                   />
                 ) : (
                   <>
-                    <ValueCell
-                      className={styles.valueCell}
-                      width={numW}
-                      value={r.self}
-                      rootTotal={rootTotal}
-                      unit={unit}
-                    />
-                    <ValueCell
-                      className={styles.valueCell}
-                      width={numW}
-                      value={r.total}
-                      rootTotal={rootTotal}
-                      unit={unit}
-                    />
+                    <ValueCell className={styles.valueCell} value={r.self} rootTotal={rootTotal} unit={unit} />
+                    <ValueCell className={styles.valueCell} value={r.total} rootTotal={rootTotal} unit={unit} />
                   </>
                 )}
                 {actionW > 0 && (
-                  <div role="cell" style={{ width: actionW, flex: 'none', textAlign: 'center' }}>
+                  <div role="cell" className={styles.actionCell}>
                     {onSandwich && (
                       <button
                         type="button"

@@ -6,7 +6,7 @@ import { FlameData } from '../../../shared/flameData';
 import { FlameIndex } from '../../model/flameIndex';
 import { SearchResult } from '../../model/search';
 import { SortKey, sortRows, TopRow, TopTableBuild } from '../../model/topTable';
-import { inIdleSteps } from '../../model/idle';
+import { chunkStep, inIdleSteps } from '../../model/idle';
 import { afterPaint } from '../../afterPaint';
 
 export interface TopTableRows {
@@ -42,7 +42,7 @@ export function useTopTable(
     let cancelIdle: (() => void) | undefined;
     const cancelPaint = afterPaint(() => {
       const b = new TopTableBuild(index);
-      cancelIdle = inIdleSteps([(d) => b.step(d), () => setTable({ index, rows: b.rows! })]);
+      cancelIdle = inIdleSteps([chunkStep(() => b.chunk()), () => setTable({ index, rows: b.rows! })]);
     });
     return () => {
       cancelPaint();
