@@ -57,11 +57,15 @@ export function usePanelData(series: PanelProps['data']['series']): Parsed {
 /** The Emberscope flamegraph panel. */
 export function FlamegraphPanel({ id, data, width, height, options, onOptionsChange }: PanelProps<PanelOptions>) {
   const parsed = usePanelData(data.series);
-  const from = data.timeRange.from.valueOf();
-  const to = data.timeRange.to.valueOf();
+  // a host that gives no range (a test, an embed) leaves the source view without one
+  const from = data.timeRange?.from.valueOf();
+  const to = data.timeRange?.to.valueOf();
   // the source view asks the panel's datasource about the panel's query
   const sourceTarget = useMemo(
-    () => sourceTargetOf(data.request?.targets as Parameters<typeof sourceTargetOf>[0], { from, to }),
+    () =>
+      from === undefined || to === undefined
+        ? undefined
+        : sourceTargetOf(data.request?.targets as Parameters<typeof sourceTargetOf>[0], { from, to }),
     [data.request?.targets, from, to]
   );
   const link = usePanelLink(id);

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import React, { useEffect, useState } from 'react';
+import React, { useState } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { InlineSwitch, Input, useStyles2 } from '@grafana/ui';
@@ -87,7 +87,12 @@ function RegexBox(props: {
 }) {
   const { value, onCommit } = props;
   const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  // a new value from outside (options reset, a link) replaces what was typed, checked while rendering
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(value);
+  }
   const commit = () => {
     if (text !== value) {
       onCommit(text);
