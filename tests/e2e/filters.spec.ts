@@ -106,10 +106,25 @@ async function open(page: Page) {
   await expect(page.getByTestId('top-table-row').first()).toBeVisible();
 }
 
+/** Opens the header's filters toggletip unless it is open. */
+async function openFilters(page: Page) {
+  if (!(await page.getByLabel('Ignore', { exact: true }).isVisible())) {
+    await page.getByTestId('sample-filter-menu').click();
+  }
+}
+
+/** Closes the filters toggletip (its trigger toggles it), so it covers nothing of the graph. */
+async function closeFilters(page: Page) {
+  await page.getByTestId('sample-filter-menu').click();
+  await expect(page.getByLabel('Ignore', { exact: true })).toBeHidden();
+}
+
 async function setRegex(page: Page, label: 'Ignore' | 'Hide', text: string) {
+  await openFilters(page);
   const box = page.getByLabel(label, { exact: true });
   await box.fill(text);
   await box.press('Enter');
+  await closeFilters(page);
 }
 
 test("ignore in the header drops pprof's samples; percentages of the whole unless relative", async ({ page }) => {
@@ -123,7 +138,9 @@ test("ignore in the header drops pprof's samples; percentages of the whole unles
   expect(await rootTotalText(page)).toContain(`${pct(report.shown / report.of)} of total`);
 
   // relative: shares of what is shown, as pprof's -relative_percentages
+  await openFilters(page);
   await page.getByLabel('Relative percentages').click({ force: true });
+  await closeFilters(page);
   await expectTable(page, report, report.shown);
   expect(await rootTotalText(page)).toContain('100% of total');
 });
@@ -161,7 +178,9 @@ test("the inverted flame graph has each function's flat at its root, and the top
   const want = report.rows.get(fn)!;
   expect(want.flat).toBeLessThan(want.cum);
   await open(page);
+  await openFilters(page);
   await page.getByLabel('Inverted flame graph').click({ force: true });
+  await closeFilters(page);
 
   // the function's widest bar sits right next to the root, as wide as its flat
   const root = await nodeBox(page, 'total');

@@ -44,8 +44,9 @@ test('a novel point opens, in one click, the diff against its most similar earli
   const point = page.getByTestId('novel-point');
   await expect(point).toHaveCount(1);
   await expect(point).toContainText('Moved most: compress/flate');
-  // the score in σ of the series' own wobble, each moved function as shares and σ
-  await expect(point).toContainText(/Novelty \d+\.\d σ \(threshold 7\.0 σ\)/);
+  // the surprise under the series' own variation, its threshold as a false-alarm rate, and each
+  // moved function as shares and σ
+  await expect(point).toContainText(/surprise \d+\.\d; threshold \d+\.\d: 1 false alarm a day at a push every /);
   await expect(point).toContainText(/compress\/flate\S* \d+(\.\d)? % → \d+(\.\d)? % \(\+\d+ σ\)/);
   await page.screenshot({ path: path.join(SHOTS, 'novelty-01-novel-point.png') });
 

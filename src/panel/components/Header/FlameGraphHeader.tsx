@@ -10,7 +10,8 @@ import { CopyLinkButton } from './CopyLinkButton';
 import { DiffLegend } from './DiffLegend';
 import { Header } from './HeaderControls';
 import { HeaderAction, HeaderChoices } from './headerOptions';
-import { SampleFilterChoices, SampleFilterControls } from './SampleFilterControls';
+import { SampleFilterChoices } from './SampleFilterControls';
+import { SampleFilterMenu } from './SampleFilterMenu';
 import { SearchInput } from './SearchInput';
 
 /** Space under the header's controls, in CSS px. */
@@ -128,7 +129,7 @@ export const FlameGraphHeader = forwardRef<HTMLDivElement, FlameGraphHeaderProps
           onAction={props.onHeaderAction}
         />
         {props.sampleFilters && (
-          <SampleFilterControls {...props.sampleFilters} onChange={(changed) => act({ type: 'setOptions', changed })} />
+          <SampleFilterMenu {...props.sampleFilters} onChange={(changed) => act({ type: 'setOptions', changed })} />
         )}
         {props.diff && <DiffLegend colorBlind={props.colorBlindDiff} />}
         {props.onCopyLink && <CopyLinkButton linkOf={props.onCopyLink} />}
