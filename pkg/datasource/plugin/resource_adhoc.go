@@ -57,6 +57,7 @@ func adhocUser(ctx context.Context) string {
 	if pc.DataSourceInstanceSettings != nil {
 		uid = pc.DataSourceInstanceSettings.UID
 	}
+	//lint:ignore SA1019 Grafana before namespaces names the organisation only by its id
 	return fmt.Sprintf("%d\x00%s\x00%s", pc.OrgID, uid, login)
 }
 

@@ -134,14 +134,6 @@ func normalized(left, right []*fileformat.File) (*filesource.Source, error) {
 	return filesource.New(&f), nil
 }
 
-func sumValues(p *profile.Profile) int64 {
-	var s int64
-	for _, smp := range p.Sample {
-		s += smp.Value[0]
-	}
-	return s
-}
-
 // baseTree is the comparison minus the baseline, as pprof's -base: the
 // baseline's samples negated and merged into the comparison's.
 func (d *Datasource) baseTree(ctx context.Context, lsrc, rsrc *filesource.Source, q *request) (*flame.Tree, error) {

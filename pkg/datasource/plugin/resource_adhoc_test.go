@@ -38,6 +38,7 @@ func adhocCall(t *testing.T, d *Datasource, login, method, path, rawQuery string
 	}
 	var got *backend.CallResourceResponse
 	err := d.CallResource(context.Background(), &backend.CallResourceRequest{
+		//lint:ignore SA1019 the ad hoc files are bound to the organisation id (see adhocUser)
 		PluginContext: backend.PluginContext{OrgID: 1, User: &backend.User{Login: login}, DataSourceInstanceSettings: &backend.DataSourceInstanceSettings{UID: "emberscope"}},
 		Path:          path, Method: method, URL: u, Body: body,
 		Headers: map[string][]string{"Content-Type": {"application/octet-stream"}},

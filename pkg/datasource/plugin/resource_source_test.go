@@ -18,7 +18,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -224,7 +223,7 @@ func (f zipFile) Open() (io.ReadCloser, error) { return os.Open(f.disk) }
 func semverZips(t *testing.T) map[module.Version][]modzip.File {
 	t.Helper()
 	modDir := filepath.Join(goEnv(t, "GOMODCACHE"), semverModule+"@"+semverModuleVer)
-	goroot := runtime.GOROOT()
+	goroot := goEnv(t, "GOROOT")
 	return map[module.Version][]modzip.File{
 		{Path: semverModule, Version: semverModuleVer}: {
 			zipFile{"semver/semver.go", filepath.Join(modDir, "semver", "semver.go")},
@@ -259,8 +258,8 @@ func TestSourceGoProxyMatchesPprofList(t *testing.T) {
 		fn, file, goVersion string
 	}{
 		{"golang.org/x/mod/semver.Compare", filepath.Join(goEnv(t, "GOMODCACHE"), semverModule+"@"+semverModuleVer, "semver", "semver.go"), ""},
-		{"sort.insertionSort_func", filepath.Join(runtime.GOROOT(), "src", "sort", "zsortfunc.go"), semverGoVersion},
-		{"fmt.(*pp).doPrintf", filepath.Join(runtime.GOROOT(), "src", "fmt", "print.go"), semverGoVersion},
+		{"sort.insertionSort_func", filepath.Join(goEnv(t, "GOROOT"), "src", "sort", "zsortfunc.go"), semverGoVersion},
+		{"fmt.(*pp).doPrintf", filepath.Join(goEnv(t, "GOROOT"), "src", "fmt", "print.go"), semverGoVersion},
 	} {
 		t.Run(tc.fn, func(t *testing.T) {
 			code, v, body := sourceOf(t, d, `{service_name="semverprog"}`, tc.fn)

@@ -90,7 +90,7 @@ func (g *GoProxy) Find(ctx context.Context, r Request) (*File, error) {
 		return nil, notFoundf("%s is in the standard library, but the Go version is unknown: set it in the datasource's settings or label the profile go_version", r.Path)
 	}
 	if !goVersionPattern.MatchString(r.GoVersion) {
-		return nil, fmt.Errorf("Go version %q is not a release name such as go1.22.4", r.GoVersion)
+		return nil, fmt.Errorf("the Go version %q is not a release name such as go1.22.4", r.GoVersion)
 	}
 	platform := g.Platform
 	if platform == "" {
