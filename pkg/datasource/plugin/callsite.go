@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/pprof/profile"
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/emberscope/emberscope/pkg/datasource/labelframes"
@@ -127,16 +128,23 @@ func (s *wholeProfile) MergeStacks(ctx context.Context, r source.StacksRequest) 
 	if err != nil {
 		return nil, err
 	}
+	return granularTreeOf(p, r.ProfileTypeID, s.g, "call site")
+}
+
+// granularTreeOf is the tree of a merged pprof at a granularity, for the
+// sources that build trees from the whole profile (call sites filtered in the
+// datasource, ignore and hide); what names the step in its errors.
+func granularTreeOf(p *profile.Profile, profileTypeID string, g model.Granularity, what string) (*flame.Tree, error) {
 	if len(p.Sample) == 0 {
 		return flame.New(), nil
 	}
-	idx, err := pprofconv.SampleIndexOf(p, r.ProfileTypeID)
+	idx, err := pprofconv.SampleIndexOf(p, profileTypeID)
 	if err != nil {
-		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("call site: %v", err), Err: err}
+		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("%s: %v", what, err), Err: err}
 	}
-	t, err := pprofconv.GranularTree(p, idx, s.g)
+	t, err := pprofconv.GranularTree(p, idx, g)
 	if err != nil {
-		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("call site: the merged profile of %s cannot be read: %v", r.ProfileTypeID, err), Err: err}
+		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("%s: the merged profile of %s cannot be read: %v", what, profileTypeID, err), Err: err}
 	}
 	return t, nil
 }

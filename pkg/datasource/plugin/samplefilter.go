@@ -104,18 +104,7 @@ func (s *sampleFilters) MergeStacks(ctx context.Context, r source.StacksRequest)
 	if err != nil {
 		return nil, err
 	}
-	if len(p.Sample) == 0 {
-		return flame.New(), nil
-	}
-	idx, err := pprofconv.SampleIndexOf(p, r.ProfileTypeID)
-	if err != nil {
-		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("ignore/hide: %v", err), Err: err}
-	}
-	t, err := pprofconv.GranularTree(p, idx, s.g)
-	if err != nil {
-		return nil, &model.Error{Kind: model.KindServer, Msg: fmt.Sprintf("ignore/hide: the merged profile of %s cannot be read: %v", r.ProfileTypeID, err), Err: err}
-	}
-	return t, nil
+	return granularTreeOf(p, r.ProfileTypeID, s.g, "ignore/hide")
 }
 
 // notice says in words what was filtered.
