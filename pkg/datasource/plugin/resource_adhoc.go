@@ -36,11 +36,13 @@ var adhocFiles = adhoc.New(adhoc.DefaultOptions())
 //	GET  adhoc/list                                  the caller's open files (resource_adhoc_list.go)
 //	POST adhoc/get                                   frames of files under a query (resource_adhoc_get.go)
 //	POST adhoc/diff                                  a baseline against a comparison (resource_adhoc_diff.go)
+//	POST adhoc/export                                what get or diff shows, as pprof (resource_adhoc_export.go)
 func (d *Datasource) adhocRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("/adhoc/upload", d.route("adhocUpload", d.adhocUpload))
 	mux.HandleFunc("/adhoc/list", d.route("adhocList", d.adhocList))
 	mux.HandleFunc("/adhoc/get", d.route("adhocGet", d.adhocGet))
 	mux.HandleFunc("/adhoc/diff", d.route("adhocDiff", d.adhocDiff))
+	mux.HandleFunc("/adhoc/export", d.adhocExport)
 }
 
 // adhocUser is who the request's plugin context says calls: files are
