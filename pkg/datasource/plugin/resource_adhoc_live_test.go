@@ -144,3 +144,45 @@ func TestAdhocLiveSideRefusals(t *testing.T) {
 		require.Contains(t, ans.Error, c.want)
 	}
 }
+
+// exported calls adhoc/export and writes the pprof it answers to a file.
+func exported(t *testing.T, d *Datasource, dir, name string, req map[string]any) string {
+	t.Helper()
+	js, err := json.Marshal(req)
+	require.NoError(t, err)
+	status, body := adhocCall(t, d, "alice", http.MethodPost, "adhoc/export", "", js)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, body, 0o600))
+	return path
+}
+
+// What the page shows exports as pprof that `go tool pprof -top` reads as
+// shown: a file's total and flat values; a comparison's per-function
+// differences with the baseline's total as pprof's total (as -diff_base
+// prints it), for two files and for a file against a live query.
+func TestAdhocExportIsWhatIsShown(t *testing.T) {
+	fx := newLiveFixture(t)
+	oldID, _ := upload(t, fx.d, "alice", "old.cpu.pb.gz", fixtures.Profile(t, plugintest.CPUFile), 1<<20)
+	newID, _ := upload(t, fx.d, "alice", "new.cpu.pb.gz", fixtures.Profile(t, plugintest.SecondCPUFile), 1<<20)
+	query := map[string]any{"profileTypeId": cpuType, "maxNodes": 100000}
+
+	fs := adhocFrames(t, fx.d, "alice", "adhoc/get", map[string]any{"ids": []string{newID}, "query": query})
+	rows := flameRows(t, fs[0])
+	flat, total := pprofFlat(t, exported(t, fx.d, fx.dir, "file.pb.gz", map[string]any{"ids": []string{newID}, "query": query}))
+	require.Equal(t, rows[0].Value, total, "exported file's total vs the shown total")
+	require.Equal(t, nonZero(selfByName(rows[1:])), nonZero(flat), "exported file's flat vs the shown self")
+
+	for name, req := range map[string]map[string]any{
+		"two files":             {"leftIds": []string{oldID}, "rightIds": []string{newID}, "query": query},
+		"two files, -normalize": {"leftIds": []string{oldID}, "rightIds": []string{newID}, "query": query, "normalize": true},
+		"file against live":     {"leftLive": fx.live, "rightIds": []string{newID}, "query": query},
+	} {
+		fs := adhocFrames(t, fx.d, "alice", "adhoc/diff", req)
+		baseline := flameRows(t, fs[0])[0].Value
+		shown := diffByFunction(t, fx.d, req)
+		flat, total := pprofFlat(t, exported(t, fx.d, fx.dir, "diff.pb.gz", req))
+		require.Equal(t, baseline, total, "%s: pprof's total of the export vs the shown baseline", name)
+		require.Equal(t, shown, nonZero(flat), "%s: pprof's flat of the export vs the shown differences", name)
+	}
+}
