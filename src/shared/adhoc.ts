@@ -99,14 +99,54 @@ export async function queryFiles(uid: string, ids: string[], query: Record<strin
   return framesOf(await call(uid, 'get', { ids, query }));
 }
 
-/** Baseline files against comparison files, with pprof's -diff_base/-base and -normalize. */
-export async function diffFiles(
+/** A live query as one side of a comparison: the datasource's profile type, a selector, a range (epoch ms). */
+export interface LiveQuery {
+  profileTypeId: string;
+  labelSelector: string;
+  from: number;
+  to: number;
+}
+
+/** One side of a comparison: open files, or a live query of the datasource. */
+export type Side = { ids: string[] } | { live: LiveQuery };
+
+/** The diff request's fields for a baseline (left) and a comparison (right). */
+function sidesBody(left: Side, right: Side): Record<string, unknown> {
+  const of = (s: Side, key: 'left' | 'right') => ('ids' in s ? { [`${key}Ids`]: s.ids } : { [`${key}Live`]: s.live });
+  return { ...of(left, 'left'), ...of(right, 'right') };
+}
+
+/** A baseline against a comparison (files or live queries), with pprof's -diff_base/-base and -normalize. */
+export async function diffSides(
   uid: string,
-  leftIds: string[],
-  rightIds: string[],
+  left: Side,
+  right: Side,
   query: Record<string, unknown>,
   mode: DiffMode,
   normalize: boolean
 ): Promise<FilesAnswer> {
-  return framesOf(await call(uid, 'diff', { leftIds, rightIds, query, mode, normalize }));
+  return framesOf(await call(uid, 'diff', { ...sidesBody(left, right), query, mode, normalize }));
+}
+
+/** What the page shows: files merged under a query, or a comparison. */
+export type Shown =
+  | { ids: string[]; query: Record<string, unknown> }
+  | { left: Side; right: Side; query: Record<string, unknown>; mode: DiffMode; normalize: boolean };
+
+/** What is shown as a gzipped pprof file (the backend's adhoc/export), for `go tool pprof`. */
+export async function exportShown(uid: string, shown: Shown): Promise<Blob> {
+  const body =
+    'ids' in shown
+      ? shown
+      : { ...sidesBody(shown.left, shown.right), query: shown.query, mode: shown.mode, normalize: shown.normalize };
+  const res = await lastValueFrom(
+    getBackendSrv().fetch<Blob>({
+      url: `/api/datasources/uid/${encodeURIComponent(uid)}/resources/adhoc/export`,
+      method: 'POST',
+      data: body,
+      responseType: 'blob',
+      showErrorAlert: false,
+    })
+  );
+  return res.data;
 }

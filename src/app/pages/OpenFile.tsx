@@ -10,11 +10,13 @@ import { Flame } from '../components/Flame';
 import { unitOf } from '../profileTypes';
 import { flameTotals, formatValue, isFlame } from '../query';
 import { useAsync } from '../useAsync';
-import { DiffMode, OpenedFile, diffFiles, errorText, queryFiles, uploadFile } from '../../shared/adhoc';
+import { DiffMode, OpenedFile, Shown, Side, diffSides, errorText, queryFiles, uploadFile } from '../../shared/adhoc';
+import { OpenFileExport } from './OpenFileExport';
 import { OpenFileLabels } from './OpenFileLabels';
+import { LiveChoice, OpenFileLive, defaultLiveChoice } from './OpenFileLive';
 import { OpenFileTop } from './OpenFileTop';
 
-type Mode = 'merge' | 'compare';
+type Mode = 'merge' | 'compare' | 'live';
 
 /** The profile type shown first: a CPU type when the files have one, else the first. */
 function preferredType(types: string[]): string {
@@ -24,11 +26,11 @@ function preferredType(types: string[]): string {
 /**
  * Open a file: profile files (pprof, collapsed stacks, .cpuprofile) dropped or picked are
  * uploaded to the datasource (kept there for the user, never stored) and shown in the panel
- * with every view: all of them merged as pprof merges them, or a baseline against a comparison
- * with pprof's -diff_base / -base and -normalize.
+ * with every view: all of them merged as pprof merges them, a baseline against a comparison, or a
+ * file against a live query of the datasource, with pprof's -diff_base / -base and -normalize.
  */
 export function OpenFilePage() {
-  const { ds, range } = useApp();
+  const { ds, range, type: liveType, view } = useApp();
   const styles = useStyles2(getStyles);
   const [files, setFiles] = useState<OpenedFile[]>([]);
   const [errors, setErrors] = useState<string[]>([]);
@@ -41,6 +43,7 @@ export function OpenFilePage() {
   const [comparison, setComparison] = useState('');
   const [diffMode, setDiffMode] = useState<DiffMode>('diff_base');
   const [normalize, setNormalize] = useState(false);
+  const [live, setLive] = useState<LiveChoice>();
   const uid = ds?.uid ?? '';
 
   const open = useCallback(
@@ -67,16 +70,35 @@ export function OpenFilePage() {
 
   const types = useMemo(() => Array.from(new Set(files.flatMap((f) => f.profileTypes))).sort(), [files]);
   const type = types.includes(chosenType) ? chosenType : preferredType(types);
-  const comparing = mode === 'compare' && baseline && comparison;
+  const liveChoice = live && files.some((f) => f.id === live.fileId) ? live : defaultLiveChoice(files, view.service);
+  const from = range.from.valueOf();
+  const to = range.to.valueOf();
   const query = useMemo(() => ({ queryType: 'profile', profileTypeId: type, expr, maxNodes: 16384 }), [type, expr]);
+  // what is shown: the files merged, two files, or a file against the live query
+  const shown: Shown | undefined = useMemo(() => {
+    if (!type || !files.length) {
+      return undefined;
+    }
+    if (mode === 'compare' && baseline && comparison) {
+      return { left: { ids: [baseline] }, right: { ids: [comparison] }, query, mode: diffMode, normalize };
+    }
+    if (mode === 'live' && liveChoice.fileId && liveType) {
+      const file: Side = { ids: [liveChoice.fileId] };
+      const other: Side = { live: { profileTypeId: liveType, labelSelector: liveChoice.selector, from, to } };
+      const [left, right] = liveChoice.fileIs === 'comparison' ? [other, file] : [file, other];
+      return { left, right, query, mode: diffMode, normalize };
+    }
+    return { ids: files.map((f) => f.id), query };
+  }, [type, files, mode, baseline, comparison, query, diffMode, normalize, liveChoice.fileId, liveChoice.fileIs, liveChoice.selector, liveType, from, to]);
+  const comparing = shown !== undefined && !('ids' in shown);
   const answer = useAsync(
     () =>
-      !type || !files.length
+      !shown
         ? undefined
-        : comparing
-          ? diffFiles(uid, [baseline], [comparison], query, diffMode, normalize)
-          : queryFiles(uid, files.map((f) => f.id), query),
-    [uid, files, type, query, comparing, baseline, comparison, diffMode, normalize]
+        : 'ids' in shown
+          ? queryFiles(uid, shown.ids, shown.query)
+          : diffSides(uid, shown.left, shown.right, shown.query, shown.mode, shown.normalize),
+    [uid, shown]
   );
   const flame = answer.value?.frames.find(isFlame);
   const unit = unitOf(type);
@@ -146,6 +168,7 @@ export function OpenFilePage() {
               options={[
                 { value: 'merge', label: 'Merge all' },
                 { value: 'compare', label: 'Compare two', disabled: files.length < 2 },
+                { value: 'live', label: 'Against a live query' },
               ]}
               value={mode}
               onChange={(v) => setMode(v as Mode)}
@@ -161,6 +184,11 @@ export function OpenFilePage() {
           <Field label="Comparison">
             <Select aria-label="Comparison" width={30} options={fileOptions} value={comparison} onChange={(v) => setComparison(v.value ?? '')} />
           </Field>
+        </div>
+      )}
+      {mode === 'live' && files.length > 0 && <OpenFileLive files={files} value={liveChoice} onChange={setLive} />}
+      {comparing && (
+        <div className={styles.bar}>
           <Field label="As pprof">
             <RadioButtonGroup
               aria-label="Diff mode"
@@ -191,7 +219,8 @@ export function OpenFilePage() {
               <>
                 , comparison <b>{formatValue(totals.right, unit)}</b>
               </>
-            )}
+            )}{' '}
+            {shown && <OpenFileExport uid={uid} shown={shown} />}
           </div>
           <Flame frame={flame} range={range} title={files.map((f) => f.name).join(', ')} />
           <OpenFileTop frame={flame} unit={unit} />
