@@ -7,14 +7,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import zlib from 'node:zlib';
 import { nodeBox } from '../support/canvas';
-import { BIN_ENV, Playground, REPO, startPlayground } from '../support/playground';
+import { BIN_ENV, Playground, REPO, redated, startPlayground } from '../support/playground';
 
 /**
  * The app's "Open a file" page: real files dropped in (picked through its file input) show
  * what google/pprof says of them (`go tool pprof`, run here), collapsed stacks the sums of
- * their lines, a `node --cpu-prof` profile made here the self times its samples give, and
- * garbage a clear error.
+ * their lines, a `node --cpu-prof` profile made here the self times its samples give, a file
+ * against a live query of profiles ingested here pprof's -diff_base against the store's own
+ * answer, the downloaded pprof what is shown, and garbage, a gzip bomb, an empty file and a file
+ * over the limit a clear error.
  */
 
 const PROFILES = path.join(REPO, 'internal', 'fixtures', 'profiles');
@@ -217,4 +220,138 @@ test('emberscope open serves a page showing pprof total', async ({ page }) => {
   } finally {
     child.kill('SIGTERM');
   }
+});
+
+const CPU_TYPE = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
+
+/** Appends the protobuf key of field n (wire type w) or a varint to out. */
+function varint(out: number[], v: bigint): void {
+  while (v >= BigInt(0x80)) {
+    out.push(Number(v & BigInt(0x7f)) | 0x80);
+    v >>= BigInt(7);
+  }
+  out.push(Number(v));
+}
+
+/**
+ * The store's own answer for a selector over a range: its querier.v1 SelectMergeProfile (connect,
+ * protobuf), a pprof profile, written to a file for `go tool pprof`.
+ */
+async function storeProfile(selector: string, from: number, to: number, file: string): Promise<string> {
+  const body: number[] = [];
+  for (const [n, text] of [
+    [1, CPU_TYPE],
+    [2, selector],
+  ] as const) {
+    const b = Buffer.from(text);
+    varint(body, BigInt((n << 3) | 2));
+    varint(body, BigInt(b.length));
+    body.push(...b);
+  }
+  for (const [n, v] of [
+    [3, from],
+    [4, to],
+  ] as const) {
+    varint(body, BigInt(n << 3));
+    varint(body, BigInt(v));
+  }
+  const res = await fetch(`${pg.storeUrl}/querier.v1.QuerierService/SelectMergeProfile`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/proto' },
+    body: Buffer.from(body),
+  });
+  expect(res.ok, `SelectMergeProfile: HTTP ${res.status}`).toBe(true);
+  const out = path.join(tmp, file);
+  fs.writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+  return out;
+}
+
+async function ingest(file: string, service: string) {
+  const body = redated(fs.readFileSync(path.join(PROFILES, file)), new Date());
+  const res = await fetch(`${pg.storeUrl}/ingest?name=${encodeURIComponent(`${service}{}`)}&format=pprof`, { method: 'POST', body });
+  expect(res.ok, `ingest ${file} as ${service}: HTTP ${res.status}`).toBe(true);
+}
+
+/** The page's Download pprof, saved to a file. */
+async function download(page: Page, name: string): Promise<string> {
+  const saved = page.waitForEvent('download');
+  await page.getByTestId('openfile-export').click();
+  const out = path.join(tmp, name);
+  await (await saved).saveAs(out);
+  return out;
+}
+
+test('a file against a live query shows pprof -diff_base against the store, and downloads as shown', async ({ page }) => {
+  // production is live in the store; the benchmark is a file (the store's answer for another
+  // service, so that pprof takes both: one sample type each)
+  await ingest('routes-1.cpu.pb.gz', 'prod');
+  await ingest('routes-2.cpu.pb.gz', 'bench');
+  const from = Date.now() - 3_600_000;
+  const to = Date.now() + 60_000;
+  const live = await storeProfile('{service_name="prod"}', from, to, 'prod.pb');
+  const bench = await storeProfile('{service_name="bench"}', from, to, 'bench.pb');
+  const want = pprofTop(`-diff_base=${live}`, bench);
+
+  await page.goto(`${pg.url}${APP_OPENFILE}?type=${encodeURIComponent(CPU_TYPE)}&from=${from}&to=${to}`);
+  await page.getByTestId('openfile-input').setInputFiles([bench]);
+  await expect(page.getByTestId('openfile-file')).toHaveCount(1);
+  await page.getByRole('radio', { name: 'Against a live query' }).click();
+  await page.getByLabel('Live label selector').fill('{service_name="prod"}');
+  await page.getByLabel('Live label selector').blur();
+  const totals = page.getByTestId('openfile-totals');
+  await expect(totals).toHaveAttribute('data-total', String(pprofTop(live).net));
+  await expect(totals).toHaveAttribute('data-comparison', String(pprofTop(bench).net));
+  for (const [name, flat] of largest(want.flat, 5)) {
+    await expect(page.locator(`[data-testid="openfile-top-row"][data-name="${name}"]`), name).toHaveAttribute('data-value', String(flat));
+  }
+
+  // the download is the diff as pprof builds it: its flats are the differences shown
+  const got = pprofTop(await download(page, 'diff.pb.gz'));
+  expect(got.net).toBe(want.net);
+  for (const [name, flat] of want.flat) {
+    expect(got.flat.get(name) ?? 0, name).toBe(flat);
+  }
+
+  // -normalize scales the comparison to the baseline's total, as pprof's
+  await page.getByRole('checkbox', { name: 'Normalize' }).check({ force: true });
+  const norm = pprofTop(`-diff_base=${live}`, '-normalize', bench);
+  for (const [name, flat] of largest(norm.flat, 3)) {
+    await expect(page.locator(`[data-testid="openfile-top-row"][data-name="${name}"]`), name).toHaveAttribute('data-value', String(flat));
+  }
+});
+
+test('a file downloads as pprof with the total shown', async ({ page }) => {
+  const file = path.join(PROFILES, 'browser.cpu.pb.gz');
+  await openFiles(page, [file]);
+  const shown = await total(page);
+  const got = pprofTop(await download(page, 'file.pb.gz'));
+  expect(got.net).toBe(shown);
+  expect(got.net).toBe(pprofTop(file).net);
+});
+
+/**
+ * A gzip bomb: n members of one MiB of zeros each (gzip readers join members), a few hundred
+ * KiB that inflate to n MiB.
+ */
+function gzipBomb(mib: number): Buffer {
+  const member = zlib.gzipSync(Buffer.alloc(1 << 20), { level: 9 });
+  return Buffer.concat(Array.from({ length: mib }, () => member));
+}
+
+test('a gzip bomb, an empty file and a file over the limit get clear errors and the page keeps working', async ({ page }) => {
+  const bomb = gzipBomb(520);
+  const over = path.join(tmp, 'over.pb.gz');
+  fs.writeFileSync(over, '');
+  fs.truncateSync(over, 65 << 20);
+  await openFiles(page, [
+    { name: 'bomb.pb.gz', mimeType: 'application/gzip', buffer: bomb },
+    { name: 'empty.pb.gz', mimeType: 'application/gzip', buffer: Buffer.alloc(0) },
+  ]);
+  const errors = page.getByTestId('openfile-error');
+  await expect(errors.filter({ hasText: 'bomb.pb.gz: the file is more than' })).toContainText('once decompressed');
+  await expect(errors.filter({ hasText: 'empty.pb.gz: the file is empty' })).toHaveCount(1);
+  await page.getByTestId('openfile-input').setInputFiles([over]);
+  await expect(errors.filter({ hasText: `over.pb.gz: the file has ${65 << 20} bytes, more than the limit` })).toHaveCount(1);
+  await page.getByTestId('openfile-input').setInputFiles([path.join(PROFILES, 'browser.cpu.pb.gz')]);
+  expect(await total(page)).toBe(pprofTop(path.join(PROFILES, 'browser.cpu.pb.gz')).net);
 });
