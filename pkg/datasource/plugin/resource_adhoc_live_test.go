@@ -114,6 +114,12 @@ func TestAdhocFileAgainstLiveQueryIsPprofDiffBase(t *testing.T) {
 	want, _ := pprofFlat(t, fx.livePath, "-diff_base="+filePath)
 	got := diffByFunction(t, fx.d, map[string]any{"leftIds": []string{id}, "rightLive": fx.live, "query": query})
 	require.Equal(t, nonZero(want), got, "file baseline, live comparison vs go tool pprof -top -diff_base")
+
+	// -base: the file minus the live side, one flamegraph of pprof's flats
+	wantBase, _ := pprofFlat(t, filePath, "-base="+fx.livePath)
+	fs := adhocFrames(t, fx.d, "alice", "adhoc/diff", map[string]any{"leftLive": fx.live, "rightIds": []string{id}, "query": query, "mode": "base"})
+	require.Len(t, fs, 1)
+	require.Equal(t, nonZero(wantBase), nonZero(selfByName(flameRows(t, fs[0])[1:])), "-base: live baseline vs go tool pprof -top -base")
 }
 
 // A live side that finds nothing, or a side given twice, is the user's
