@@ -39,7 +39,9 @@ func newLiveFixture(t *testing.T) liveFixture {
 	plugintest.Ingest(t, url, `other{env="prod"}`, plugintest.SecondCPUProfile(t))
 	from, to := time.Now().Add(-time.Hour), time.Now().Add(time.Minute)
 	sel := `{service_name="prod"}`
-	ans, err := querierv1connect.NewQuerierServiceClient(http.DefaultClient, url).SelectMergeProfile(context.Background(),
+	client := querierv1connect.NewQuerierServiceClient(http.DefaultClient, url)
+	//lint:ignore SA1019 the store serves querier.v1 SelectMergeProfile as Pyroscope v2.2.1 does; its answer is a pprof
+	ans, err := client.SelectMergeProfile(context.Background(),
 		connect.NewRequest(&querierv1.SelectMergeProfileRequest{ProfileTypeID: cpuType, LabelSelector: sel, Start: from.UnixMilli(), End: to.UnixMilli()}))
 	require.NoError(t, err)
 	b, err := ans.Msg.MarshalVT()
