@@ -123,10 +123,11 @@ func (d *Datasource) sideTree(ctx context.Context, s *adhocSide) (*flame.Tree, e
 	return t, nil
 }
 
-// comparable gives a copy of comparison the baseline's sample and period
+// alignedWith gives a copy of comparison the baseline's sample and period
 // types, so that pprof's Normalize and Merge take the two together; their
-// units must agree.
-func comparable(baseline, comparison *profile.Profile) (*profile.Profile, error) {
+// units must agree. A baseline without a period type gets an empty one:
+// give a copy.
+func alignedWith(baseline, comparison *profile.Profile) (*profile.Profile, error) {
 	if len(baseline.SampleType) != 1 || len(comparison.SampleType) != 1 {
 		return nil, userErrorf("a comparison needs one sample type a side, got %d and %d", len(baseline.SampleType), len(comparison.SampleType))
 	}
@@ -156,7 +157,7 @@ func normalizeSides(ctx context.Context, left, right *adhocSide) (*adhocSide, er
 	if err != nil {
 		return nil, err
 	}
-	c, err := comparable(lp.Copy(), rp)
+	c, err := alignedWith(lp.Copy(), rp)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +185,7 @@ func diffProfile(ctx context.Context, left, right *adhocSide, diffBase bool) (*p
 		return nil, err
 	}
 	base := lp.Copy()
-	if rp, err = comparable(base, rp); err != nil {
+	if rp, err = alignedWith(base, rp); err != nil {
 		return nil, err
 	}
 	if diffBase {

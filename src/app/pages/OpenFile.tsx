@@ -23,6 +23,13 @@ function preferredType(types: string[]): string {
   return types.find((t) => t.includes(':cpu:')) ?? types[0] ?? '';
 }
 
+/** The panel's title: the files shown, or what is compared with what. */
+function titleOf(shown: Shown | undefined, files: OpenedFile[]): string {
+  const name = (id: string) => files.find((f) => f.id === id)?.name ?? id;
+  const side = (s: Side) => ('ids' in s ? s.ids.map(name).join(', ') : `live ${s.live.labelSelector}`);
+  return !shown || 'ids' in shown ? files.map((f) => f.name).join(', ') : `${side(shown.right)} against ${side(shown.left)}`;
+}
+
 /**
  * Open a file: profile files (pprof, collapsed stacks, .cpuprofile) dropped or picked are
  * uploaded to the datasource (kept there for the user, never stored) and shown in the panel
@@ -187,6 +194,11 @@ export function OpenFilePage() {
         </div>
       )}
       {mode === 'live' && files.length > 0 && <OpenFileLive files={files} value={liveChoice} onChange={setLive} />}
+      {mode === 'live' && !liveType && (
+        <Alert severity="info" title="No live profile type" data-testid="openfile-live-notype">
+          The datasource has no profiles in the time range: pick another range or profile type above to compare a file with.
+        </Alert>
+      )}
       {comparing && (
         <div className={styles.bar}>
           <Field label="As pprof">
@@ -222,7 +234,7 @@ export function OpenFilePage() {
             )}{' '}
             {shown && <OpenFileExport uid={uid} shown={shown} />}
           </div>
-          <Flame frame={flame} range={range} title={files.map((f) => f.name).join(', ')} />
+          <Flame frame={flame} range={range} title={titleOf(shown, files)} />
           <OpenFileTop frame={flame} unit={unit} />
         </>
       )}
