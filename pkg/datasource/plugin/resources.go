@@ -30,6 +30,7 @@ func (d *Datasource) resourceHandler() backend.CallResourceHandler {
 	mux.HandleFunc("/export", d.export)
 	mux.HandleFunc("/pgo", d.pgo)
 	d.adhocRoutes(mux)
+	d.rulesRoutes(mux)
 	mux.HandleFunc("/source", d.route("source", d.sourceView))
 	return httpadapter.New(mux)
 }
