@@ -1,7 +1,16 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { exploreUrl, formOfRule, formOfSearch, RuleForm, ruleOfForm, suggestedMetricName, trackUrl, validateForm } from './rules';
+import {
+  exploreUrl,
+  formOfRule,
+  formOfSearch,
+  RuleForm,
+  ruleOfForm,
+  suggestedMetricName,
+  trackUrl,
+  validateForm,
+} from './rules';
 
 const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 const good: RuleForm = {
@@ -21,14 +30,30 @@ describe('validateForm', () => {
   // the texts are those of the server's refusals (Pyroscope v2.2.1, recordings 91–96)
   it.each([
     [{ metricName: 'bad name' }, 'metricName', 'metric_name "bad name" is invalid: invalid metric name: bad name'],
-    [{ metricName: 'chain_cpu' }, 'metricName', 'metric_name "chain_cpu" is invalid: metric name must start with profiles_recorded_'],
+    [
+      { metricName: 'chain_cpu' },
+      'metricName',
+      'metric_name "chain_cpu" is invalid: metric name must start with profiles_recorded_',
+    ],
     [{ metricName: ' ' }, 'metricName', 'metric_name is required'],
     [{ profileType: '' }, 'profileType', 'matchers must contain a "__profile_type__" matcher'],
     [{ groupBy: 'env, not-valid' }, 'groupBy', 'group_by label "not-valid" must match ^[a-zA-Z_][a-zA-Z0-9_]*$'],
-    [{ externalLabels: 'team=perf, bad-name=x' }, 'externalLabels', 'external_labels name "bad-name" must match ^[a-zA-Z_][a-zA-Z0-9_]*$'],
+    [
+      { externalLabels: 'team=perf, bad-name=x' },
+      'externalLabels',
+      'external_labels name "bad-name" must match ^[a-zA-Z_][a-zA-Z0-9_]*$',
+    ],
     [{ externalLabels: 'team' }, 'externalLabels', '"team" is not name=value'],
-    [{ selector: '{service_name=}' }, 'selector', 'matcher "{service_name=}" is invalid: service_name= is not a matcher such as name="value"'],
-    [{ selector: 'service_name="x"' }, 'selector', 'matcher "service_name="x"" is invalid: write the matchers in braces: {service_name="api"}'],
+    [
+      { selector: '{service_name=}' },
+      'selector',
+      'matcher "{service_name=}" is invalid: service_name= is not a matcher such as name="value"',
+    ],
+    [
+      { selector: 'service_name="x"' },
+      'selector',
+      'matcher "service_name="x"" is invalid: write the matchers in braces: {service_name="api"}',
+    ],
   ])('refuses %j in %s', (patch, field, text) => {
     expect(validateForm({ ...good, ...patch })).toEqual({ [field]: text });
   });
@@ -62,7 +87,12 @@ describe('ruleOfForm and formOfRule', () => {
 
 describe('links', () => {
   it('prefills a new rule from the flame graph', () => {
-    const url = trackUrl({ ds: 'ds1', profileType: CPU, selector: '{service_name="shop"}', fn: 'main.(*cityMap).shortestPath' });
+    const url = trackUrl({
+      ds: 'ds1',
+      profileType: CPU,
+      selector: '{service_name="shop"}',
+      fn: 'main.(*cityMap).shortestPath',
+    });
     expect(url.startsWith('/a/emberscope-app/rules?')).toBe(true);
     expect(formOfSearch(url.slice(url.indexOf('?')))).toEqual({
       metricName: 'profiles_recorded_shortest_path',
@@ -86,6 +116,8 @@ describe('links', () => {
     expect(url.pathname).toBe('/explore');
     const panes = JSON.parse(url.searchParams.get('panes')!);
     expect(panes.rule.datasource).toBe('prom1');
-    expect(panes.rule.queries).toEqual([{ refId: 'A', datasource: { type: 'prometheus', uid: 'prom1' }, expr: 'profiles_recorded_x' }]);
+    expect(panes.rule.queries).toEqual([
+      { refId: 'A', datasource: { type: 'prometheus', uid: 'prom1' }, expr: 'profiles_recorded_x' },
+    ]);
   });
 });

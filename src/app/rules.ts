@@ -88,7 +88,9 @@ function matcherTexts(inside: string): string[] {
 }
 
 /** The matchers of a selector (`{a="x", b=~"y"}`), or the reason it is not one. */
-export function parseSelector(selector: string): { matchers: Array<{ name: string; op: string; value: string }> } | { error: string } {
+export function parseSelector(
+  selector: string
+): { matchers: Array<{ name: string; op: string; value: string }> } | { error: string } {
   const s = selector.trim() || '{}';
   if (!s.startsWith('{') || !s.endsWith('}')) {
     return { error: 'write the matchers in braces: {service_name="api"}' };
@@ -284,7 +286,11 @@ export const previewRule = (uid: string, r: RecordingRule) => call<Preview>(uid,
 export function linesOfPreview(p: Preview): Line[] {
   return p.series.map((s) => ({
     labels: s.labels,
-    name: Object.keys(s.labels).length ? Object.entries(s.labels).map(([k, v]) => `${k}=${v}`).join(', ') : 'total',
+    name: Object.keys(s.labels).length
+      ? Object.entries(s.labels)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')
+      : 'total',
     times: s.times,
     values: s.values,
     total: s.values.reduce((a, b) => a + b, 0),
