@@ -6,6 +6,7 @@ import { css } from '@emotion/css';
 import { GrafanaTheme2, usePluginContext } from '@grafana/data';
 import { locationService } from '@grafana/runtime';
 import { Alert, Badge, Button, ConfirmModal, IconButton, LoadingPlaceholder, useStyles2 } from '@grafana/ui';
+import type { AppSettings } from '../AppConfig';
 import { useApp } from '../context';
 import { RuleEditor } from '../components/RuleEditor';
 import {
@@ -20,11 +21,6 @@ import {
   listRules,
 } from '../rules';
 import { useAsync } from '../useAsync';
-
-/** The app's settings this page reads: the Prometheus datasource the rules' series go to. */
-interface AppSettings {
-  prometheusDatasourceUid?: string;
-}
 
 /**
  * The recording rules of the datasource's server: listed for everyone, created, edited and
