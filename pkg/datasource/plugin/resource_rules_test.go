@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
+	"github.com/grafana/pyroscope/api/gen/proto/go/settings/v1/settingsv1connect"
 	"github.com/stretchr/testify/require"
 
 	"github.com/emberscope/emberscope/pkg/datasource/plugin/plugintest"
@@ -178,6 +179,15 @@ func TestRulesNotAvailable(t *testing.T) {
 	require.Equal(t, http.StatusNotImplemented, status, string(body))
 	require.Contains(t, errorOf(t, body), "recording rules are not available on the profile server at "+srv.URL)
 	require.Contains(t, errorOf(t, body), "-tenant-settings.recording-rules.enabled=true")
+
+	// a server with the service's handler that does not implement it
+	mux := http.NewServeMux()
+	mux.Handle(settingsv1connect.NewRecordingRulesServiceHandler(settingsv1connect.UnimplementedRecordingRulesServiceHandler{}))
+	unimplemented := httptest.NewServer(mux)
+	t.Cleanup(unimplemented.Close)
+	status, body = callRules(t, newDS(t, unimplemented.URL), "Admin", http.MethodPost, "rules/upsert", source.RecordingRule{MetricName: "profiles_recorded_x"})
+	require.Equal(t, http.StatusNotImplemented, status, string(body))
+	require.Contains(t, errorOf(t, body), "recording rules are not available on the profile server at "+unimplemented.URL)
 
 	inst, err := NewDatasource(context.Background(), backend.DataSourceInstanceSettings{
 		UID: "parca", Type: PluginID, URL: srv.URL, JSONData: json.RawMessage(`{"serverKind":"parca"}`),

@@ -4,7 +4,7 @@
 import React, { useState } from 'react';
 import { css } from '@emotion/css';
 import { GrafanaTheme2, usePluginContext } from '@grafana/data';
-import { locationService } from '@grafana/runtime';
+import { config, locationService } from '@grafana/runtime';
 import { Alert, Badge, Button, ConfirmModal, IconButton, LoadingPlaceholder, useStyles2 } from '@grafana/ui';
 import type { AppSettings } from '../AppConfig';
 import { useApp } from '../context';
@@ -38,6 +38,9 @@ export function RulesPage() {
   const [deleteError, setDeleteError] = useState<string>();
   const rules = useAsync(() => ds && listRules(ds.uid), [ds, reload]);
   const uid = ds?.uid ?? '';
+  // the backend checks the role; a viewer is not offered what it would refuse
+  const role = config.bootData?.user?.orgRole;
+  const canEdit = !role || role === 'Editor' || role === 'Admin';
 
   const closeEditor = () => {
     setEditing(undefined);
@@ -85,7 +88,8 @@ export function RulesPage() {
           onCancel={closeEditor}
         />
       ) : (
-        !rules.error && (
+        !rules.error &&
+        canEdit && (
           <div>
             <Button
               icon="plus"
@@ -107,6 +111,11 @@ export function RulesPage() {
         )
       )}
       {rules.loading && !rules.value && <LoadingPlaceholder text="Loading the rules…" />}
+      {!canEdit && (
+        <div className={styles.hint} data-testid="rules-read-only">
+          Only editors and admins can change recording rules; you can read them and their series.
+        </div>
+      )}
       {rules.value && rules.value.length === 0 && (
         <Alert severity="info" title="No recording rules yet" data-testid="rules-empty">
           A rule turns profiles into a Prometheus series: a service&apos;s CPU, or the CPU of one function. Create one
@@ -158,7 +167,7 @@ export function RulesPage() {
                 </td>
                 <td>{String(r.generation ?? '')}</td>
                 <td className={styles.actions}>
-                  {!r.provisioned && (
+                  {canEdit && !r.provisioned && (
                     <>
                       <IconButton
                         name="pen"
