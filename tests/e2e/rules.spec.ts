@@ -88,7 +88,7 @@ async function openMenuOn(page: Page, fn: string) {
   await page.mouse.click(b.x + Math.min(20, b.width / 2), b.y + b.height / 2, { button: 'right' });
 }
 
-test('Track as a metric: the preview is pprof’s cum per profile; save, list, delete', async ({ page }) => {
+test('Track as a metric: the preview is pprof’s cum per profile; save, list, delete', async ({ page, browser }) => {
   const cums = FILES.map((f) => pprofCum(f, FN));
   expect(cums.every((c) => c > 0)).toBe(true);
 
@@ -141,6 +141,18 @@ test('Track as a metric: the preview is pprof’s cum per profile; save, list, d
   await expect(row.getByTestId('rule-function')).toHaveText(FN);
   await expect(row).toContainText(CPU);
   await expect(row).toContainText('region');
+
+  // at 200 % zoom on 1280 px the list fits the width (the long matchers and profile type wrap)
+  const narrow = await browser.newContext({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
+  const small = await narrow.newPage();
+  await small.goto(`${pg.url}${APP}/rules`);
+  await expect(small.getByTestId('rules-table')).toBeVisible();
+  const sideways = await small.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
+  expect(sideways, 'the page scrolls sideways by this many pixels').toBeLessThanOrEqual(1);
+  await small.screenshot({ path: path.join(REPO, 'test-results', 'screenshots', 'rules-zoom-200.png') });
+  await narrow.close();
 
   // the rule is the store's: Pyroscope's API answers it
   const listed = await fetch(`${pg.storeUrl}/settings.v1.RecordingRulesService/ListRecordingRules`, {

@@ -211,11 +211,13 @@ const getStyles = (theme: GrafanaTheme2) => ({
     borderCollapse: 'collapse',
     '& th, & td': {
       textAlign: 'left',
+      overflowWrap: 'anywhere',
       padding: theme.spacing(0.5, 1),
       borderBottom: `1px solid ${theme.colors.border.weak}`,
       verticalAlign: 'top',
     },
-    '& th': { color: theme.colors.text.secondary, fontWeight: theme.typography.fontWeightMedium },
+    // headings break between words only
+    '& th': { color: theme.colors.text.secondary, fontWeight: theme.typography.fontWeightMedium, overflowWrap: 'normal' },
   }),
   name: css({ overflowWrap: 'anywhere', '& > *': { marginLeft: theme.spacing(1) } }),
   id: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, marginLeft: 0 }),
