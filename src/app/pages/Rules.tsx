@@ -217,7 +217,11 @@ const getStyles = (theme: GrafanaTheme2) => ({
       verticalAlign: 'top',
     },
     // headings break between words only
-    '& th': { color: theme.colors.text.secondary, fontWeight: theme.typography.fontWeightMedium, overflowWrap: 'normal' },
+    '& th': {
+      color: theme.colors.text.secondary,
+      fontWeight: theme.typography.fontWeightMedium,
+      overflowWrap: 'normal',
+    },
   }),
   name: css({ overflowWrap: 'anywhere', '& > *': { marginLeft: theme.spacing(1) } }),
   id: css({ color: theme.colors.text.secondary, fontSize: theme.typography.bodySmall.fontSize, marginLeft: 0 }),
