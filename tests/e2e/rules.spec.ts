@@ -162,6 +162,22 @@ test('Track as a metric: the preview is pprof’s cum per profile; save, list, d
   }).then((r) => r.json());
   expect(listed.rules.map((r: { metricName: string }) => r.metricName)).toEqual(['profiles_recorded_checkout_cpu']);
 
+  // an edit saved over a newer version is refused, and the server's words are shown as they are
+  await row.getByRole('button', { name: 'Edit profiles_recorded_checkout_cpu' }).click();
+  await expect(editor).toBeVisible();
+  const stored = listed.rules[0];
+  const bump = await fetch(`${pg.storeUrl}/settings.v1.RecordingRulesService/UpsertRecordingRule`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...stored, profileType: undefined, provisioned: undefined }),
+  });
+  expect(bump.ok, `update behind the form's back: HTTP ${bump.status} ${await bump.text()}`).toBe(true);
+  await editor.getByTestId('rule-groupBy').fill('env');
+  await editor.getByTestId('rule-save').click();
+  await expect(editor.getByTestId('rule-save-error')).toContainText('conflicting update, please try again');
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row).toContainText('region');
+
   await row.getByRole('button', { name: 'Delete profiles_recorded_checkout_cpu' }).click();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(row).toBeHidden();
