@@ -19,6 +19,7 @@ import { DiffPage } from './pages/Diff';
 import { SpansPage } from './pages/Spans';
 import { FavouritesPage } from './pages/Favourites';
 import { OpenFilePage } from './pages/OpenFile';
+import { RulesPage } from './pages/Rules';
 
 const PAGE_COMPONENTS: Record<PageId, React.ComponentType> = {
   services: ServicesPage,
@@ -28,6 +29,7 @@ const PAGE_COMPONENTS: Record<PageId, React.ComponentType> = {
   spans: SpansPage,
   favourites: FavouritesPage,
   openfile: OpenFilePage,
+  rules: RulesPage,
 };
 
 /** Pages that need a service chosen. */
@@ -194,7 +196,7 @@ export function AppRoot(props: Partial<AppRootProps>) {
               page first.
             </Alert>
           ) : (
-            ds.value && (type || view.page === 'openfile') && <Page key={view.page} />
+            ds.value && (type || view.page === 'openfile' || view.page === 'rules') && <Page key={view.page} />
           )}
         </div>
       </Provider>

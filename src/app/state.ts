@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /** The app's pages, each a route under the app's base path (`/a/emberscope-app/<page>`). */
-export type PageId = 'services' | 'service' | 'labels' | 'diff' | 'spans' | 'favourites' | 'openfile';
+export type PageId = 'services' | 'service' | 'labels' | 'diff' | 'spans' | 'favourites' | 'openfile' | 'rules';
 
 export const PAGES: Array<{ id: PageId; title: string; icon: string }> = [
   { id: 'services', title: 'Services', icon: 'apps' },
@@ -12,6 +12,7 @@ export const PAGES: Array<{ id: PageId; title: string; icon: string }> = [
   { id: 'spans', title: 'Spans and novelty', icon: 'gf-traces' },
   { id: 'favourites', title: 'Favourites', icon: 'favorite' },
   { id: 'openfile', title: 'Open a file', icon: 'upload' },
+  { id: 'rules', title: 'Recording rules', icon: 'calculator-alt' },
 ];
 
 /** The app's plugin id and the base path Grafana serves its pages under. */

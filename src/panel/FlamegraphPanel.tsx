@@ -7,6 +7,7 @@ import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } 
 import { afterPaint } from './afterPaint';
 import { FlameGraphContainer } from './components/FlameGraphContainer';
 import { SourceProvider, sourceTargetOf } from './components/Source';
+import { TrackMetricProvider } from './components/TrackMetric';
 import { frameIsCut } from './components/focus/callSitePath';
 import { requestFetcher } from './components/focus/requestFetcher';
 import { decodeLink, encodeLink, linkParam, ViewLink } from './components/focus/viewLink';
@@ -98,16 +99,18 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
   }
   return (
     <SourceProvider target={sourceTarget}>
-      <FlameGraphContainer
-        data={parsed.data}
-        width={width}
-        height={height}
-        options={opts}
-        onOptionsChange={save}
-        cut={cut}
-        fetchCallSite={fetchCallSite}
-        {...link}
-      />
+      <TrackMetricProvider target={sourceTarget}>
+        <FlameGraphContainer
+          data={parsed.data}
+          width={width}
+          height={height}
+          options={opts}
+          onOptionsChange={save}
+          cut={cut}
+          fetchCallSite={fetchCallSite}
+          {...link}
+        />
+      </TrackMetricProvider>
     </SourceProvider>
   );
 }

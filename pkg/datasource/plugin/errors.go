@@ -7,10 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/grafana/grafana-plugin-sdk-go/backend"
 
 	"github.com/emberscope/emberscope/pkg/datasource/query"
+	"github.com/emberscope/emberscope/pkg/datasource/source"
 	"github.com/emberscope/emberscope/pkg/profile/model"
 )
 
@@ -49,7 +51,19 @@ func errorResponse(err error) backend.DataResponse {
 	}
 }
 
-// httpStatusOf is the status of an error for resource calls.
+// httpStatusOf is the status of an error for resource calls: a rules
+// server's refusal keeps its own status, a role that may not change rules
+// is 403.
 func httpStatusOf(err error) int {
+	var (
+		refusal   *source.RuleRefusal
+		forbidden *forbiddenError
+	)
+	switch {
+	case errors.As(err, &refusal):
+		return refusal.Status
+	case errors.As(err, &forbidden):
+		return http.StatusForbidden
+	}
 	return int(errorResponse(err).Status)
 }

@@ -72,10 +72,12 @@ func (d *Datasource) queryFunctionShare(ctx context.Context, r *request) (data.F
 	return out, nil
 }
 
-// stepShare is one step's share; ok is false when the step has no samples.
+// stepShare is one step's share, and the function's samples (held) in the
+// step's whole (total); ok is false when the step has no samples.
 type stepShare struct {
-	share float64
-	ok    bool
+	share       float64
+	held, total int64
+	ok          bool
 }
 
 // functionShares merges each window of one series and reads its share.
@@ -102,7 +104,7 @@ func (d *Datasource) functionShares(ctx context.Context, r *request, selector st
 				return err
 			}
 			if total != 0 {
-				shares[i] = stepShare{share: float64(held) / float64(total), ok: true}
+				shares[i] = stepShare{share: float64(held) / float64(total), held: held, total: total, ok: true}
 			}
 			return nil
 		})

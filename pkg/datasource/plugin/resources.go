@@ -30,6 +30,7 @@ func (d *Datasource) resourceHandler() backend.CallResourceHandler {
 	mux.HandleFunc("/export", d.export)
 	mux.HandleFunc("/pgo", d.pgo)
 	d.adhocRoutes(mux)
+	d.rulesRoutes(mux)
 	mux.HandleFunc("/source", d.route("source", d.sourceView))
 	return httpadapter.New(mux)
 }
@@ -49,7 +50,7 @@ func (d *Datasource) route(name string, fn resourceFunc) http.HandlerFunc {
 		resourceCallsTotal.WithLabelValues(name, outcome(err)).Inc()
 		if err != nil {
 			status := httpStatusOf(err)
-			if status >= 500 && status != http.StatusBadGateway && status != http.StatusGatewayTimeout {
+			if status >= 500 && status != http.StatusBadGateway && status != http.StatusGatewayTimeout && status != http.StatusNotImplemented {
 				d.logger.Error("resource call failed", "route", name, "error", err)
 			}
 			writeJSON(w, status, map[string]string{"error": err.Error()})

@@ -109,12 +109,15 @@ func New(opts Options) (http.Handler, error) {
 	return logRequests(opts.Logger, mux), nil
 }
 
-// pluginContext is what Grafana would send along with each call.
+// pluginContext is what Grafana would send along with each call. The
+// playground's one user is whoever runs it on their own machine: an admin,
+// so that the app's Rules page can change rules.
 func (h *host) pluginContext() backend.PluginContext {
 	s := h.settings
 	return backend.PluginContext{
 		PluginID:                   plugin.PluginID,
 		DataSourceInstanceSettings: &s,
+		User:                       &backend.User{Login: "playground", Name: "Playground", Role: "Admin"},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/grafana/grafana-plugin-sdk-go/backend/httpclient"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
+	"github.com/grafana/pyroscope/api/gen/proto/go/settings/v1/settingsv1connect"
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/emberscope/emberscope/pkg/api/noveltyv1"
@@ -31,6 +32,7 @@ import (
 type Client struct {
 	url     string
 	querier querierv1connect.QuerierServiceClient
+	rules   settingsv1connect.RecordingRulesServiceClient
 	vectors *noveltyv1.Client
 }
 
@@ -53,6 +55,7 @@ func NewWithHTTPClient(baseURL string, hc *http.Client) *Client {
 	return &Client{
 		url:     redact.URL(baseURL),
 		querier: querierv1connect.NewQuerierServiceClient(hc, baseURL),
+		rules:   settingsv1connect.NewRecordingRulesServiceClient(hc, baseURL),
 		vectors: noveltyv1.NewClient(hc, baseURL),
 	}
 }

@@ -7,6 +7,7 @@ import { isAncestorOrSelf } from '../../model/flameIndex';
 import { ViewAction } from '../state';
 import { ShownGraph } from './useShownGraph';
 import { useSourceOpener } from '../Source';
+import { useTrackLink } from '../TrackMetric';
 
 export interface FlameContextMenuProps {
   graph: ShownGraph;
@@ -51,6 +52,7 @@ export function FlameContextMenu({
   };
   const chainHead = collapsed ? collapsed.head[node] : node;
   const source = useSourceOpener();
+  const trackLink = useTrackLink();
   return (
     <ContextMenu
       x={menu.x}
@@ -70,6 +72,14 @@ export function FlameContextMenu({
                 source.open(shown.data.names[name]);
                 act({ type: 'closeMenu' });
               }}
+            />
+          )}
+          {trackLink && (
+            <MenuItem
+              label="Track as a metric"
+              icon="calculator-alt"
+              url={trackLink(shown.data.names[name])}
+              onClick={() => act({ type: 'closeMenu' })}
             />
           )}
           {collapsed && collapsed.frames[node] > 1 && (
