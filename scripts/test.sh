@@ -296,7 +296,7 @@ chromium_in_background() {
     { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }
 }
 
-step "no tracked build outputs" bash scripts/check-tracked.sh
+step "no tracked build outputs" node scripts/check-tracked.mjs
 start_lane go go_lane
 GO_LANE="${lanes[-1]}"
 CHROMIUM_LANE=""
