@@ -55,11 +55,12 @@ build_frontend() {
 }
 
 # build_backend builds the emberscope command (with the playground page built
-# at that moment in it) and the plugin's backend binary. The backend is built
-# with -trimpath, as the release (internal/release) and the store image build
-# theirs: their tests then find its compiled packages in Go's build cache.
+# at that moment in it) and the plugin's backend binary. Both are built static
+# with -trimpath, as the release (internal/release), the store image
+# (Dockerfile, internal/deploytest) and pkg/store/attack build theirs: their
+# tests then find every compiled package in Go's build cache and only link.
 build_backend() {
   mkdir -p bin dist/datasource &&
-  go build -o bin/emberscope ./cmd/emberscope &&
+  CGO_ENABLED=0 go build -trimpath -o bin/emberscope ./cmd/emberscope &&
   CGO_ENABLED=0 go build -trimpath -tags arrow_json_stdlib -o "dist/datasource/gpx_emberscope_$(go env GOOS)_$(go env GOARCH)" ./pkg
 }

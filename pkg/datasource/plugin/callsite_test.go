@@ -44,6 +44,9 @@ type deepFixture struct {
 	// parts are the profiles the file was sent as, with their times and
 	// pprof's traces of each.
 	parts []deepPart
+	// callSites are deepCallSites' 20 call sites of traces, picked once for
+	// every test (a test wanting fewer takes the first ones).
+	callSites [][]string
 }
 
 type deepPart struct {
@@ -71,10 +74,12 @@ func deepStore(t *testing.T) deepFixture {
 				traces: pproforacle.Traces(t, file, "-sample_index=alloc_space", "-unit=B"),
 			})
 		}
+		traces := pproforacle.Traces(t, fixtures.ProfilePath(t, deepFile), "-sample_index=alloc_space", "-unit=B")
 		deepShared = deepFixture{
-			parts:  parts,
-			url:    url,
-			traces: pproforacle.Traces(t, fixtures.ProfilePath(t, deepFile), "-sample_index=alloc_space", "-unit=B"),
+			parts:     parts,
+			url:       url,
+			traces:    traces,
+			callSites: deepCallSites(t, traces, 20),
 		}
 	})
 	if deepShared.url == "" {
@@ -88,18 +93,21 @@ func deepStore(t *testing.T) deepFixture {
 // ending now, as a profiler sending the same work in pieces would.
 func splitProfile(t *testing.T, b []byte, n int) [][]byte {
 	t.Helper()
+	// Each part is written from the one parsed profile with its samples
+	// swapped: Write reads the samples it is given, and a deep copy per part
+	// cost more than the parts' ingestion.
 	p := plugintest.Parse(t, b)
 	samples := p.Sample
 	now := time.Now()
 	var out [][]byte
 	for i := 0; i*n < len(samples); i++ {
-		part := p.Copy()
-		part.Sample = samples[i*n : min((i+1)*n, len(samples))]
-		part.TimeNanos = now.Add(-time.Duration(i) * time.Minute).UnixNano()
+		p.Sample = samples[i*n : min((i+1)*n, len(samples))]
+		p.TimeNanos = now.Add(-time.Duration(i) * time.Minute).UnixNano()
 		var buf bytes.Buffer
-		require.NoError(t, part.Write(&buf))
+		require.NoError(t, p.Write(&buf))
 		out = append(out, buf.Bytes())
 	}
+	p.Sample = samples
 	return out
 }
 
@@ -129,6 +137,19 @@ func oracleCallSite(traces []pproforacle.Trace, path []string) (map[string]subtr
 	return out, total
 }
 
+// oracleTotal is oracleCallSite's total alone, for the checks that compare
+// totals only: building the whole tree's map per step and side cost more
+// than the queries under test.
+func oracleTotal(traces []pproforacle.Trace, path []string) int64 {
+	var total int64
+	for _, tr := range traces {
+		if len(tr.Stack) >= len(path) && slices.Equal(tr.Stack[:len(path)], path) {
+			total += tr.Value
+		}
+	}
+	return total
+}
+
 // frameTree reads a flamegraph frame into stack key to total and self; the
 // root is left out.
 func frameTree(t *testing.T, f *data.Frame) map[string]subtreeNode {
@@ -152,17 +173,22 @@ func frameTree(t *testing.T, f *data.Frame) map[string]subtreeNode {
 // so each subtree fits in maxNodes and no two are alike.
 func deepCallSites(t *testing.T, traces []pproforacle.Trace, n int) [][]string {
 	t.Helper()
-	var descents [][]string
+	// Sorted by the joined stack, joined once per trace rather than per comparison.
+	type descent struct {
+		key   string
+		stack []string
+	}
+	var descents []descent
 	for _, tr := range traces {
 		if slices.Contains(tr.Stack, "main.descend") && len(tr.Stack) > 16 {
-			descents = append(descents, tr.Stack)
+			descents = append(descents, descent{strings.Join(tr.Stack, ";"), tr.Stack})
 		}
 	}
 	require.GreaterOrEqual(t, len(descents), 1<<15, "the trie's leaves are in the profile")
-	sort.Slice(descents, func(i, j int) bool { return strings.Join(descents[i], ";") < strings.Join(descents[j], ";") })
+	sort.Slice(descents, func(i, j int) bool { return descents[i].key < descents[j].key })
 	var out [][]string
 	for i := range n {
-		stack := descents[(i*7919)%len(descents)]
+		stack := descents[(i*7919)%len(descents)].stack
 		at := slices.Index(stack, "main.descend")
 		depth := 4 + i%12
 		out = append(out, slices.Clone(stack[:at+1+depth]))
@@ -184,7 +210,7 @@ func TestFocusGivesTheUncutSubtree(t *testing.T) {
 	cut := frameTree(t, ok(t, run(t, d, q("A", "profile", "{"+base+"}")), "A")[0])
 	require.LessOrEqual(t, len(cut), 16384, "the shown graph is cut at maxNodes")
 
-	for _, path := range deepCallSites(t, fx.traces, 20) {
+	for _, path := range fx.callSites {
 		want, siteTotal := oracleCallSite(fx.traces, path)
 		require.Positive(t, siteTotal)
 		callSite, err := json.Marshal(path)
@@ -227,9 +253,9 @@ func TestFocusFilteredByTheDatasource(t *testing.T) {
 	s, err := settings.Load(backend.DataSourceInstanceSettings{URL: fx.url, JSONData: json.RawMessage(`{"minStep":"15s"}`)})
 	require.NoError(t, err)
 	d := New(s, noSelector{pyroscope.NewWithHTTPClient(fx.url, http.DefaultClient)})
-	_, wholeTotal := oracleCallSite(fx.traces, nil)
+	wholeTotal := oracleTotal(fx.traces, nil)
 	base := `"profileTypeId":"` + deepType + `","labelSelector":"{service_name=\"deep\"}","maxNodes":16384`
-	for _, path := range deepCallSites(t, fx.traces, 5) {
+	for _, path := range fx.callSites[:5] {
 		want, siteTotal := oracleCallSite(fx.traces, path)
 		callSite, err := json.Marshal(path)
 		require.NoError(t, err)
@@ -257,7 +283,7 @@ func osTempDir(t *testing.T) string {
 func TestCallSiteSeriesMatchesPerStepTraces(t *testing.T) {
 	fx := deepStore(t)
 	d := newDS(t, fx.url)
-	paths := deepCallSites(t, fx.traces, 20)
+	paths := fx.callSites
 	for _, path := range [][]string{paths[0], paths[7]} {
 		callSite, err := json.Marshal(path)
 		require.NoError(t, err)
@@ -273,10 +299,8 @@ func TestCallSiteSeriesMatchesPerStepTraces(t *testing.T) {
 			var want, whole int64
 			for _, p := range fx.parts {
 				if !p.time.Before(from) && p.time.Before(from.Add(step)) {
-					_, v := oracleCallSite(p.traces, path)
-					_, w := oracleCallSite(p.traces, nil)
-					want += v
-					whole += w
+					want += oracleTotal(p.traces, path)
+					whole += oracleTotal(p.traces, nil)
 					seen++
 				}
 			}
@@ -297,11 +321,10 @@ func TestCallSiteSeriesMatchesPerStepTraces(t *testing.T) {
 func TestDiffFocusesEachSide(t *testing.T) {
 	fx := deepStore(t)
 	d := newDS(t, fx.url)
-	paths := deepCallSites(t, fx.traces, 20)
-	left, right := paths[3], paths[4]
-	_, wantLeft := oracleCallSite(fx.traces, left)
-	_, wantRight := oracleCallSite(fx.traces, right)
-	_, whole := oracleCallSite(fx.traces, nil)
+	left, right := fx.callSites[3], fx.callSites[4]
+	wantLeft := oracleTotal(fx.traces, left)
+	wantRight := oracleTotal(fx.traces, right)
+	whole := oracleTotal(fx.traces, nil)
 	lj, err := json.Marshal(left)
 	require.NoError(t, err)
 	rj, err := json.Marshal(right)

@@ -37,7 +37,9 @@ var (
 	buildErr  error
 )
 
-// binary builds cmd/emberscope once per test run, without -race.
+// binary builds cmd/emberscope once per test run, without -race, static and
+// with -trimpath as scripts/test.sh's backend step and the image build theirs:
+// the packages are then in Go's build cache and only the link runs.
 func binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -53,8 +55,9 @@ func binary(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "emberscope")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/emberscope")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", binPath, "./cmd/emberscope")
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, msg)
 		}
