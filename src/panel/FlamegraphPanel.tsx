@@ -9,6 +9,7 @@ import { FlameGraphContainer } from './components/FlameGraphContainer';
 import { SourceProvider, sourceTargetOf } from './components/Source';
 import { frameIsCut } from './components/focus/callSitePath';
 import { requestFetcher } from './components/focus/requestFetcher';
+import { OverTimeProvider, overTimeSource } from './components/OverTime';
 import { decodeLink, encodeLink, linkParam, ViewLink } from './components/focus/viewLink';
 import { locationService } from '@grafana/runtime';
 import { defaultOptions } from './options';
@@ -76,6 +77,8 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
     () => (cut ? requestFetcher(data.request, frame?.refId) : undefined),
     [cut, data.request, frame]
   );
+  // "Show over time" re-runs this panel's own query as a call path series
+  const overTime = useMemo(() => overTimeSource(data.request, frame?.refId), [data.request, frame]);
   const opts = { ...defaultOptions, ...options };
   // the header's choices are saved as the panel's options (Grafana keeps them with the dashboard)
   const latest = useRef({ options, onOptionsChange });
@@ -98,16 +101,18 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
   }
   return (
     <SourceProvider target={sourceTarget}>
-      <FlameGraphContainer
-        data={parsed.data}
-        width={width}
-        height={height}
-        options={opts}
-        onOptionsChange={save}
-        cut={cut}
-        fetchCallSite={fetchCallSite}
-        {...link}
-      />
+      <OverTimeProvider source={overTime}>
+        <FlameGraphContainer
+          data={parsed.data}
+          width={width}
+          height={height}
+          options={opts}
+          onOptionsChange={save}
+          cut={cut}
+          fetchCallSite={fetchCallSite}
+          {...link}
+        />
+      </OverTimeProvider>
     </SourceProvider>
   );
 }

@@ -7,6 +7,8 @@ import { isAncestorOrSelf } from '../../model/flameIndex';
 import { ViewAction } from '../state';
 import { ShownGraph } from './useShownGraph';
 import { useSourceOpener } from '../Source';
+import { useOverTimeOpener } from '../OverTime';
+import { pathOf } from '../focus/callSitePath';
 
 export interface FlameContextMenuProps {
   graph: ShownGraph;
@@ -51,6 +53,7 @@ export function FlameContextMenu({
   };
   const chainHead = collapsed ? collapsed.head[node] : node;
   const source = useSourceOpener();
+  const overTime = useOverTimeOpener();
   return (
     <ContextMenu
       x={menu.x}
@@ -68,6 +71,16 @@ export function FlameContextMenu({
               icon="brackets-curly"
               onClick={() => {
                 source.open(shown.data.names[name]);
+                act({ type: 'closeMenu' });
+              }}
+            />
+          )}
+          {overTime && toOrig(node) > 0 && (
+            <MenuItem
+              label="Show over time"
+              icon="chart-line"
+              onClick={() => {
+                overTime.open(pathOf(index.data, toOrig(node)));
                 act({ type: 'closeMenu' });
               }}
             />
