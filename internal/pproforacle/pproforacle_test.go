@@ -4,6 +4,7 @@
 package pproforacle
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -343,5 +344,24 @@ func TestCheckedInTopReports(t *testing.T) {
 		if m := totalLine.FindStringSubmatch(text); m == nil || m[2] != strconv.FormatInt(whole, 10)+"ns" {
 			t.Errorf("%s: checked-in report's percentages are not of pprof's %d", c.file, whole)
 		}
+	}
+}
+
+// TestParseTracesReadsWideValues: a value wider than pprof's 10 columns
+// pushes its frame right; the value and the leaf frame are still read apart.
+func TestParseTracesReadsWideValues(t *testing.T) {
+	report := "-----------+-------\n" +
+		"130000000ns   runtime.memmove\n" +
+		"             bytes.Repeat\n" +
+		"-----------+-------\n" +
+		"     200ns   main.leaf\n" +
+		"             main.main\n"
+	got, err := ParseTraces(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Trace{{Value: 130000000, Stack: []string{"bytes.Repeat", "runtime.memmove"}}, {Value: 200, Stack: []string{"main.main", "main.leaf"}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("ParseTraces = %v, want %v", got, want)
 	}
 }

@@ -62,7 +62,11 @@ func ParseTraces(report string) ([]Trace, error) {
 		if len(line) < 13 {
 			return nil, fmt.Errorf("line %q is not a trace line", line)
 		}
-		if v := strings.TrimSpace(line[:10]); v != "" {
+		frame := line
+		// a value is right-aligned in 10 columns, a wider one pushes the frame
+		// right: a line that starts with fewer than 10 spaces holds a value
+		if indent := len(line) - len(strings.TrimLeft(line, " ")); indent < 10 {
+			v, rest, _ := strings.Cut(line[indent:], " ")
 			if cur != nil {
 				return nil, fmt.Errorf("two values in one trace: %q", line)
 			}
@@ -71,11 +75,12 @@ func ParseTraces(report string) ([]Trace, error) {
 				return nil, err
 			}
 			cur = &Trace{Value: n}
+			frame = rest
 		}
 		if cur == nil {
 			return nil, fmt.Errorf("frame line %q before a value", line)
 		}
-		leafs = append(leafs, PyroscopeName(withoutInlineMark(strings.TrimSpace(line[10:]))))
+		leafs = append(leafs, PyroscopeName(withoutInlineMark(strings.TrimSpace(frame))))
 	}
 	flush()
 	return out, nil

@@ -70,6 +70,12 @@ export interface EmberscopeQuery extends DataQuery {
   function?: string;
   /** A `functionShare` query's functions, by a regular expression of whole names (instead of `function`). */
   functionRegex?: string;
+  /**
+   * The flamegraph panel's view to open (what its "Copy link" writes: the zoomed call path, view,
+   * search, sandwich, collapse, colours), kept with the query so Explore's address reopens it; the
+   * backend does not read it.
+   */
+  view?: Record<string, unknown>;
 }
 
 /**

@@ -10,7 +10,8 @@ import { SourceProvider, sourceTargetOf } from './components/Source';
 import { TrackMetricProvider } from './components/TrackMetric';
 import { frameIsCut } from './components/focus/callSitePath';
 import { requestFetcher } from './components/focus/requestFetcher';
-import { decodeLink, encodeLink, linkParam, ViewLink } from './components/focus/viewLink';
+import { OverTimeProvider, overTimeSource } from './components/OverTime';
+import { decodeLink, encodeLink, linkParam, queryLink, ViewLink } from './components/focus/viewLink';
 import { locationService } from '@grafana/runtime';
 import { defaultOptions } from './options';
 import { PanelOptions } from './types';
@@ -69,14 +70,17 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
         : sourceTargetOf(data.request?.targets as Parameters<typeof sourceTargetOf>[0], { from, to }),
     [data.request?.targets, from, to]
   );
-  const link = usePanelLink(id);
   // a zoom into what the cut at maxNodes left out re-runs this panel's own query for the call site
   const frame = useMemo(() => findFlameFrame(data.series), [data.series]);
+  const target = data.request?.targets.find((t) => t.refId === frame?.refId) as { view?: unknown } | undefined;
+  const link = usePanelLink(id, () => queryLink(target));
   const cut = frame !== undefined && frameIsCut(frame);
   const fetchCallSite = useMemo(
     () => (cut ? requestFetcher(data.request, frame?.refId) : undefined),
     [cut, data.request, frame]
   );
+  // "Show over time" re-runs this panel's own query as a call path series
+  const overTime = useMemo(() => overTimeSource(data.request, frame?.refId), [data.request, frame]);
   const opts = { ...defaultOptions, ...options };
   // the header's choices are saved as the panel's options (Grafana keeps them with the dashboard)
   const latest = useRef({ options, onOptionsChange });
@@ -99,7 +103,11 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
   }
   return (
     <SourceProvider target={sourceTarget}>
+<<<<<<< HEAD
       <TrackMetricProvider target={sourceTarget}>
+=======
+      <OverTimeProvider source={overTime}>
+>>>>>>> focus
         <FlameGraphContainer
           data={parsed.data}
           width={width}
@@ -110,7 +118,11 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
           fetchCallSite={fetchCallSite}
           {...link}
         />
+<<<<<<< HEAD
       </TrackMetricProvider>
+=======
+      </OverTimeProvider>
+>>>>>>> focus
     </SourceProvider>
   );
 }
@@ -119,11 +131,12 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
  * The panel's view in the address (`flame<panel id>`, as Grafana keeps a panel's own state such
  * as viewPanel): read when the view opens, written as it changes (replacing the history entry),
  * and the address with it for "Copy link". Explore, dashboards, the app and the playground all
- * keep what they do not know in their addresses.
+ * keep what they do not know in their addresses. Without one there, the query's own `view` opens
+ * the view (a query Grafana keeps in Explore's address or a dashboard's JSON).
  */
-function usePanelLink(panelId: number) {
+function usePanelLink(panelId: number, ofQuery: () => ViewLink | undefined) {
   const param = linkParam(panelId);
-  const [opened] = useState(() => decodeLink(new URLSearchParams(window.location.search).get(param)));
+  const [opened] = useState(() => decodeLink(new URLSearchParams(window.location.search).get(param)) ?? ofQuery());
   const onLinkChange = useCallback(
     (l: ViewLink) => {
       // the address as it is now (a host may have written it without the location service)

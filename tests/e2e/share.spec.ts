@@ -85,3 +85,34 @@ test('the app: a copied link reopens the same picture', async ({ page, context }
   const { seen, link } = await lookAndCopy(page);
   await expectSamePicture(context, link, seen);
 });
+
+// a line of the recorded profile, as lines granularity names it (granularity.spec.ts)
+const LINE = 'main.compress workloads.go:243';
+
+test('the playground: a link made at lines granularity reopens the lines graph at the same zoom', async ({
+  page,
+  context,
+}) => {
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+  await page.getByTestId('options-summary').click();
+  await page.getByRole('radio', { name: 'Lines' }).click();
+  await expect(page.getByTestId('options-summary')).toContainText('Granularity: lines');
+  await page.getByLabel('Search functions').fill('workloads\\.go:243');
+  const found = page.getByTestId('flamegraph-search-result');
+  await expect(found).toContainText('match');
+  const b = await nodeBox(page, LINE);
+  await page.mouse.click(b.x + Math.min(20, b.width / 2), b.y + b.height / 2);
+  await expect(page.getByTestId('flamegraph-breadcrumbs')).toContainText(LINE);
+  const seenFound = (await found.textContent()) ?? '';
+  await page.getByTestId('copy-link').click();
+  const link = (await page.getByTestId('copy-link').getAttribute('data-link')) ?? '';
+
+  const fresh = await context.newPage();
+  await fresh.goto(link);
+  await expect(fresh.getByTestId('options-summary')).toContainText('Granularity: lines');
+  await expect(fresh.getByTestId('flamegraph-breadcrumbs')).toContainText(LINE);
+  await expect(fresh.getByLabel('Search functions')).toHaveValue('workloads\\.go:243');
+  await expect(fresh.getByTestId('flamegraph-search-result')).toHaveText(seenFound);
+  await fresh.close();
+});

@@ -44,5 +44,10 @@ func DiffFlamegraph(d *flame.Diff, unit string) *data.Frame {
 		withUnit(data.NewField(FieldSelfRight, nil, selfRight), unit),
 	}
 	fields = append(fields, fb.virtualFields()...)
-	return flameFrame(fields)
+	f := flameFrame(fields)
+	if fb.cut {
+		// as a flamegraph's: a zoom below the cut asks both sides again
+		f.Meta.Custom = map[string]any{MetaTruncated: true}
+	}
+	return f
 }

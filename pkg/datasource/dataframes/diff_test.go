@@ -56,3 +56,12 @@ func int64s(t *testing.T, f *data.Frame, name string) []int64 {
 	}
 	return out
 }
+
+// TestDiffFlamegraphSaysWhenCut: a diff cut at maxNodes is marked truncated
+// as a flamegraph is, so a zoom below its "other" asks both sides again.
+func TestDiffFlamegraphSaysWhenCut(t *testing.T) {
+	right := flametest.Stacks("main;work 4", "io 1")
+	cut := DiffFlamegraph(flame.NewDiff(smallTree(), right).Truncate(4), "nanoseconds")
+	assert.Equal(t, map[string]any{MetaTruncated: true}, cut.Meta.Custom)
+	assert.Nil(t, DiffFlamegraph(flame.NewDiff(smallTree(), right), "nanoseconds").Meta.Custom)
+}

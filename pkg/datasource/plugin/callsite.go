@@ -93,6 +93,14 @@ func planCallSite(src source.Source, r *request, path []string) *callSitePlan {
 	return p
 }
 
+// wholeInTree tells whether the tree built for the plan is the whole
+// graph's, so its total is the whole total: the datasource cuts the call
+// site itself, from a selection no virtual frame narrowed, with no sample
+// filter (ignore drops samples the whole graph's total keeps).
+func (p *callSitePlan) wholeInTree(r *request) bool {
+	return !p.server && len(p.matchers) == 0 && !hasSampleFilters(r.Query)
+}
+
 // source returns src asked for the call site's samples: the server's
 // selection, or the untruncated merged profile for the datasource to cut
 // (flame.CallSite on the built tree).

@@ -77,14 +77,18 @@ func (d *Datasource) fullTreeAt(ctx context.Context, r *request, sel source.Sele
 	}
 	var info *callSiteInfo
 	if plan != nil {
-		t = flame.CallSite(t, plan.path)
 		info = &callSiteInfo{Path: plan.path, SelectedBy: selectedByDatasource}
 		if plan.server {
 			info.SelectedBy = selectedByServer
 		}
-		if info.WholeTotal, err = d.wholeTotal(ctx, whole); err != nil {
+		if plan.wholeInTree(r) {
+			// the datasource cuts the call site from the range's whole merge:
+			// its total is the whole graph's, with no series to ask for
+			info.WholeTotal = t.Total()
+		} else if info.WholeTotal, err = d.wholeTotal(ctx, whole); err != nil {
 			return nil, nil, err
 		}
+		t = flame.CallSite(t, plan.path)
 	}
 	t, err = applyOps(t, r.Query.Ops)
 	return t, info, err

@@ -307,6 +307,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
             tableOffered={view !== 'graph'}
             tableElsewhere={!layout.fits}
             notice={focusNotice(state)}
+            noCallPaths={inverted || diff}
             act={act}
           />
         )}

@@ -8,6 +8,8 @@ import { ViewAction } from '../state';
 import { ShownGraph } from './useShownGraph';
 import { useSourceOpener } from '../Source';
 import { useTrackLink } from '../TrackMetric';
+import { useOverTimeOpener } from '../OverTime';
+import { pathOf } from '../focus/callSitePath';
 
 export interface FlameContextMenuProps {
   graph: ShownGraph;
@@ -53,6 +55,7 @@ export function FlameContextMenu({
   const chainHead = collapsed ? collapsed.head[node] : node;
   const source = useSourceOpener();
   const trackLink = useTrackLink();
+  const overTime = useOverTimeOpener();
   return (
     <ContextMenu
       x={menu.x}
@@ -80,6 +83,16 @@ export function FlameContextMenu({
               icon="calculator-alt"
               url={trackLink(shown.data.names[name])}
               onClick={() => act({ type: 'closeMenu' })}
+            />
+          )}
+          {overTime && toOrig(node) > 0 && (
+            <MenuItem
+              label="Show over time"
+              icon="chart-line"
+              onClick={() => {
+                overTime.open(pathOf(index.data, toOrig(node)));
+                act({ type: 'closeMenu' });
+              }}
             />
           )}
           {collapsed && collapsed.frames[node] > 1 && (

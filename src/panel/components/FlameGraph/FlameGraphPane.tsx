@@ -11,6 +11,7 @@ import { FocusNotice, FocusNoticeText } from '../focus/FocusNotice';
 import { Breadcrumbs } from './Breadcrumbs';
 import { DrawnColumns, FlameCanvas } from './FlameCanvas';
 import { FlameContextMenu } from './FlameContextMenu';
+import { OverTimeOff } from '../OverTime';
 import { Tooltip } from './Tooltip';
 import { ShownGraph } from './useShownGraph';
 
@@ -49,6 +50,8 @@ export interface FlameGraphPaneProps {
   tableElsewhere: boolean;
   /** What the zoom path's row says of a call site fetched at full resolution. */
   notice?: FocusNoticeText;
+  /** The graph's paths do not start at the root (inverted, or a diff): no "Show over time". */
+  noCallPaths?: boolean;
   act: (a: ViewAction) => void;
 }
 
@@ -130,15 +133,17 @@ export function FlameGraphPane(props: FlameGraphPaneProps) {
         />
       )}
       {menu && (
-        <FlameContextMenu
-          graph={graph}
-          menu={menu}
-          expanded={state.expanded}
-          collapse={collapse}
-          tableOffered={props.tableOffered}
-          tableElsewhere={props.tableElsewhere}
-          act={act}
-        />
+        <OverTimeOff off={props.noCallPaths ?? false}>
+          <FlameContextMenu
+            graph={graph}
+            menu={menu}
+            expanded={state.expanded}
+            collapse={collapse}
+            tableOffered={props.tableOffered}
+            tableElsewhere={props.tableElsewhere}
+            act={act}
+          />
+        </OverTimeOff>
       )}
     </div>
   );

@@ -85,10 +85,17 @@ export function frameIsCut(frame: DataFrame): boolean {
   return (frame.meta?.custom as { truncated?: unknown } | undefined)?.truncated === true;
 }
 
-/** How a focused frame was made (`meta.custom.callSite`), when it says. */
-export function callSiteMeta(frame: DataFrame): { selectedBy: SelectedBy; wholeTotal: number } | undefined {
-  const cs = (frame.meta?.custom as { callSite?: { selectedBy?: unknown; wholeTotal?: unknown } } | undefined)
-    ?.callSite;
+/**
+ * How a focused frame was made (`meta.custom.callSite`, or for a diff's comparison side
+ * `meta.custom.comparisonCallSite`), when it says.
+ */
+export function callSiteMeta(
+  frame: DataFrame,
+  key: 'callSite' | 'comparisonCallSite' = 'callSite'
+): { selectedBy: SelectedBy; wholeTotal: number } | undefined {
+  const custom = frame.meta?.custom as
+    Record<string, { selectedBy?: unknown; wholeTotal?: unknown } | undefined> | undefined;
+  const cs = custom?.[key];
   if (!cs || typeof cs.wholeTotal !== 'number') {
     return undefined;
   }
@@ -98,18 +105,32 @@ export function callSiteMeta(frame: DataFrame): { selectedBy: SelectedBy; wholeT
 /**
  * A call site's graph with its root's total raised to the whole graph's, the difference as the
  * root's self: every width and percentage is then of the whole, as in the graph it was zoomed
- * from. The top table leaves the root out, so it counts the call site's functions only.
+ * from. The top table leaves the root out, so it counts the call site's functions only. A diff's
+ * comparison side is raised to its own whole (wholeRight); its bars hold both sides, as
+ * FlameData's diff columns do (value = baseline + comparison).
  */
-export function againstWhole(data: FlameData, wholeTotal: number): FlameData {
-  if (data.count === 0 || wholeTotal <= data.value[0]) {
+export function againstWhole(data: FlameData, wholeTotal: number, wholeRight?: number): FlameData {
+  if (data.count === 0) {
     return data;
   }
-  const value = Float64Array.from(data.value);
-  const self = Float64Array.from(data.self);
-  self[0] += wholeTotal - value[0];
-  value[0] = wholeTotal;
+  const oldRight = data.valueRight ? data.valueRight[0] : 0;
+  const right = data.valueRight && wholeRight !== undefined ? Math.max(wholeRight, oldRight) : oldRight;
+  const left = Math.max(wholeTotal, data.value[0] - oldRight);
+  const root = left + right;
+  if (root <= data.value[0]) {
+    return data;
+  }
+  const out: FlameData = { ...data, value: Float64Array.from(data.value), self: Float64Array.from(data.self) };
+  out.self[0] += root - data.value[0];
+  out.value[0] = root;
+  if (data.valueRight && data.selfRight && right > oldRight) {
+    out.valueRight = Float64Array.from(data.valueRight);
+    out.selfRight = Float64Array.from(data.selfRight);
+    out.selfRight[0] += right - oldRight;
+    out.valueRight[0] = right;
+  }
   // the root is no function: the per-name sums of self stay right, but are made anew to be safe
-  return { ...data, value, self, selfByName: undefined };
+  return { ...out, selfByName: undefined };
 }
 
 /** Name index k of from as an index of to's names (-1 when to has no such name). */

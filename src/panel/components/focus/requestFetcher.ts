@@ -9,7 +9,7 @@ import { findFlameFrame } from '../../../shared/flameData';
 import type { CallSiteFetcher } from './useFocusFetch';
 
 /** The query fields a call site is asked with (the datasource's `callSite`); other fields pass as they are. */
-type CallSiteQuery = DataQuery & { queryType?: string; callSite?: string[] };
+type CallSiteQuery = DataQuery & { queryType?: string; callSite?: string[]; comparison?: Record<string, unknown> };
 
 let seq = 0;
 
@@ -17,7 +17,7 @@ let seq = 0;
  * A CallSiteFetcher that re-runs the target of request that made the frame (by refId), with
  * `callSite` set, through the target's datasource as Grafana's runtime gives it: what a panel in
  * a dashboard, the app and the playground all have. Undefined when the request has no such
- * target, or it is a diff or a metrics query (their flamegraphs are not re-asked here).
+ * target, or it is a metrics query (no flamegraph to re-ask).
  */
 export function requestFetcher(
   request: DataQueryRequest<DataQuery> | undefined,
@@ -25,12 +25,16 @@ export function requestFetcher(
 ): CallSiteFetcher | undefined {
   const targets = (request?.targets ?? []) as CallSiteQuery[];
   const target = targets.find((t) => t.refId === refId) ?? (targets.length === 1 ? targets[0] : undefined);
-  if (!request || !target || (target.queryType !== undefined && !['profile', 'both'].includes(target.queryType))) {
+  if (
+    !request ||
+    !target ||
+    (target.queryType !== undefined && !['profile', 'both', 'diff'].includes(target.queryType))
+  ) {
     return undefined;
   }
   return async (path) => {
     const ds = await getDataSourceSrv().get(target.datasource ?? request.targets[0]?.datasource);
-    const asked: CallSiteQuery = { ...target, queryType: 'profile', callSite: path };
+    const asked = callSiteQuery(target, path);
     const out = ds.query({ ...request, requestId: `emberscope-callsite-${++seq}`, targets: [asked] });
     const res: DataQueryResponse = isObservable(out) ? await lastValueFrom(out) : await out;
     const err = res.errors?.[0];
@@ -43,4 +47,15 @@ export function requestFetcher(
     }
     return frame;
   };
+}
+
+/**
+ * The target asking for path: a flamegraph's as a profile query with `callSite`; a diff's with the
+ * call site on both sides (`callSite` and `comparison.callSite`), so both are drawn below the cut.
+ */
+export function callSiteQuery(target: CallSiteQuery, path: string[]): CallSiteQuery {
+  if (target.queryType === 'diff') {
+    return { ...target, callSite: path, comparison: { ...target.comparison, callSite: path } };
+  }
+  return { ...target, queryType: 'profile', callSite: path };
 }

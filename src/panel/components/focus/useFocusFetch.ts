@@ -22,7 +22,7 @@ export function fetchedFocusOf(path: string[], frame: DataFrame): FetchedFocus {
   }
   return {
     path,
-    data: againstWhole(readFlameData(frame), meta.wholeTotal),
+    data: againstWhole(readFlameData(frame), meta.wholeTotal, callSiteMeta(frame, 'comparisonCallSite')?.wholeTotal),
     selectedBy: meta.selectedBy,
     cut: frameIsCut(frame),
   };
@@ -45,9 +45,10 @@ export function useFocusFetch(
   });
   const shown = fetched?.data ?? data;
   const cut = fetched ? fetched.cut : profileCut;
-  const wanted = fetcher && cut && focus > 0 && data.valueRight === undefined && cutUnder(shown, focus);
+  const wanted = fetcher && cut && focus > 0 && cutUnder(shown, focus);
   const path = wanted ? pathOf(shown, focus) : undefined;
-  const key = path && !(fetched && JSON.stringify(fetched.path) === JSON.stringify(path)) ? JSON.stringify(path) : undefined;
+  const key =
+    path && !(fetched && JSON.stringify(fetched.path) === JSON.stringify(path)) ? JSON.stringify(path) : undefined;
 
   useEffect(() => {
     if (key === undefined || !fetcher) {

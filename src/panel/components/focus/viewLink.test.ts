@@ -6,7 +6,7 @@ import { nestedSet, Row } from '../../testing/frames';
 import { initialViewState, shownData, viewReducer } from '../state';
 import { nodeAtPath } from './callSitePath';
 import { fetchedFocusOf } from './useFocusFetch';
-import { decodeLink, encodeLink, linkOf, ViewLink } from './viewLink';
+import { decodeLink, encodeLink, linkOf, queryLink, ViewLink } from './viewLink';
 
 const CUT: Row[] = [
   [0, 'total', 100, 0],
@@ -32,6 +32,18 @@ describe('a view link', () => {
     expect(decodeLink('{"path":[1,2],"view":"pie","search":"x"}')).toEqual({ search: 'x' });
     expect(decodeLink('not json')).toBeUndefined();
     expect(decodeLink(null)).toBeUndefined();
+  });
+
+  it("is read from a query's view field, as Explore's address or a dashboard keeps the query", () => {
+    const l: ViewLink = { path: ['main.main', 'main.idle'], view: 'tree', search: 'idle', sandwich: 'main.idle' };
+    expect(queryLink({ view: l })).toEqual(l);
+    expect(queryLink({ view: encodeLink(l) })).toEqual(l);
+    expect(queryLink({ view: { path: 'main.main', view: 'graph' } })).toEqual({ view: 'graph' });
+    expect(queryLink({})).toBeUndefined();
+    expect(queryLink(undefined)).toBeUndefined();
+    const s = initialViewState(cut, { link: queryLink({ view: l }) });
+    expect(s.focus).toBe(2);
+    expect(cut.names[s.sandwich!]).toBe('main.idle');
   });
 
   it('opens the view at its zoom, search, sandwich and header choices', () => {

@@ -140,3 +140,16 @@ export function linkOptions(l: ViewLink): Partial<ViewOptions> {
   }
   return o;
 }
+
+/**
+ * The view a query asks for (its `view` field: a link's JSON object or its text), so a query that
+ * Grafana keeps (Explore's address, a dashboard's JSON) reopens the view it was saved with. The
+ * address's own link wins over it. Undefined when the query has none or it is no link.
+ */
+export function queryLink(target: { view?: unknown } | undefined): ViewLink | undefined {
+  const v = target?.view;
+  if (typeof v === 'string') {
+    return decodeLink(v);
+  }
+  return typeof v === 'object' && v !== null ? decodeLink(JSON.stringify(v)) : undefined;
+}
