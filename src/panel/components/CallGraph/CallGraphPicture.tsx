@@ -50,15 +50,12 @@ export function CallGraphPicture({
   const styles = useStyles2(getStyles);
   const dark = theme.isDark;
   const diff = data.valueRight !== undefined;
-  const nameIdx = useMemo(() => {
-    const m = new Map<string, number>();
-    data.names.forEach((n, k) => {
-      if (!m.has(n)) {
-        m.set(n, k);
-      }
-    });
-    return m;
-  }, [data.names]);
+  // a picked function's index in data.names, looked up at the pick (a map of every name would
+  // cost a pass over the frame's names in the render that shows the graph)
+  const nameIdx = (name: string) => {
+    const k = data.names.indexOf(name);
+    return k >= 0 ? k : undefined;
+  };
 
   const viewH = Math.max(0, height - LEGEND);
   // first as wide as the panel (at most pprof's own size, its 8 pt text), callers at the top;
@@ -129,7 +126,7 @@ export function CallGraphPicture({
     }
     const next = picked === k ? -1 : k;
     setPicked(next);
-    onPick?.(next >= 0 ? (nameIdx.get(graph.nodes[next].name) ?? -1) : -1);
+    onPick?.(next >= 0 ? (nameIdx(graph.nodes[next].name) ?? -1) : -1);
   };
 
   const total = graph.total;
@@ -174,7 +171,7 @@ export function CallGraphPicture({
               variant="secondary"
               icon="gf-layout-simple"
               onClick={() => {
-                const k = nameIdx.get(pickedNode.name);
+                const k = nameIdx(pickedNode.name);
                 if (k !== undefined) {
                   onSandwich(k);
                 }
