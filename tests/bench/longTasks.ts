@@ -4,7 +4,7 @@
 import { TraceEvent } from './trace';
 
 /** The trace categories longestTasks reads: the page's tasks (with their thread time) and its marks. */
-export const TASK_CATEGORIES = 'toplevel,blink.user_timing,disabled-by-default-devtools.timeline';
+export const TASK_CATEGORIES = 'toplevel,blink.user_timing,devtools.timeline,disabled-by-default-devtools.timeline';
 
 /** The longest main-thread task of an interaction, by the main thread's CPU time and by wall time. */
 export interface LongestTask {

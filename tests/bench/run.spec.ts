@@ -215,10 +215,17 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
 async function opens(page: Page, cdp: CDPSession, lib: Lib): Promise<[Record<string, number>, Record<string, number>]> {
   let cg: Record<string, number> = {};
   let so: Record<string, number> = {};
-  const events = await traced(cdp, TASK_CATEGORIES, async () => {
+  // OPEN_TRACE=1 samples the JS too, to see what a long task ran
+  const categories =
+    TASK_CATEGORIES + (process.env.OPEN_TRACE ? ',v8.execute,disabled-by-default-v8.cpu_profiler' : '');
+  const events = await traced(cdp, categories, async () => {
     cg = await page.evaluate((l) => (window as any).bench.callGraph(l), lib);
     so = await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib);
   });
+  if (process.env.OPEN_TRACE) {
+    // OPEN_TRACE=1 keeps the trace of each run's opens for a closer look (test-results/open-trace-*.json)
+    fs.writeFileSync(path.join(REPO, 'test-results', `open-trace-${Date.now()}.json`), JSON.stringify(events));
+  }
   const withTasks = (r: Record<string, number>, name: string, prefix: string) => {
     const t = longestTask(events, name);
     r[`${prefix}LongestThreadMs`] = t.threadMs;

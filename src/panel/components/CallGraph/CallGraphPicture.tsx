@@ -10,6 +10,7 @@ import { CallGraph } from '../../model/callGraph';
 import { ARROW_FONT, percent, PlacedGraph, pprofColor } from '../../model/callGraphLayout';
 import { Matcher } from '../../model/search';
 import { arrowHead, arrowPath, FONT_FAMILY } from './svg';
+import { useSizeClass } from '../sizeStyles';
 
 export interface CallGraphViewProps {
   data: FlameData;
@@ -48,6 +49,7 @@ export function CallGraphPicture({
 }: CallGraphViewProps & { graph: CallGraph; placed: PlacedGraph; format: (v: number) => string }) {
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
+  const size = useSizeClass(width, height);
   const dark = theme.isDark;
   const diff = data.valueRight !== undefined;
   // a picked function's index in data.names, looked up at the pick (a map of every name would
@@ -155,7 +157,7 @@ export function CallGraphPicture({
   const pickedNode = picked >= 0 ? graph.nodes[picked] : undefined;
 
   return (
-    <div data-testid="callgraph" data-state="ready" className={styles.root} style={{ width, height }}>
+    <div data-testid="callgraph" data-state="ready" className={cx(styles.root, size)}>
       <div className={styles.legend}>
         <Button size="sm" variant="secondary" fill="text" onClick={fitAll} tooltip="See it whole">
           Fit
