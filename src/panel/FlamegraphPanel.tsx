@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { css, cx } from '@emotion/css';
 import { PanelProps } from '@grafana/data';
+import { useStyles2 } from '@grafana/ui';
 import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } from '../shared/flameData';
 import { afterPaint } from './afterPaint';
 import { FlameGraphContainer } from './components/FlameGraphContainer';
 import { SourceProvider, sourceTargetOf } from './components/Source';
 import { TrackMetricProvider } from './components/TrackMetric';
+import { useSizeClass } from './components/sizeStyles';
 import { frameIsCut } from './components/focus/callSitePath';
 import { requestFetcher } from './components/focus/requestFetcher';
 import { OverTimeProvider, overTimeSource } from './components/OverTime';
@@ -91,15 +94,17 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
     const { options: o, onOptionsChange: change } = latest.current;
     change?.({ ...defaultOptions, ...o, ...changed });
   }, []);
+  const styles = useStyles2(getStyles);
+  const size = useSizeClass(width, height);
   if ('error' in parsed) {
     return (
-      <div role="alert" style={{ width, height, padding: 8, overflow: 'auto' }}>
+      <div role="alert" className={cx(styles.error, size)}>
         Cannot draw this flamegraph: {parsed.error}
       </div>
     );
   }
   if ('empty' in parsed) {
-    return <div style={{ width, height, display: 'grid', placeItems: 'center' }}>No profile data</div>;
+    return <div className={cx(styles.empty, size)}>No profile data</div>;
   }
   return (
     <SourceProvider target={sourceTarget}>
@@ -159,3 +164,8 @@ function usePanelLink(panelId: number, ofQuery: () => ViewLink | undefined) {
   );
   return { link: opened, onLinkChange, linkUrl };
 }
+
+const getStyles = () => ({
+  error: css({ padding: 8, overflow: 'auto' }),
+  empty: css({ display: 'grid', placeItems: 'center' }),
+});

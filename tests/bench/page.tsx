@@ -95,7 +95,9 @@ const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: numbe
 /** The panel's path: reads the frame as the panel reads it, then draws (one component type, so a new frame re-renders it). */
 function Ours({ series }: { series: DataFrame[] }) {
   const parsed = usePanelData(series);
-  return 'data' in parsed ? <FlameGraphContainer data={parsed.data} width={W} height={H} options={defaultOptions} /> : null;
+  return 'data' in parsed ? (
+    <FlameGraphContainer data={parsed.data} width={W} height={H} options={defaultOptions} />
+  ) : null;
 }
 
 function view(lib: Lib, f: DataFrame) {
@@ -617,6 +619,7 @@ const api = {
         }
       });
       obs.observe({ type: 'longtask' });
+      performance.mark(`open-start:${from}`);
       if (from === 'menu') {
         await api.openMenu();
         await new Promise((r) => setTimeout(r, 500));
@@ -628,6 +631,7 @@ const api = {
       }
       await nextFrame();
       out[`${from}ReadyMs`] = performance.now() - t0;
+      performance.mark(`open-end:${from}`);
       obs.disconnect();
       out[`${from}LongestTaskMs`] = longest;
       await framesOf(() => labelledButton('Exit sandwich view').click());
@@ -658,6 +662,8 @@ const api = {
       }
     });
     obs.observe({ type: 'longtask' });
+    performance.mark('sandwich-input');
+    performance.mark('open-start:callgraph');
     const t0 = performance.now();
     const sw = await framesOf(() => labelled('Call graph').click());
     // until the placed graph is in the page, then the frame that paints it
@@ -666,6 +672,8 @@ const api = {
     }
     const painted = await new Promise<number>((r) => requestAnimationFrame((t) => r(t)));
     const readyMs = performance.now() - t0;
+    performance.mark('sandwich-shown');
+    performance.mark('open-end:callgraph');
     obs.disconnect();
     const out = {
       switchMs: sw.ms,

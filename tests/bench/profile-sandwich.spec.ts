@@ -74,7 +74,9 @@ test('profile the sandwich switch', async ({ page }) => {
                 ? (window as any).bench.viewInput('Collapse')
                 : i === 'zoom'
                   ? (window as any).bench.zoom('emberscope')
-                  : (window as any).bench.sandwichInput(i),
+                  : i === 'callgraph'
+                    ? (window as any).bench.callGraph('emberscope')
+                    : (window as any).bench.sandwichInput(i),
           input
         );
         await page.waitForTimeout(300);

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { REPO } from '../support/playground';
 import { startStaticServer } from '../support/staticServer';
 import { loadInput } from './cases';
+import { longestTask, TASK_CATEGORIES } from './longTasks';
 import { onScreenRuns } from './onScreen';
+import { traced } from './trace';
 
 type Lib = 'emberscope' | 'grafana';
 interface Measure {
@@ -106,8 +108,9 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
     try {
       for (let r = 0; r < RUNS && lib === 'emberscope'; r++) {
         await page.evaluate((l) => (window as any).bench.mount(l, false), lib);
-        callGraphs.push(await page.evaluate((l) => (window as any).bench.callGraph(l), lib));
-        sandwichOpens.push(await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib));
+        const [cg, so] = await opens(page, cdp, lib);
+        callGraphs.push(cg);
+        sandwichOpens.push(so);
       }
     } catch (e) {
       return { error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
@@ -156,8 +159,9 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
       }
       if (lib === 'emberscope') {
         views.push(await page.evaluate((l) => (window as any).bench.views(l), lib));
-        callGraphs.push(await page.evaluate((l) => (window as any).bench.callGraph(l), lib));
-        sandwichOpens.push(await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib));
+        const [cg, so] = await opens(page, cdp, lib);
+        callGraphs.push(cg);
+        sandwichOpens.push(so);
       }
     }
   } catch (e) {
@@ -200,6 +204,38 @@ async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> 
         )
       : undefined,
   };
+}
+
+/**
+ * The call graph's opening, then the sandwich's from the top table and from the context menu
+ * (bench.callGraph, bench.sandwichOpen), under a trace: each with its longest main-thread task
+ * by the main thread's CPU time (and that task's wall time) and by wall time, beside the page's
+ * own long-task API figure.
+ */
+async function opens(page: Page, cdp: CDPSession, lib: Lib): Promise<[Record<string, number>, Record<string, number>]> {
+  let cg: Record<string, number> = {};
+  let so: Record<string, number> = {};
+  // OPEN_TRACE=1 samples the JS too, to see what a long task ran
+  const categories =
+    TASK_CATEGORIES + (process.env.OPEN_TRACE ? ',v8.execute,disabled-by-default-v8.cpu_profiler' : '');
+  const events = await traced(cdp, categories, async () => {
+    cg = await page.evaluate((l) => (window as any).bench.callGraph(l), lib);
+    so = await page.evaluate((l) => (window as any).bench.sandwichOpen(l), lib);
+  });
+  if (process.env.OPEN_TRACE) {
+    // OPEN_TRACE=1 keeps the trace of each run's opens for a closer look (test-results/open-trace-*.json)
+    fs.writeFileSync(path.join(REPO, 'test-results', `open-trace-${Date.now()}.json`), JSON.stringify(events));
+  }
+  const withTasks = (r: Record<string, number>, name: string, prefix: string) => {
+    const t = longestTask(events, name);
+    r[`${prefix}LongestThreadMs`] = t.threadMs;
+    r[`${prefix}LongestThreadWallMs`] = t.wallOfThreadMs;
+    r[`${prefix}LongestWallMs`] = t.wallMs;
+  };
+  withTasks(cg, 'callgraph', 'trace');
+  withTasks(so, 'table', 'table');
+  withTasks(so, 'menu', 'menu');
+  return [cg, so];
 }
 
 /**
@@ -330,7 +366,10 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
         ['switch to the call graph: frames to redraw', 'switchFrames', 0],
         ['call graph on screen after (wall ms)', 'readyMs', 0],
         ['call graph on screen: frames', 'readyFrames', 0],
-        ['call graph: longest task over 50 ms (ms; 0 = none)', 'longestTaskMs', 0],
+        ['call graph: longest task over 50 ms, long-task API (wall ms; 0 = none)', 'longestTaskMs', 0],
+        ["call graph: longest task's main-thread CPU (ms, trace)", 'traceLongestThreadMs', 1],
+        ['call graph: that task wall (ms, trace)', 'traceLongestThreadWallMs', 1],
+        ['call graph: longest task wall (ms, trace)', 'traceLongestWallMs', 1],
       ] as const) {
         lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(cg[key], d)} | – | – |`);
       }
@@ -339,12 +378,18 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
     if (so) {
       for (const [label, key] of [
         ["top table's sandwich until its whole merge is on screen (wall ms)", 'tableReadyMs'],
-        ["top table's sandwich: longest task over 50 ms (ms; 0 = none)", 'tableLongestTaskMs'],
+        ["top table's sandwich: longest task over 50 ms, long-task API (wall ms; 0 = none)", 'tableLongestTaskMs'],
+        ["top table's sandwich: longest task's main-thread CPU (ms, trace)", 'tableLongestThreadMs'],
+        ["top table's sandwich: that task wall (ms, trace)", 'tableLongestThreadWallMs'],
+        ["top table's sandwich: longest task wall (ms, trace)", 'tableLongestWallMs'],
         ["context menu's sandwich (menu opened 500 ms before) until whole on screen (wall ms)", 'menuReadyMs'],
         [
-          "context menu's sandwich: longest task over 50 ms from the menu's opening (ms; 0 = none)",
+          "context menu's sandwich: longest task over 50 ms from the menu's opening, long-task API (wall ms; 0 = none)",
           'menuLongestTaskMs',
         ],
+        ["context menu's sandwich: longest task's main-thread CPU (ms, trace)", 'menuLongestThreadMs'],
+        ["context menu's sandwich: that task wall (ms, trace)", 'menuLongestThreadWallMs'],
+        ["context menu's sandwich: longest task wall (ms, trace)", 'menuLongestWallMs'],
       ] as const) {
         lines.push(`| ${r.case} | ${r.nodes} | ${label} | ${fmt(so[key], 0)} | – | – |`);
       }

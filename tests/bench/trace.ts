@@ -10,6 +10,8 @@ export interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** The thread's CPU time in the event (where the trace records thread time). */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: Record<string, any>;

@@ -11,6 +11,8 @@ import { TABLE_WIDTH_KEY } from './storage';
 import { FlamegraphPanel } from '../FlamegraphPanel';
 
 const data = readFlameData(nestedSet(SMALL));
+// an element's style as the page applies it (sizes and places come from classes, not inline styles)
+const styleOf = (el: Element) => getComputedStyle(el);
 
 // the table's rows come in idle slices after the first paint: on a busy machine that can take
 // longer than testing-library's default second, so a wait gives up only on a view that hangs
@@ -106,13 +108,13 @@ describe('FlameGraphView', () => {
     expect(within(tip).getByTestId('tooltip-self')).toHaveTextContent('5 ns (5.00% of total)');
     // the hovered bar is outlined where it is drawn
     const hovered = screen.getByTestId('flamegraph-hovered');
-    expect([hovered.style.left, hovered.style.top, hovered.style.width]).toEqual(['500px', '40px', '399px']);
+    expect([styleOf(hovered).left, styleOf(hovered).top, styleOf(hovered).width]).toEqual(['500px', '40px', '399px']);
     expect(screen.queryByTestId('flamegraph-selected')).toBeNull();
     fireEvent.click(overlay, { clientX: 600, clientY: 45 });
     expect(screen.getByTestId('flamegraph-breadcrumbs')).toHaveTextContent('main.work');
     // the zoomed bar is selected and spans the whole width
     const selected = screen.getByTestId('flamegraph-selected');
-    expect([selected.style.left, selected.style.width]).toEqual(['0px', '999px']);
+    expect([styleOf(selected).left, styleOf(selected).width]).toEqual(['0px', '999px']);
     // zoomed: hash now spans 0..875 at level 3
     fireEvent.mouseMove(overlay, { clientX: 800, clientY: 65 });
     expect(screen.getByTestId('tooltip-total')).toHaveTextContent('35.0% of total, 87.5% of zoomed');
@@ -144,16 +146,16 @@ describe('FlameGraphView', () => {
   it('dragging the handle resizes the drawer and remembers the width', () => {
     renderView(1000);
     const table = screen.getByTestId('top-table');
-    const before = parseFloat(table.style.width);
+    const before = parseFloat(styleOf(table).width);
     const handle = screen.getByTestId('drawer-handle');
     fireEvent.pointerDown(handle, { clientX: 600, pointerId: 1 });
     fireEvent.pointerMove(handle, { clientX: 500, pointerId: 1 });
     fireEvent.pointerUp(handle, { clientX: 500, pointerId: 1 });
-    expect(parseFloat(screen.getByTestId('top-table').style.width)).toBe(before + 100);
+    expect(parseFloat(styleOf(screen.getByTestId('top-table')).width)).toBe(before + 100);
     expect(Number(window.localStorage.getItem(TABLE_WIDTH_KEY))).toBe(before + 100);
     // the graph (its box; the canvas' bitmap is kept as wide as it was and clipped) gives up the width
     const graph = screen.getByTestId('flamegraph-hit');
-    expect(parseFloat(graph.style.width) + before + 100 + 8).toBe(1000);
+    expect(parseFloat(styleOf(graph).width) + before + 100 + 8).toBe(1000);
   });
 
   it('below the width where both fit, a toggle switches between graph and table', async () => {

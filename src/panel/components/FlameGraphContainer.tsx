@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
-import { css } from '@emotion/css';
+import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { FlameData, percentBase } from '../../shared/flameData';
@@ -31,6 +31,7 @@ import { useElementHeight } from './useElementSize';
 import { focusNotice } from './focus/FocusNotice';
 import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
 import { decodeLink, encodeLink, linkOf, ViewLink } from './focus/viewLink';
+import { useSizeClass } from './sizeStyles';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
 
@@ -160,10 +161,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const layout = bodyLayout(view, sandwichOpen, width, state.drawerWidth);
 
   // the top table and the sandwich read the graph the right way up, inverted or not
-  const tableIndex = useMemo(
-    () => (tableData === data ? index : buildIndex(tableData)),
-    [tableData, data, index]
-  );
+  const tableIndex = useMemo(() => (tableData === data ? index : buildIndex(tableData)), [tableData, data, index]);
   const table = useTopTable(tableData, tableIndex, layout.showTable, state.sort, found.searchResult);
   const { allRows, sortedRows, tableSearch } = table;
   // A drawer once shown stays mounted, hidden, while the other one is open: switching back shows
@@ -233,15 +231,13 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   });
   const onHeaderAction = useCallback((a: HeaderAction) => onHeaderActionRef.current(a), []);
   const rootRef = useRef<HTMLDivElement>(null);
+  const size = useSizeClass(width, height);
+  const bodySize = useSizeClass(undefined, bodyHeight);
   // stable: the call graph resets its pick when this callback changes
   const onGraphPick = useCallback((name: number) => act({ type: 'pickInGraph', name }), [act]);
 
   if (data.count === 0) {
-    return (
-      <div className={styles.empty} style={{ width, height }}>
-        No profile data
-      </div>
-    );
+    return <div className={cx(styles.empty, size)}>No profile data</div>;
   }
 
   return (
@@ -250,8 +246,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
       data-testid="flamegraph-view"
       tabIndex={0}
       onKeyDown={(e) => onKeyDown(e, state, graph.shown, graph.toShown, graph.toOrig, act)}
-      className={styles.root}
-      style={{ width, height }}
+      className={cx(styles.root, size)}
     >
       <FlameGraphHeader
         ref={headerRef}
@@ -271,7 +266,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
         act={act}
         sampleFilters={shownProfile.choices}
       />
-      <div className={styles.body} style={{ height: bodyHeight }}>
+      <div className={cx(styles.body, bodySize)}>
         {layout.showGraph && sandwichModel && (
           <SandwichView
             key={sandwichModel.depthLimit === undefined ? 'whole' : 'cut'}

@@ -152,6 +152,75 @@ class FunctionsPass {
 }
 
 /**
+ * Each function's flat and cum over every row, a chunk of rows at a time, in typed arrays: what
+ * the node cutoff needs of the whole graph. The arrows are summed only by the passes after the
+ * cutoff (GraphPass), over the functions that stay: a large frame's every caller → callee pair
+ * as objects would be tens of megabytes the collector copies, in pauses of their own.
+ */
+class SumsPass {
+  readonly flat: Float64Array;
+  readonly cum: Float64Array;
+  private readonly onPath: Int32Array;
+  private readonly pushedFn: Int32Array;
+  private top = 0; // levels [1, top) are on the path
+  private i = 1;
+
+  constructor(
+    private readonly data: FlameData,
+    private readonly v: CallGraphValues,
+    private readonly fns: Functions
+  ) {
+    const nfn = fns.names.length;
+    this.flat = new Float64Array(nfn);
+    this.cum = new Float64Array(nfn);
+    this.onPath = new Int32Array(nfn);
+    this.pushedFn = new Int32Array(data.maxLevel + 1);
+  }
+
+  /** Adds one chunk of rows; true once every row is in. */
+  chunk(): boolean {
+    const n = this.data.count;
+    const { level, nameIdx } = this.data;
+    const { value, self } = this.v;
+    const { canon } = this.fns;
+    const { flat, cum, onPath, pushedFn } = this;
+    let top = this.top;
+    let i = this.i;
+    const end = Math.min(n, i + CHUNK);
+    for (; i < end; i++) {
+      const l = level[i];
+      while (top > l) {
+        top--;
+        onPath[pushedFn[top]]--;
+      }
+      top = l + 1;
+      const fn = canon[nameIdx[i]];
+      // each sample once: only the function's topmost occurrence on the path adds to its cum
+      if (onPath[fn] === 0) {
+        cum[fn] += value[i];
+      }
+      onPath[fn]++;
+      pushedFn[l] = fn;
+      flat[fn] += self[i];
+    }
+    this.top = top;
+    this.i = i;
+    return i >= n;
+  }
+
+  /** The functions with a flat or a cum (the graph's functions). */
+  present(): number[] {
+    const out: number[] = [];
+    for (let fn = 0; fn < this.flat.length; fn++) {
+      if (this.cum[fn] !== 0 || this.flat[fn] !== 0) {
+        out.push(fn);
+      }
+    }
+    return out;
+  }
+}
+
+/**
  * The graph of the rows' functions (every function when kept is undefined, else only those with
  * kept[fn] set): pprof's graph.New, node by node, a chunk of rows at a time. Functions with no
  * flat and no cum are left out of the result.
@@ -402,10 +471,10 @@ function removeRedundantEdgesInto(s: Sums, order: (a: Edge, b: Edge) => number) 
   }
 }
 
-function keptSet(g: Sums[], nfn: number): Uint8Array {
+function keptSet(fns: number[], nfn: number): Uint8Array {
   const kept = new Uint8Array(nfn);
-  for (const s of g) {
-    kept[s.fn] = 1;
+  for (const fn of fns) {
+    kept[fn] = 1;
   }
   return kept;
 }
@@ -471,10 +540,7 @@ export class CallGraphBuild {
   ) {
     const functions = new FunctionsPass(data);
     this.functions = functions;
-    this.todo.push(
-      () => functions.chunk(),
-      this.passJob(undefined, () => this.afterWhole())
-    );
+    this.todo.push(() => functions.chunk(), this.sumsJob());
   }
 
   chunk(): boolean {
@@ -484,8 +550,21 @@ export class CallGraphBuild {
     return this.todo.length === 0;
   }
 
+  /** The whole graph's flat and cum per function (no arrows), then the node cutoff (afterWhole). */
+  private sumsJob(): () => boolean {
+    let pass: SumsPass | undefined;
+    return () => {
+      pass ??= new SumsPass(this.data, this.values, this.functions.fns);
+      if (!pass.chunk()) {
+        return false;
+      }
+      this.afterWhole(pass);
+      return true;
+    };
+  }
+
   /** A pass over every row keeping the functions of `keep` (all when undefined), then `then` with its result in g. */
-  private passJob(keep: Sums[] | undefined, then: () => void): () => boolean {
+  private passJob(keep: number[] | undefined, then: () => void): () => boolean {
     let pass: GraphPass | undefined;
     return () => {
       const fns = this.functions.fns;
@@ -533,24 +612,22 @@ export class CallGraphBuild {
     );
   }
 
-  /** After the whole graph: the cutoffs, and the graph made again without the functions under the node cutoff. */
-  private afterWhole() {
+  /**
+   * After the whole graph's sums: the cutoffs, and the graph with its arrows made of the
+   * functions at or over the node cutoff (all of them when none is under it).
+   */
+  private afterWhole(sums: SumsPass) {
     const o = this.options;
+    const present = sums.present();
     let total = 0;
-    for (const s of this.g) {
-      total += s.flat;
+    for (const fn of present) {
+      total += sums.flat[fn];
     }
     this.nodeCutoff = Math.abs(Math.trunc(total * o.nodeFraction));
     this.edgeCutoff = Math.abs(Math.trunc(total * o.edgeFraction));
-    if (this.nodeCutoff > 0) {
-      const keep = this.g.filter((s) => Math.abs(s.cum) >= this.nodeCutoff);
-      if (keep.length !== this.g.length) {
-        this.droppedNodes = this.g.length - keep.length;
-        this.todo.push(this.passJob(keep, () => this.order(() => this.afterCut())));
-        return;
-      }
-    }
-    this.order(() => this.afterCut());
+    const keep = this.nodeCutoff > 0 ? present.filter((fn) => Math.abs(sums.cum[fn]) >= this.nodeCutoff) : present;
+    this.droppedNodes = present.length - keep.length;
+    this.todo.push(this.passJob(this.droppedNodes > 0 ? keep : undefined, () => this.order(() => this.afterCut())));
   }
 
   /** After the cut graph is in order: its light arrows trimmed, and the top nodeCount made again. */
@@ -567,7 +644,8 @@ export class CallGraphBuild {
         (s) => void trimEdgesInto(s, cutoff),
         () => {
           if (this.g.length > o.nodeCount) {
-            this.todo.push(this.passJob(this.g.slice(0, o.nodeCount), () => this.order(() => this.finish())));
+            const top = this.g.slice(0, o.nodeCount).map((s) => s.fn);
+            this.todo.push(this.passJob(top, () => this.order(() => this.finish())));
           } else {
             this.finish();
           }

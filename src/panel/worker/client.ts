@@ -138,8 +138,9 @@ export class ModelWorkerClient {
 
 /** A frame's columns as fresh typed arrays (the worker gets these copies; the page keeps its own). */
 export function columnsOf(d: FlameData): FrameColumns {
-  const f64 = (c: ArrayLike<number>) => Float64Array.from(c);
-  const i32 = (c: ArrayLike<number>) => Int32Array.from(c);
+  // the constructors copy a typed array (or a plain one) in one go; `from` reads it element by element
+  const f64 = (c: ArrayLike<number>) => new Float64Array(c);
+  const i32 = (c: ArrayLike<number>) => new Int32Array(c);
   const cols: FrameColumns = {
     count: d.count,
     level: i32(d.level),
@@ -154,7 +155,7 @@ export function columnsOf(d: FlameData): FrameColumns {
     cols.selfRight = f64(d.selfRight);
   }
   if (d.virtual && d.virtualLabelIdx) {
-    cols.virtual = Uint8Array.from(d.virtual);
+    cols.virtual = new Uint8Array(d.virtual);
     cols.virtualLabelIdx = i32(d.virtualLabelIdx);
   }
   return cols;

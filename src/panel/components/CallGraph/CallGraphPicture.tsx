@@ -10,6 +10,7 @@ import { CallGraph } from '../../model/callGraph';
 import { ARROW_FONT, percent, PlacedGraph, pprofColor } from '../../model/callGraphLayout';
 import { Matcher } from '../../model/search';
 import { arrowHead, arrowPath, FONT_FAMILY } from './svg';
+import { useSizeClass } from '../sizeStyles';
 
 export interface CallGraphViewProps {
   data: FlameData;
@@ -48,17 +49,15 @@ export function CallGraphPicture({
 }: CallGraphViewProps & { graph: CallGraph; placed: PlacedGraph; format: (v: number) => string }) {
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
+  const size = useSizeClass(width, height);
   const dark = theme.isDark;
   const diff = data.valueRight !== undefined;
-  const nameIdx = useMemo(() => {
-    const m = new Map<string, number>();
-    data.names.forEach((n, k) => {
-      if (!m.has(n)) {
-        m.set(n, k);
-      }
-    });
-    return m;
-  }, [data.names]);
+  // a picked function's index in data.names, looked up at the pick (a map of every name would
+  // cost a pass over the frame's names in the render that shows the graph)
+  const nameIdx = (name: string) => {
+    const k = data.names.indexOf(name);
+    return k >= 0 ? k : undefined;
+  };
 
   const viewH = Math.max(0, height - LEGEND);
   // first as wide as the panel (at most pprof's own size, its 8 pt text), callers at the top;
@@ -129,7 +128,7 @@ export function CallGraphPicture({
     }
     const next = picked === k ? -1 : k;
     setPicked(next);
-    onPick?.(next >= 0 ? (nameIdx.get(graph.nodes[next].name) ?? -1) : -1);
+    onPick?.(next >= 0 ? (nameIdx(graph.nodes[next].name) ?? -1) : -1);
   };
 
   const total = graph.total;
@@ -158,7 +157,7 @@ export function CallGraphPicture({
   const pickedNode = picked >= 0 ? graph.nodes[picked] : undefined;
 
   return (
-    <div data-testid="callgraph" data-state="ready" className={styles.root} style={{ width, height }}>
+    <div data-testid="callgraph" data-state="ready" className={cx(styles.root, size)}>
       <div className={styles.legend}>
         <Button size="sm" variant="secondary" fill="text" onClick={fitAll} tooltip="See it whole">
           Fit
@@ -174,7 +173,7 @@ export function CallGraphPicture({
               variant="secondary"
               icon="gf-layout-simple"
               onClick={() => {
-                const k = nameIdx.get(pickedNode.name);
+                const k = nameIdx(pickedNode.name);
                 if (k !== undefined) {
                   onSandwich(k);
                 }

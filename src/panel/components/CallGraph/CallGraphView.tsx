@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useState } from 'react';
-import { useTheme2 } from '@grafana/ui';
+import { css, cx } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { useStyles2 } from '@grafana/ui';
 import { FlameData } from '../../../shared/flameData';
 import { CallGraph, CallGraphBuild, PPROF_GRAPH_DEFAULTS, sideValues } from '../../model/callGraph';
 import { PlacedGraph } from '../../model/callGraphLayout';
@@ -13,6 +15,7 @@ import { formatValue } from '../../model/format';
 import { MAX_CALL_GRAPH_NODES } from '../../options';
 import { CallGraphPicture, CallGraphViewProps } from './CallGraphPicture';
 import { measure } from './svg';
+import { useSizeClass } from '../sizeStyles';
 
 /**
  * pprof's call graph (its web UI's default Graph view): functions as boxes whose text grows with
@@ -23,7 +26,8 @@ import { measure } from './svg';
  */
 export function CallGraphView(props: CallGraphViewProps) {
   const { data, width, height, nodeCount } = props;
-  const theme = useTheme2();
+  const styles = useStyles2(getStyles);
+  const size = useSizeClass(width, height);
   // a saved count out of range (a hand-edited dashboard) is brought back into it
   const count = Math.max(1, Math.min(MAX_CALL_GRAPH_NODES, Math.round(nodeCount || PPROF_GRAPH_DEFAULTS.nodeCount)));
   const format = useCallback((v: number) => formatValue(v, data.unit), [data.unit]);
@@ -67,24 +71,22 @@ export function CallGraphView(props: CallGraphViewProps) {
   }, [ready, data, key, count, format]);
   if (!ready) {
     return (
-      <div
-        data-testid="callgraph"
-        data-state={stage}
-        style={{
-          width,
-          height,
-          display: 'grid',
-          placeItems: 'center',
-          color: theme.colors.text.secondary,
-          fontSize: theme.typography.bodySmall.fontSize,
-        }}
-      >
+      <div data-testid="callgraph" data-state={stage} className={cx(styles.making, size)}>
         {stage === 'graph' ? 'Making the call graph…' : 'Placing the call graph…'}
       </div>
     );
   }
   return <CallGraphPicture {...props} graph={ready.graph} placed={ready.placed} format={format} />;
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  making: css({
+    display: 'grid',
+    placeItems: 'center',
+    color: theme.colors.text.secondary,
+    fontSize: theme.typography.bodySmall.fontSize,
+  }),
+});
 
 /** A made call graph and its picture, for one frame and node count. */
 interface Made {

@@ -9,7 +9,8 @@ import { percentBase } from '../../../shared/flameData';
 import { FlameIndex } from '../../model/flameIndex';
 import { hasChildren, pathTo, TreeSortKey, treeRows } from '../../model/callTree';
 import { formatPercent, formatValue } from '../../model/format';
-import { DiffCells, NAME_W, NUM_W, tableWidths } from '../TopTable/TopTable';
+import { DiffCells, NAME_W, NUM_W, rowAt, useTableBoxClass } from '../TopTable/TopTable';
+import { useSizeClass } from '../sizeStyles';
 
 export interface CallTreeProps {
   index: FlameIndex;
@@ -26,6 +27,8 @@ export interface CallTreeProps {
 const ROW = 24;
 const HEADER = 28;
 const INDENT = 12;
+/** A name cell's indent by the node's depth (a class per depth shown). */
+const indentOf = (level: number) => css({ paddingLeft: 6 + level * INDENT });
 
 const getStyles = (theme: GrafanaTheme2) => ({
   table: css({ fontSize: 12, display: 'flex', flexDirection: 'column', outline: 'none' }),
@@ -185,6 +188,9 @@ export function CallTree(props: CallTreeProps) {
   const bodyHeight = Math.max(0, height - HEADER);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 5);
   const last = Math.min(rows.length, Math.ceil((scrollTop + bodyHeight) / ROW) + 5);
+  const boxClass = useTableBoxClass(width, height, nameW, numW);
+  const bodyClass = useSizeClass(undefined, bodyHeight);
+  const rowsClass = useSizeClass(undefined, rows.length * ROW);
   const root = percentBase(d) || 1;
   const rootRight = d.valueRight ? d.valueRight[0] : 0;
   const sortHeader = (key: TreeSortKey, label: string) => (
@@ -213,9 +219,7 @@ export function CallTree(props: CallTreeProps) {
       data-testid="call-tree"
       tabIndex={0}
       onKeyDown={onKeyDown}
-      className={styles.table}
-      // the panel's size, and the column widths the cells read
-      style={{ width, height, ...tableWidths(nameW, numW) }}
+      className={cx(styles.table, boxClass)}
     >
       <div role="row" className={styles.headerRow}>
         <div role="columnheader" className={cx(styles.columnHeader, styles.nameColumn)}>
@@ -242,11 +246,10 @@ export function CallTree(props: CallTreeProps) {
       </div>
       <div
         ref={scroller}
-        className={styles.body}
-        style={{ height: bodyHeight }}
+        className={cx(styles.body, bodyClass)}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
-        <div role="rowgroup" className={styles.rows} style={{ height: rows.length * ROW }}>
+        <div role="rowgroup" className={cx(styles.rows, rowsClass)}>
           {Array.from(rows.subarray(first, last)).map((i, k) => {
             const name = d.names[d.nameIdx[i]];
             const kids = hasChildren(index, i);
@@ -261,15 +264,19 @@ export function CallTree(props: CallTreeProps) {
                 aria-expanded={kids ? isOpen : undefined}
                 aria-selected={i === focus}
                 title={name}
-                className={cx(styles.row, i === focus && styles.selected, i === cursor && styles.cursor)}
-                style={{ top: (first + k) * ROW }}
+                className={cx(
+                  styles.row,
+                  i === focus && styles.selected,
+                  i === cursor && styles.cursor,
+                  rowAt((first + k) * ROW)
+                )}
                 onClick={() => {
                   setCursor(i);
                   toggle(i);
                   onSelect(i);
                 }}
               >
-                <div role="cell" className={styles.name} style={{ paddingLeft: 6 + d.level[i] * INDENT }}>
+                <div role="cell" className={cx(styles.name, indentOf(d.level[i]))}>
                   <span aria-hidden className={styles.twisty}>
                     {kids ? (isOpen ? '▾' : '▸') : ''}
                   </span>

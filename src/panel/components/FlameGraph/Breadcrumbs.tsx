@@ -3,6 +3,7 @@
 
 import React from 'react';
 import { css } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
 import { Button, useStyles2 } from '@grafana/ui';
 import { FlameIndex, ancestors } from '../../model/flameIndex';
 
@@ -18,7 +19,7 @@ export interface BreadcrumbsProps {
 /** How many path elements above the zoomed node are shown before the rest collapse into `…`. */
 const SHOWN = 3;
 
-const getStyles = () => ({
+const getStyles = (_theme: GrafanaTheme2, steps: number) => ({
   path: css({ display: 'flex', alignItems: 'center', gap: 4, minWidth: 0, flex: '1 1 100%', fontSize: 12 }),
   step: css({
     background: 'none',
@@ -32,26 +33,24 @@ const getStyles = () => ({
     overflow: 'hidden',
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
+    // the steps share the row
+    maxWidth: `${Math.floor(100 / Math.max(1, steps))}%`,
   }),
   current: css({ fontWeight: 700 }),
 });
 
 /** The path from the root to the zoomed node; each step zooms there; Reset returns to the root. */
 export function Breadcrumbs({ index, focus, onZoom, onReset, labelOf }: BreadcrumbsProps) {
-  const styles = useStyles2(getStyles);
+  const path = focus > 0 ? [...ancestors(index, focus), focus] : [];
+  const shown = path.length > SHOWN + 1 ? path.slice(path.length - SHOWN) : path.slice(1);
+  const hidden = path.length > SHOWN + 1;
+  const styles = useStyles2(getStyles, shown.length);
   if (focus <= 0) {
     return null;
   }
   const d = index.data;
-  const path = [...ancestors(index, focus), focus];
-  const shown = path.length > SHOWN + 1 ? path.slice(path.length - SHOWN) : path.slice(1);
-  const hidden = path.length > SHOWN + 1;
   return (
-    <nav
-      aria-label="Zoom path"
-      data-testid="flamegraph-breadcrumbs"
-      className={styles.path}
-    >
+    <nav aria-label="Zoom path" data-testid="flamegraph-breadcrumbs" className={styles.path}>
       <Button size="sm" variant="secondary" icon="home-alt" onClick={onReset} aria-label="Reset zoom">
         Reset
       </Button>
@@ -66,7 +65,6 @@ export function Breadcrumbs({ index, focus, onZoom, onReset, labelOf }: Breadcru
               title={name}
               onClick={() => onZoom(n)}
               className={n === focus ? `${styles.step} ${styles.current}` : styles.step}
-              style={{ maxWidth: `${Math.floor(100 / shown.length)}%` }}
             >
               {name}
             </button>

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { css, cx } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { useStyles2 } from '@grafana/ui';
 import { FlameIndex, indexReady } from '../../model/flameIndex';
 import { NodeColors } from '../../model/colors';
 import { TextAlign } from '../../types';
@@ -108,6 +111,9 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
   );
   const contentHeight = (depth + 1) * ROW_HEIGHT;
   const viewHeight = Math.max(0, Math.min(height, contentHeight));
+  // grown upward, a graph shorter than the view sits on the view's bottom edge
+  const marginTop = props.inverted === true ? Math.max(0, height - contentHeight) : 0;
+  const styles = useStyles2(getStyles, width, height, contentHeight, viewHeight, marginTop);
   // the bitmap is as tall as the box, whatever part of it the graph fills: a zoom, a collapse
   // switch or a reset that makes the graph shorter or taller then draws into the same bitmap
   // instead of allocating a new one (the first draw into a new bitmap and its upload cost 8–14
@@ -298,49 +304,27 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
     return (
       <div
         data-testid={lw === 2 ? 'flamegraph-selected' : 'flamegraph-hovered'}
-        style={{
-          position: 'absolute',
-          left: x,
-          top: rowY(layout, index.data.level[i]),
-          width: Math.max(lw, w - 1),
-          height: ROW_HEIGHT - 1,
-          border: `${lw}px solid ${color}`,
-          boxSizing: 'border-box',
-          pointerEvents: 'none',
-        }}
+        className={cx(
+          styles.outline,
+          // the bar's own place and the outline's colour: a class per outlined bar (emotion keeps them)
+          css({
+            left: x,
+            top: rowY(layout, index.data.level[i]),
+            width: Math.max(lw, w - 1),
+            border: `${lw}px solid ${color}`,
+          })
+        )}
       />
     );
   };
 
   return (
-    <div
-      ref={scrollRef}
-      data-testid="flamegraph-scroll"
-      onScroll={onScroll}
-      style={{ width, height, overflowY: 'auto', overflowX: 'hidden', position: 'relative' }}
-    >
-      <div
-        style={{
-          height: contentHeight,
-          position: 'relative',
-          // grown upward, a graph shorter than the view sits on the view's bottom edge
-          marginTop: inverted ? Math.max(0, height - contentHeight) : 0,
-        }}
-      >
-        <div
-          ref={stickyRef}
-          style={{ position: 'sticky', top: 0, height: viewHeight, width: props.width, overflow: 'hidden' }}
-        >
+    <div ref={scrollRef} data-testid="flamegraph-scroll" onScroll={onScroll} className={styles.scroll}>
+      <div className={styles.content}>
+        <div ref={stickyRef} className={styles.sticky}>
           <div
             data-testid={testId.replace(/-canvas$/, '-hit')}
-            style={{
-              position: 'absolute',
-              left: 0,
-              top: 0,
-              width: props.width,
-              height: viewHeight,
-              cursor: props.hovered >= 0 ? 'pointer' : 'default',
-            }}
+            className={cx(styles.hit, props.hovered >= 0 && styles.onBar)}
             onMouseMove={(e) => onHover(nodeAt(e), e.clientX, e.clientY)}
             onMouseLeave={(e) => onHover(-1, e.clientX, e.clientY)}
             onClick={(e) => {
@@ -364,4 +348,21 @@ export const FlameCanvas = React.memo(function FlameCanvas(props: FlameCanvasPro
       </div>
     </div>
   );
+});
+
+/** The scroller's, the graph's and the sticky view's sizes (each remade only when it changes). */
+const getStyles = (
+  _theme: GrafanaTheme2,
+  width: number,
+  height: number,
+  contentHeight: number,
+  viewHeight: number,
+  marginTop: number
+) => ({
+  scroll: css({ width, height, overflowY: 'auto', overflowX: 'hidden', position: 'relative' }),
+  content: css({ height: contentHeight, position: 'relative', marginTop }),
+  sticky: css({ position: 'sticky', top: 0, height: viewHeight, width, overflow: 'hidden' }),
+  hit: css({ position: 'absolute', left: 0, top: 0, width, height: viewHeight, cursor: 'default' }),
+  onBar: css({ cursor: 'pointer' }),
+  outline: css({ position: 'absolute', height: ROW_HEIGHT - 1, boxSizing: 'border-box', pointerEvents: 'none' }),
 });

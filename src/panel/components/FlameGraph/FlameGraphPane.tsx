@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useMemo } from 'react';
-import { css } from '@emotion/css';
+import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { TextAlign } from '../../types';
@@ -13,6 +13,7 @@ import { DrawnColumns, FlameCanvas } from './FlameCanvas';
 import { FlameContextMenu } from './FlameContextMenu';
 import { OverTimeOff } from '../OverTime';
 import { Tooltip } from './Tooltip';
+import { useSizeClass } from '../sizeStyles';
 import { ShownGraph } from './useShownGraph';
 
 /** Space under the header's rows, in CSS px. */
@@ -64,6 +65,7 @@ export function FlameGraphPane(props: FlameGraphPaneProps) {
   const { graph, state, collapse, nodeMatch, width, height, dark, act } = props;
   const { shown, collapsed, toShown, toOrig, colors, baseColors, chainNamesOf } = graph;
   const styles = useStyles2(getStyles);
+  const size = useSizeClass(width);
   const crumbRow = crumbRowHeight(useTheme2());
   const focus = toShown(state.focus);
   const selected = toShown(state.selected);
@@ -95,7 +97,7 @@ export function FlameGraphPane(props: FlameGraphPaneProps) {
   };
   const { hover, menu } = state;
   return (
-    <div className={styles.pane} style={{ width }}>
+    <div className={cx(styles.pane, size)}>
       {crumbs && (
         <div className={styles.crumbs}>
           <Breadcrumbs index={shown} focus={focus} onZoom={zoom} onReset={reset} labelOf={crumbLabel} />

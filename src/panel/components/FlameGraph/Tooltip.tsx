@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useLayoutEffect, useRef, useState } from 'react';
-import { Portal } from '@grafana/ui';
+import { css, cx } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { Portal, useStyles2 } from '@grafana/ui';
 import { percentBase } from '../../../shared/flameData';
 import { FlameIndex } from '../../model/flameIndex';
 import { diffChange } from '../../model/colors';
@@ -81,6 +83,7 @@ export function Tooltip({ index, node, focus, clientX, clientY, dark, extra }: T
     }
     setPos({ left, top });
   }, [clientX, clientY, node]);
+  const styles = useStyles2(getStyles, dark);
   const d = index.data;
   return (
     <Portal>
@@ -88,30 +91,17 @@ export function Tooltip({ index, node, focus, clientX, clientY, dark, extra }: T
         ref={ref}
         data-testid="flamegraph-tooltip"
         role="tooltip"
-        style={{
-          position: 'fixed',
-          left: pos.left,
-          top: pos.top,
-          zIndex: 1000,
-          maxWidth: 'min(560px, calc(100vw - 8px))',
-          padding: '6px 8px',
-          borderRadius: 4,
-          pointerEvents: 'none',
-          font: '12px sans-serif',
-          background: dark ? '#22252b' : '#ffffff',
-          color: dark ? '#e6e6e6' : '#1b1b1f',
-          boxShadow: '0 2px 8px rgba(0,0,0,0.35)',
-          overflowWrap: 'anywhere',
-        }}
+        // where the pointer is: a class per place (emotion keeps them), the look from getStyles
+        className={cx(styles.tooltip, css({ left: pos.left, top: pos.top }))}
       >
-        <div data-testid="tooltip-name" style={{ fontFamily: 'monospace', fontWeight: 600, marginBottom: 4 }}>
+        <div data-testid="tooltip-name" className={styles.name}>
           {d.names[d.nameIdx[node]]}
         </div>
-        <table style={{ borderCollapse: 'collapse' }}>
+        <table className={styles.table}>
           <tbody>
             {[...tooltipRows(index, node, focus), ...(extra ?? [])].map(([k, v]) => (
               <tr key={k} data-testid={`tooltip-${k.toLowerCase()}`}>
-                <td style={{ paddingRight: 8, opacity: 0.75, verticalAlign: 'top' }}>{k}</td>
+                <td className={styles.key}>{k}</td>
                 <td>{v}</td>
               </tr>
             ))}
@@ -121,3 +111,22 @@ export function Tooltip({ index, node, focus, clientX, clientY, dark, extra }: T
     </Portal>
   );
 }
+
+const getStyles = (_theme: GrafanaTheme2, dark: boolean) => ({
+  tooltip: css({
+    position: 'fixed',
+    zIndex: 1000,
+    maxWidth: 'min(560px, calc(100vw - 8px))',
+    padding: '6px 8px',
+    borderRadius: 4,
+    pointerEvents: 'none',
+    font: '12px sans-serif',
+    background: dark ? '#22252b' : '#ffffff',
+    color: dark ? '#e6e6e6' : '#1b1b1f',
+    boxShadow: '0 2px 8px rgba(0,0,0,0.35)',
+    overflowWrap: 'anywhere',
+  }),
+  name: css({ fontFamily: 'monospace', fontWeight: 600, marginBottom: 4 }),
+  table: css({ borderCollapse: 'collapse' }),
+  key: css({ paddingRight: 8, opacity: 0.75, verticalAlign: 'top' }),
+});

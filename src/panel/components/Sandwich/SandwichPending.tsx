@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React from 'react';
-import { css } from '@emotion/css';
+import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { Button, useStyles2 } from '@grafana/ui';
+import { useSizeClass } from '../sizeStyles';
 
 export interface SandwichPendingProps {
   /** The function whose sandwich is being merged. */
@@ -20,8 +21,9 @@ export interface SandwichPendingProps {
  */
 export function SandwichPending({ name, width, height, onExit }: SandwichPendingProps) {
   const styles = useStyles2(getStyles);
+  const size = useSizeClass(width, height);
   return (
-    <div data-testid="sandwich-pending" className={styles.root} style={{ width, height }}>
+    <div data-testid="sandwich-pending" className={cx(styles.root, size)}>
       <div className={styles.bar}>
         <Button size="sm" variant="secondary" icon="arrow-left" onClick={onExit} aria-label="Exit sandwich view">
           Back

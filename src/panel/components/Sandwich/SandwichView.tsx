@@ -2,18 +2,21 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import React, { useCallback, useMemo, useState } from 'react';
-import { Button, useTheme2 } from '@grafana/ui';
+import { css, cx } from '@emotion/css';
+import { GrafanaTheme2 } from '@grafana/data';
+import { Button, useStyles2 } from '@grafana/ui';
 import { FlameData } from '../../../shared/flameData';
-import { buildIndex, FlameIndex } from '../../model/flameIndex';
+import { buildIndex, FlameIndex, warmIndex } from '../../model/flameIndex';
 import { memoOf } from '../../model/memo';
 import { nodeColors, NodeColors } from '../../model/colors';
 import { Sandwich } from '../../model/sandwich';
-import { chunkStep, IdleStep } from '../../model/idle';
+import { chunkStep, IdleStep, NO_DEADLINE } from '../../model/idle';
 import { formatPercent, formatValue } from '../../model/format';
 import { FlameCanvas } from '../FlameGraph/FlameCanvas';
 import { warmCanvases } from '../../render/canvasPool';
 import { Tooltip } from '../FlameGraph/Tooltip';
 import { ColorMode, ViewOptions } from '../../types';
+import { useSizeClass } from '../sizeStyles';
 
 export interface SandwichViewProps {
   sandwich: Sandwich;
@@ -29,8 +32,16 @@ export interface SandwichViewProps {
 const BAR = 30;
 const LABEL = 18;
 
-// a half's index and colours, made once per half (an idle-time prefetch makes them before the click)
-const halfIndex = memoOf((half: FlameData): FlameIndex => buildIndex(half));
+// a half's index and colours, made once per half (an idle-time prefetch makes them before the
+// click, the index in chunks: a large half's whole index in one go is a long task)
+const halfIndex = memoOf((half: FlameData): FlameIndex => buildIndex(half, { later: true }));
+
+/** A half's index made whole (what is left of it made now): what the view draws from. */
+function wholeHalfIndex(half: FlameData): FlameIndex {
+  const index = halfIndex(half);
+  warmIndex(index)(NO_DEADLINE);
+  return index;
+}
 const halfColors = memoOf((_: FlameData) => new Map<string, NodeColors>());
 
 function halfColor(half: FlameData, mode: ColorMode, colorBlind: boolean): NodeColors {
@@ -59,7 +70,7 @@ export function prepareSandwichSteps(
   for (const half of [sandwich.callers, sandwich.callees]) {
     let i = 0;
     steps.push(
-      () => void halfIndex(half),
+      (deadline) => warmIndex(halfIndex(half))(deadline),
       // every fill asked for once: the colours work out per function and per hue on first use,
       // which the first draw would otherwise do
       chunkStep(() => {
@@ -94,9 +105,10 @@ export function SandwichView({
   darkTheme,
   onExit,
 }: SandwichViewProps) {
-  const theme = useTheme2();
-  const callers = useMemo(() => halfIndex(sandwich.callers), [sandwich]);
-  const callees = useMemo(() => halfIndex(sandwich.callees), [sandwich]);
+  const styles = useStyles2(getStyles);
+  const size = useSizeClass(width, height);
+  const callers = useMemo(() => wholeHalfIndex(sandwich.callers), [sandwich]);
+  const callees = useMemo(() => wholeHalfIndex(sandwich.callees), [sandwich]);
   const callerColors = useMemo(
     () => halfColor(sandwich.callers, options.colorMode, !!options.colorBlindDiff),
     [sandwich, options.colorMode, options.colorBlindDiff]
@@ -117,19 +129,7 @@ export function SandwichView({
     (node: number, x: number, y: number) => setHover(node < 0 ? undefined : { half: 'callees', node, x, y }),
     []
   );
-  const label = (text: string) => (
-    <div
-      style={{
-        height: LABEL,
-        fontSize: 11,
-        color: theme.colors.text.secondary,
-        whiteSpace: 'nowrap',
-        overflow: 'hidden',
-      }}
-    >
-      {text}
-    </div>
-  );
+  const label = (text: string) => <div className={styles.label}>{text}</div>;
   const common = {
     selected: -1,
     width,
@@ -145,18 +145,14 @@ export function SandwichView({
       // "false" while the first draw of a deep graph's sandwich is cut at the levels the view shows
       // (the whole merge then replaces it), "true" once both halves are whole
       data-whole={sandwich.depthLimit === undefined}
-      style={{ width, height, display: 'flex', flexDirection: 'column', minWidth: 0 }}
+      className={cx(styles.root, size)}
     >
-      <div style={{ height: BAR, display: 'flex', alignItems: 'center', gap: 8, minWidth: 0, flex: 'none' }}>
+      <div className={styles.bar}>
         <Button size="sm" variant="secondary" icon="arrow-left" onClick={onExit} aria-label="Exit sandwich view">
           Back
         </Button>
-        <span
-          data-testid="sandwich-summary"
-          title={name}
-          style={{ fontSize: 12, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}
-        >
-          <b style={{ fontFamily: 'monospace' }}>{name}</b>
+        <span data-testid="sandwich-summary" title={name} className={styles.summary}>
+          <b className={styles.name}>{name}</b>
           {` · self ${formatValue(sandwich.self, unit)} · total ${formatValue(sandwich.total, unit)} (${formatPercent(
             rootTotal > 0 ? sandwich.total / rootTotal : 0
           )}) · ${sandwich.sites} call site${sandwich.sites === 1 ? '' : 's'}`}
@@ -198,3 +194,17 @@ export function SandwichView({
     </div>
   );
 }
+
+const getStyles = (theme: GrafanaTheme2) => ({
+  root: css({ display: 'flex', flexDirection: 'column', minWidth: 0 }),
+  bar: css({ height: BAR, display: 'flex', alignItems: 'center', gap: 8, minWidth: 0, flex: 'none' }),
+  summary: css({ fontSize: 12, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }),
+  name: css({ fontFamily: 'monospace' }),
+  label: css({
+    height: LABEL,
+    fontSize: 11,
+    color: theme.colors.text.secondary,
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+  }),
+});

@@ -10,6 +10,7 @@ import { diffColumns, formatDiff, SortKey, TopRow } from '../../model/topTable';
 import { diffColor } from '../../model/colors';
 import { fitName } from '../../model/shortName';
 import { monoCharWidth } from '../../render/textMetrics';
+import { useSizeClass } from '../sizeStyles';
 import { SourceRowAction, useSourceOpener } from '../Source';
 
 export interface TopTableProps {
@@ -113,10 +114,29 @@ export const NAME_W = '--emberscope-name-w';
 export const NUM_W = '--emberscope-num-w';
 const ACTION_W = '--emberscope-action-w';
 
-/** A table's column widths (they follow the panel's width) as its CSS variables. */
-export function tableWidths(nameW: number, numW: number, actionW = 0): React.CSSProperties {
-  return { [NAME_W]: `${nameW}px`, [NUM_W]: `${numW}px`, [ACTION_W]: `${actionW}px` } as React.CSSProperties;
+const getBoxStyles = (
+  _theme: GrafanaTheme2,
+  width: number,
+  height: number,
+  nameW: number,
+  numW: number,
+  actionW: number
+) => css({ width, height, [NAME_W]: `${nameW}px`, [NUM_W]: `${numW}px`, [ACTION_W]: `${actionW}px` });
+
+/**
+ * A table's box: the panel's size, and its column widths (they follow the panel's width) as the
+ * CSS variables its cells' classes read. One class per size, remade only when it changes.
+ */
+export function useTableBoxClass(width: number, height: number, nameW: number, numW: number, actionW = 0): string {
+  return useStyles2(getBoxStyles, width, height, nameW, numW, actionW);
 }
+
+/**
+ * A virtualised row's place in its scrolled group. A class per row position (emotion keeps one
+ * per distinct value, made as rows first come into view): the position is the row's own number,
+ * not a size the whole table shares.
+ */
+export const rowAt = (top: number) => css({ top });
 
 /** A right-aligned value cell; its title is the value's share of the root. */
 function ValueCell(props: { className: string; value: number; rootTotal: number; unit?: string }) {
@@ -151,9 +171,8 @@ export function DiffCells(props: {
       </div>
       <div
         role="cell"
-        className={cx(className, styles.diffCell)}
-        // the colour is the row's own change
-        style={{ color: change === 0 ? undefined : diffColor(change, colorBlind) }}
+        // the row's own change: one class per colour shown (emotion keeps them)
+        className={cx(className, styles.diffCell, change !== 0 && css({ color: diffColor(change, colorBlind) }))}
         data-testid="cell-diff"
       >
         {formatDiff(c.diff)}
@@ -200,6 +219,9 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
     }
   }, [highlighted, rows]);
 
+  const boxClass = useTableBoxClass(width, height, nameW, numW, actionW);
+  const bodyClass = useSizeClass(undefined, bodyHeight);
+  const rowsClass = useSizeClass(undefined, rows.length * ROW);
   const header = (key: SortKey, label: string) => (
     <div
       role="columnheader"
@@ -217,9 +239,7 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
     role: 'table',
     'aria-label': 'Top table',
     'data-testid': 'top-table',
-    className: styles.table,
-    // the panel's size, and the column widths the cells read (see tableWidths)
-    style: { width, height, ...tableWidths(nameW, numW, actionW) },
+    className: cx(styles.table, boxClass),
   };
   if (props.pending) {
     return <div {...box} aria-busy="true" />;
@@ -245,10 +265,9 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
       <div
         ref={scroller}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-        className={styles.body}
-        style={{ height: bodyHeight }}
+        className={cx(styles.body, bodyClass)}
       >
-        <div role="rowgroup" className={styles.rows} style={{ height: rows.length * ROW }}>
+        <div role="rowgroup" className={cx(styles.rows, rowsClass)}>
           {rows.slice(first, last).map((r, k) => {
             const i = first + k;
             const on = r.nameIdx === highlighted;
@@ -260,8 +279,7 @@ export const TopTable = React.memo(function TopTable(props: TopTableProps) {
                 data-testid="top-table-row"
                 onClick={() => onSelect(r.nameIdx)}
                 title={r.name}
-                className={cx(styles.row, on ? styles.selected : i % 2 ? styles.stripe : undefined)}
-                style={{ top: i * ROW }}
+                className={cx(styles.row, on ? styles.selected : i % 2 ? styles.stripe : undefined, rowAt(i * ROW))}
               >
                 <div role="cell" className={styles.nameCell}>
                   {fitName(r.name, nameChars)}
