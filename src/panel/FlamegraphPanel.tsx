@@ -108,26 +108,20 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
   }
   return (
     <SourceProvider target={sourceTarget}>
-<<<<<<< HEAD
       <TrackMetricProvider target={sourceTarget}>
-=======
-      <OverTimeProvider source={overTime}>
->>>>>>> focus
-        <FlameGraphContainer
-          data={parsed.data}
-          width={width}
-          height={height}
-          options={opts}
-          onOptionsChange={save}
-          cut={cut}
-          fetchCallSite={fetchCallSite}
-          {...link}
-        />
-<<<<<<< HEAD
+        <OverTimeProvider source={overTime}>
+          <FlameGraphContainer
+            data={parsed.data}
+            width={width}
+            height={height}
+            options={opts}
+            onOptionsChange={save}
+            cut={cut}
+            fetchCallSite={fetchCallSite}
+            {...link}
+          />
+        </OverTimeProvider>
       </TrackMetricProvider>
-=======
-      </OverTimeProvider>
->>>>>>> focus
     </SourceProvider>
   );
 }
