@@ -31,6 +31,7 @@ const (
 	labelGitRef     = "service_git_ref"
 	labelRootPath   = "service_root_path"
 	labelGoVersion  = "go_version"
+	labelGoPlatform = "go_platform"
 )
 
 // SourceView is the answer of the source resource.

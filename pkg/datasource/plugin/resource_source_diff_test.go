@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 
 	"github.com/emberscope/emberscope/internal/fixtures"
 	"github.com/emberscope/emberscope/internal/pproforacle"
@@ -225,4 +227,27 @@ func TestSourceListsEachFileOfAFunction(t *testing.T) {
 		require.Empty(t, f.Warning, f.Path)
 		require.Contains(t, sourceText(f, f.StartLine), "func main()", f.Path)
 	}
+}
+
+// TestSourceStdlibOfTheProfilesPlatform reads the standard library from
+// the toolchain module of the platform the profile's go_platform label
+// names (a proxy holding only linux-arm64's): the lines are pprof's and the
+// answer says which toolchain it showed.
+func TestSourceStdlibOfTheProfilesPlatform(t *testing.T) {
+	storeURL := plugintest.Store(t)
+	plugintest.Ingest(t, storeURL, "semverprog{go_platform=linux-arm64,go_version="+semverGoVersion+"}", plugintest.Now(t, fixtures.Read(t, semverProfile)))
+	zips := map[module.Version][]modzip.File{}
+	for m, files := range semverZips(t) {
+		m.Version = strings.Replace(m.Version, ".linux-amd64", ".linux-arm64", 1)
+		zips[m] = files
+	}
+	proxy, calls := goProxy(t, zips)
+	d := newDSWith(t, storeURL, fmt.Sprintf(`{"goProxyUrl":%q}`, proxy.URL))
+
+	code, v, body := sourceOf(t, d, `{service_name="semverprog"}`, "sort.insertionSort_func")
+	require.Equal(t, http.StatusOK, code, body)
+	require.Equal(t, pprofList(t, fixtures.Path(t, semverProfile), "sort.insertionSort_func", "cpu"), viewLines(v))
+	require.Equal(t, "goproxy", v.Files[0].Provider, v.Files[0].Message)
+	require.Contains(t, v.Files[0].Origin, "golang.org/toolchain@v0.0.1-"+semverGoVersion+".linux-arm64")
+	require.Equal(t, 1, *calls, "the label's platform was asked first, no other")
 }
