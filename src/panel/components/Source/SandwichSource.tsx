@@ -53,7 +53,11 @@ export function SandwichSourceMenu({ fn, callers, callees }: { fn: string; calle
   );
   return (
     <Dropdown overlay={menu} placement="bottom-start">
-      <ToolbarButton icon="brackets-curly" data-testid="sandwich-source" aria-label={`Source of ${fn}, its callers or callees`}>
+      <ToolbarButton
+        icon="brackets-curly"
+        data-testid="sandwich-source"
+        aria-label={`Source of ${fn}, its callers or callees`}
+      >
         Source
       </ToolbarButton>
     </Dropdown>
@@ -61,17 +65,7 @@ export function SandwichSourceMenu({ fn, callers, callees }: { fn: string; calle
 }
 
 /** A frame's context menu in the sandwich's halves: the frame's source. */
-export function SourceFrameMenu({
-  name,
-  x,
-  y,
-  onClose,
-}: {
-  name: string;
-  x: number;
-  y: number;
-  onClose: () => void;
-}) {
+export function SourceFrameMenu({ name, x, y, onClose }: { name: string; x: number; y: number; onClose: () => void }) {
   const source = useSourceOpener();
   if (!source) {
     return null;

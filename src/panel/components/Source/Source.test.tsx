@@ -48,7 +48,14 @@ const nodeOf = (name: string) => {
 function renderTree() {
   return render(
     <SourceProvider target={target}>
-      <CallTree index={index} width={600} height={300} focus={nodeOf('main.work')} onSelect={() => {}} colorBlind={false} />
+      <CallTree
+        index={index}
+        width={600}
+        height={300}
+        focus={nodeOf('main.work')}
+        onSelect={() => {}}
+        colorBlind={false}
+      />
     </SourceProvider>
   );
 }
@@ -110,11 +117,11 @@ describe('the sandwich opens the source view', () => {
     button.focus();
     await userEvent.keyboard('{Enter}');
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((m) => m.textContent)).toEqual([
-      'main.work',
-      'main.main',
-      'crypto/sha256.hash',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((m) => m.textContent)
+    ).toEqual(['main.work', 'main.main', 'crypto/sha256.hash']);
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Source of crypto/sha256.hash' }));
     expect(await screen.findByText('Source of crypto/sha256.hash')).toBeInTheDocument();
     await waitFor(() => expect(asked).toEqual(['crypto/sha256.hash']));
@@ -143,7 +150,10 @@ describe('the source view of a diff', () => {
       />
     );
     const rows = screen.getAllByTestId('source-line');
-    const cells = (r: HTMLElement) => within(r).getAllByRole('cell').map((c) => c.textContent);
+    const cells = (r: HTMLElement) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
     expect(cells(rows[0])).toEqual(['.', '300 ns', '.', '100 ns', '.', '-200 ns', '10', 'line 10']);
     expect(cells(rows[1])).toEqual(['50 ns', '50 ns', '90 ns', '90 ns', '+40 ns', '+40 ns', '11', 'line 11']);
     expect(rows[0]).toHaveAttribute('data-hot', 'hottest');
