@@ -96,8 +96,14 @@ export function App() {
   );
 }
 
-/** The query the flamegraph shown is of, when it is the run's (or a range of it): not an exemplar's nor a diff's. */
+/**
+ * The query the flamegraph shown is of, when it is the run's (or a range of it): not an exemplar's.
+ * A diff's is passed as it ran, so that the source view asks for both sides.
+ */
 function flameQueryOf(ran: EmberscopeQuery | undefined, other: boolean): EmberscopeQuery | undefined {
+  if (!other && ran?.queryType === 'diff') {
+    return ran;
+  }
   if (other || !ran || !['profile', 'both', 'metrics'].includes(ran.queryType ?? 'profile')) {
     return undefined;
   }

@@ -31,6 +31,7 @@ const (
 	labelGitRef     = "service_git_ref"
 	labelRootPath   = "service_root_path"
 	labelGoVersion  = "go_version"
+	labelGoPlatform = "go_platform"
 )
 
 // SourceView is the answer of the source resource.
@@ -44,6 +45,11 @@ type SourceView struct {
 	// Truncated says the server cut the stacks (its "other" node), so
 	// the numbers may be short of the whole.
 	Truncated bool `json:"truncated,omitempty"`
+	// Diff is set when the lines carry a diff's two sides. Total is then
+	// the baseline's, as pprof's -diff_base takes it for percentages.
+	Diff            bool  `json:"diff,omitempty"`
+	BaselineTotal   int64 `json:"baselineTotal,omitempty"`
+	ComparisonTotal int64 `json:"comparisonTotal,omitempty"`
 	// Warnings are about the labels read (several commits, say).
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -72,11 +78,18 @@ type SourceLine struct {
 	Text  string `json:"text"`
 	Self  int64  `json:"self"`
 	Total int64  `json:"total"`
+	// Baseline and Comparison are a diff's two sides; Self and Total are
+	// then the comparison's less the baseline's.
+	Baseline   *SideCost `json:"baseline,omitempty"`
+	Comparison *SideCost `json:"comparison,omitempty"`
 }
 
 // sourceView answers GET source?profileTypeId=&labelSelector=&from=&to=&function=
 // with the function's source files, each line with the self and total
-// `go tool pprof -list` shows for the selection.
+// `go tool pprof -list` shows for the selection. With comparison.labelSelector,
+// comparison.from and comparison.to (and optionally baseline.from and
+// baseline.to), the two sides of a diff query, each line carries both sides
+// and their difference, as `go tool pprof -list -diff_base` shows it.
 func (d *Datasource) sourceView(r *http.Request) (any, error) {
 	v, err := params(r)
 	if err != nil {
@@ -107,34 +120,65 @@ func (d *Datasource) sourceView(r *http.Request) (any, error) {
 		return nil, err
 	}
 	sel := source.Selection{ProfileTypeID: q.ProfileTypeID, LabelSelector: q.Selector, Range: tr}
-	p, err := d.src.MergeProfile(r.Context(), source.StacksRequest{Selection: sel, MaxNodes: sourceMaxNodes})
+	sides, err := diffSidesOf(v, sel)
 	if err != nil {
 		return nil, err
 	}
-	idx := sampleIndexOf(p, pt.SampleType, pt.SampleUnit)
-	out := &SourceView{Function: fn, ProfileTypeID: typeID, Files: []SourceFile{}}
-	if idx < 0 {
-		return out, nil
+	if sides != nil {
+		return d.sourceDiffView(r.Context(), fn, pt, *sides)
 	}
-	out.Unit = p.SampleType[idx].Unit
-	for _, s := range p.Sample {
-		out.Total += s.Value[idx]
+	lines, err := d.sideLines(r.Context(), sel, pt, fn)
+	if err != nil {
+		return nil, err
 	}
-	out.Truncated = hasOtherNode(p)
-	files := functionLines(p, fn, idx)
-	if len(files) == 0 {
+	out := &SourceView{Function: fn, ProfileTypeID: typeID, Files: []SourceFile{}, Unit: lines.unit, Total: lines.total, Truncated: lines.truncated}
+	if len(lines.files) == 0 {
+		if lines.unit == "" {
+			return out, nil
+		}
 		return nil, &model.Error{Kind: model.KindNotFound, Msg: fmt.Sprintf("function %q has no samples in the selection", fn)}
 	}
-	labels := d.sourceLabels(r.Context(), q.Selector, typeID, tr, &out.Warnings)
+	labels := d.sourceLabels(r.Context(), sel.LabelSelector, typeID, tr, &out.Warnings)
 	finder := d.sourceFinder()
-	for _, f := range files {
-		out.Files = append(out.Files, d.sourceFile(r.Context(), finder, fn, f, labels))
+	for _, f := range lines.files {
+		out.Files = append(out.Files, d.sourceFile(r.Context(), finder, fn, f, nil, labels))
 	}
 	return out, nil
 }
 
+// selectionLines is one selection's lines of a function.
+type selectionLines struct {
+	// unit is "" when the profile has no sample type of the profile type.
+	unit      string
+	total     int64
+	truncated bool
+	files     []*functionFile
+}
+
+// sideLines merges the selection's profile and sums the function's lines.
+func (d *Datasource) sideLines(ctx context.Context, sel source.Selection, pt model.ProfileType, fn string) (*selectionLines, error) {
+	p, err := d.src.MergeProfile(ctx, source.StacksRequest{Selection: sel, MaxNodes: sourceMaxNodes})
+	if err != nil {
+		return nil, err
+	}
+	idx := sampleIndexOf(p, pt.SampleType, pt.SampleUnit)
+	out := &selectionLines{}
+	if idx < 0 {
+		return out, nil
+	}
+	out.unit = p.SampleType[idx].Unit
+	for _, s := range p.Sample {
+		out.total += s.Value[idx]
+	}
+	out.truncated = hasOtherNode(p)
+	out.files = functionLines(p, fn, idx)
+	return out, nil
+}
+
 // sourceFile looks the file up and lays its lines out.
-func (d *Datasource) sourceFile(ctx context.Context, finder *sourcecode.Finder, fn string, f *functionFile, labels sourcecode.Request) SourceFile {
+// sides, on a diff, holds each side's lines of the file (f's are their
+// difference).
+func (d *Datasource) sourceFile(ctx context.Context, finder *sourcecode.Finder, fn string, f *functionFile, sides *fileSides, labels sourcecode.Request) SourceFile {
 	out := SourceFile{Path: f.Path, StartLine: f.StartLine, Lines: []SourceLine{}}
 	req := labels
 	req.Path, req.Function = f.Path, fn
@@ -148,7 +192,7 @@ func (d *Datasource) sourceFile(ctx context.Context, finder *sourcecode.Finder, 
 		out.Message = fmt.Sprintf("no source found for %s; looked in %s", f.Path, strings.Join(msgs, "; "))
 		for _, l := range sortedLines(f) {
 			c := f.Lines[l]
-			out.Lines = append(out.Lines, SourceLine{Line: l, Self: c.Self, Total: c.Total})
+			out.Lines = append(out.Lines, sides.with(SourceLine{Line: l, Self: c.Self, Total: c.Total}))
 		}
 		return out
 	}
@@ -163,7 +207,7 @@ func (d *Datasource) sourceFile(ctx context.Context, finder *sourcecode.Finder, 
 		if c := f.Lines[l]; c != nil {
 			sl.Self, sl.Total = c.Self, c.Total
 		}
-		out.Lines = append(out.Lines, sl)
+		out.Lines = append(out.Lines, sides.with(sl))
 	}
 	out.Warning = mismatch(fn, f, text)
 	return out

@@ -51,6 +51,7 @@ func (d *Datasource) sourceFinder() *sourcecode.Finder {
 		}
 		if cfg.GoProxyURL != "" {
 			if g, err := sourcecode.NewGoProxy(cfg.GoProxyURL, d.settings.Timeout); err == nil {
+				g.Platform = cfg.GoPlatform
 				s.goProxy = g
 				ps = append(ps, g)
 			}
@@ -102,6 +103,7 @@ func (d *Datasource) sourceLabels(ctx context.Context, selector, typeID string, 
 		Ref:        value(labelGitRef),
 		RootPath:   value(labelRootPath),
 		GoVersion:  value(labelGoVersion),
+		Platform:   value(labelGoPlatform),
 	}
 	if out.GoVersion == "" {
 		out.GoVersion = d.settings.Source.GoVersion

@@ -106,7 +106,7 @@ func TestLoadSourceSettings(t *testing.T) {
 	s, err := Load(backend.DataSourceInstanceSettings{
 		URL: "http://localhost:4040",
 		JSONData: json.RawMessage(`{"sourceRoots":["/src/app","/usr/local/go/src/"],"githubApiUrl":"https://ghe.example.com/api/v3/",` +
-			`"goProxyUrl":"http://proxy.internal:8080","goVersion":"1.22.4","sourceServerVcs":false,"authMethod":"none"}`),
+			`"goProxyUrl":"http://proxy.internal:8080","goVersion":"1.22.4","goPlatform":"linux-arm64","sourceServerVcs":false,"authMethod":"none"}`),
 		DecryptedSecureJSONData: map[string]string{"githubToken": "ghp_secret"},
 	})
 	require.NoError(t, err)
@@ -116,6 +116,7 @@ func TestLoadSourceSettings(t *testing.T) {
 		GitHubToken:  "ghp_secret",
 		GoProxyURL:   "http://proxy.internal:8080",
 		GoVersion:    "go1.22.4",
+		GoPlatform:   "linux-arm64",
 	}, s.Source, "the token survives authMethod none, which is about the profile server")
 
 	for _, tc := range []struct{ jsonData, secret, msg string }{
@@ -124,6 +125,7 @@ func TestLoadSourceSettings(t *testing.T) {
 		{`{"githubApiUrl":"ftp://x"}`, "", `jsonData.githubApiUrl: "ftp://x" is not an http(s) URL`},
 		{`{"goProxyUrl":"https://u:p@proxy"}`, "", `jsonData.goProxyUrl: "https://u:p@proxy" is not an http(s) URL without credentials`},
 		{`{"goVersion":"latest"}`, "", `jsonData.goVersion: "latest" is not a Go release`},
+		{`{"goPlatform":"linux/arm64"}`, "", `jsonData.goPlatform: "linux/arm64" is not <goos>-<goarch>`},
 		{`{}`, "tok", `secureJsonData.githubToken: set without jsonData.githubApiUrl`},
 	} {
 		_, err := Load(backend.DataSourceInstanceSettings{URL: "http://localhost:4040", JSONData: json.RawMessage(tc.jsonData),

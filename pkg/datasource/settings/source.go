@@ -30,6 +30,10 @@ type Source struct {
 	// GoVersion is the Go release (go1.22.4) whose standard library is
 	// shown when the profile has no go_version label.
 	GoVersion string
+	// GoPlatform is the <goos>-<goarch> (linux-arm64) whose toolchain
+	// module is read first when the profile has no go_platform label;
+	// "" means linux-amd64.
+	GoPlatform string
 }
 
 type sourceJSON struct {
@@ -38,7 +42,10 @@ type sourceJSON struct {
 	GitHubAPIURL *string         `json:"githubApiUrl"`
 	GoProxyURL   *string         `json:"goProxyUrl"`
 	GoVersion    *string         `json:"goVersion"`
+	GoPlatform   *string         `json:"goPlatform"`
 }
+
+var goPlatformSetting = regexp.MustCompile(`^[a-z0-9]+-[a-z0-9]+$`)
 
 var goVersionSetting = regexp.MustCompile(`^go1(\.[0-9]+){1,2}((rc|beta)[0-9]+)?$`)
 
@@ -75,6 +82,13 @@ func loadSource(jsonData []byte, secure map[string]string) (Source, error) {
 			return out, fieldErr("jsonData.goVersion", "%q is not a Go release such as go1.22.4", *raw.GoVersion)
 		}
 		out.GoVersion = v
+	}
+	if raw.GoPlatform != nil {
+		v := strings.TrimSpace(*raw.GoPlatform)
+		if v != "" && !goPlatformSetting.MatchString(v) {
+			return out, fieldErr("jsonData.goPlatform", "%q is not <goos>-<goarch> such as linux-arm64", *raw.GoPlatform)
+		}
+		out.GoPlatform = v
 	}
 	if out.GitHubToken != "" && out.GitHubAPIURL == "" {
 		return out, fieldErr("secureJsonData.githubToken", "set without jsonData.githubApiUrl; the token is sent to that API only")

@@ -6,11 +6,13 @@ package sourcecode
 import (
 	"archive/zip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +32,8 @@ const ToolchainModule = "golang.org/toolchain"
 type GoProxy struct {
 	base baseURL
 	hc   *http.Client
-	// Platform is the toolchain zip's <goos>-<goarch> (linux-amd64 when "").
+	// Platform is the toolchain zip's <goos>-<goarch> tried when the
+	// profile does not name one; others are tried after it.
 	Platform     string
 	MaxZipBytes  int64
 	MaxFileBytes int64
@@ -38,12 +41,25 @@ type GoProxy struct {
 	group singleflight.Group
 	mu    sync.Mutex
 	zips  []cachedZip // most recent last
+	// missing are module versions the proxy answered 404 or 410 for, not
+	// asked again.
+	missing map[string]bool
 }
 
 type cachedZip struct {
 	key  string
 	path string
 }
+
+// noZipError says the proxy has no such module version; it is an
+// ErrNotFound.
+type noZipError struct{ msg string }
+
+func (e *noZipError) Error() string        { return ErrNotFound.Error() + ": " + e.msg }
+func (e *noZipError) Is(target error) bool { return target == ErrNotFound }
+
+// maxMissing bounds the memo of module versions the proxy does not have.
+const maxMissing = 256
 
 // keptZips is how many downloaded zips stay on disk for the next file.
 const keptZips = 2
@@ -92,16 +108,43 @@ func (g *GoProxy) Find(ctx context.Context, r Request) (*File, error) {
 	if !goVersionPattern.MatchString(r.GoVersion) {
 		return nil, fmt.Errorf("the Go version %q is not a release name such as go1.22.4", r.GoVersion)
 	}
-	platform := g.Platform
-	if platform == "" {
-		platform = "linux-amd64"
+	var misses []string
+	for _, platform := range g.platforms(r.Platform) {
+		if !platformPattern.MatchString(platform) {
+			return nil, refusef("the Go platform %q is not <goos>-<goarch> such as linux-arm64", platform)
+		}
+		m := module.Version{Path: ToolchainModule, Version: "v0.0.1-" + r.GoVersion + "." + platform}
+		content, err := g.file(ctx, m, "src/"+rel)
+		if noZip := (*noZipError)(nil); errors.As(err, &noZip) {
+			misses = append(misses, platform)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &File{Content: content, Origin: "Go " + r.GoVersion + " standard library (" + m.Path + "@" + m.Version + ")", Provider: "goproxy", GoVersion: r.GoVersion}, nil
 	}
-	m := module.Version{Path: ToolchainModule, Version: "v0.0.1-" + r.GoVersion + "." + platform}
-	content, err := g.file(ctx, m, "src/"+rel)
-	if err != nil {
-		return nil, err
+	return nil, notFoundf("the module proxy has no toolchain of %s for %s", r.GoVersion, strings.Join(misses, ", "))
+}
+
+// platformPattern is a toolchain module's <goos>-<goarch>.
+var platformPattern = regexp.MustCompile(`^[a-z0-9]+-[a-z0-9]+$`)
+
+// fallbackPlatforms are tried, in order, after the profile's platform: the
+// standard library's src/ tree is the same in every platform's toolchain,
+// so a proxy holding any of them serves the file.
+var fallbackPlatforms = []string{"linux-amd64", "linux-arm64", "darwin-arm64", "darwin-amd64", "windows-amd64"}
+
+// platforms lists the toolchain platforms to try: the request's (a
+// profile's go_platform label), the provider's setting, then the fallbacks.
+func (g *GoProxy) platforms(requested string) []string {
+	var out []string
+	for _, p := range append([]string{requested, g.Platform}, fallbackPlatforms...) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
 	}
-	return &File{Content: content, Origin: "Go " + r.GoVersion + " standard library (" + m.Path + "@" + m.Version + ")", Provider: "goproxy", GoVersion: r.GoVersion}, nil
+	return out
 }
 
 var goVersionPattern = regexp.MustCompile(`^go1(\.[0-9]+){1,2}((rc|beta)[0-9]+)?$`)
@@ -205,6 +248,10 @@ func (g *GoProxy) file(ctx context.Context, m module.Version, rel string) ([]byt
 func (g *GoProxy) zip(ctx context.Context, m module.Version) (string, error) {
 	key := m.Path + "@" + m.Version
 	g.mu.Lock()
+	if g.missing[key] {
+		g.mu.Unlock()
+		return "", &noZipError{fmt.Sprintf("the module proxy has no %s (asked before)", key)}
+	}
 	for _, z := range g.zips {
 		if z.key == key {
 			g.mu.Unlock()
@@ -253,7 +300,16 @@ func (g *GoProxy) download(ctx context.Context, m module.Version) (string, error
 	switch status {
 	case http.StatusOK:
 	case http.StatusNotFound, http.StatusGone:
-		return "", notFoundf("the module proxy has no %s@%s (HTTP %d)", m.Path, m.Version, status)
+		g.mu.Lock()
+		if len(g.missing) >= maxMissing {
+			clear(g.missing)
+		}
+		if g.missing == nil {
+			g.missing = map[string]bool{}
+		}
+		g.missing[m.Path+"@"+m.Version] = true
+		g.mu.Unlock()
+		return "", &noZipError{fmt.Sprintf("the module proxy has no %s@%s (HTTP %d)", m.Path, m.Version, status)}
 	default:
 		return "", fmt.Errorf("the module proxy answered HTTP %d for %s@%s", status, m.Path, m.Version)
 	}

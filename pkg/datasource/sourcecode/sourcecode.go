@@ -41,6 +41,9 @@ type Request struct {
 	// GoVersion is the Go release whose standard library the program was
 	// built with, such as go1.22.4 ("" when unknown).
 	GoVersion string
+	// Platform is the <goos>-<goarch> the program was built for, such as
+	// linux-arm64 ("" when unknown): the toolchain module to read first.
+	Platform string
 }
 
 // File is a source file found for a request.
@@ -117,7 +120,7 @@ func (f *Finder) Providers() int { return len(f.providers) }
 // Find asks each provider in turn. Without a file, it returns what every
 // provider answered, so that the user sees each place that was looked at.
 func (f *Finder) Find(ctx context.Context, r Request) (*File, []Attempt) {
-	key := strings.Join([]string{r.Path, r.Repository, r.Ref, r.RootPath, r.GoVersion}, "\x00")
+	key := strings.Join([]string{r.Path, r.Repository, r.Ref, r.RootPath, r.GoVersion, r.Platform}, "\x00")
 	if file, ok := f.cache.GetIfPresent(key); ok {
 		return file, nil
 	}

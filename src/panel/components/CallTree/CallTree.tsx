@@ -11,6 +11,7 @@ import { hasChildren, pathTo, TreeSortKey, treeRows } from '../../model/callTree
 import { formatPercent, formatValue } from '../../model/format';
 import { DiffCells, NAME_W, NUM_W, rowAt, useTableBoxClass } from '../TopTable/TopTable';
 import { useSizeClass } from '../sizeStyles';
+import { SOURCE_ACTION_W, SourceColumnHeader, SourceRowCell, useSourceOpener } from '../Source';
 
 export interface CallTreeProps {
   index: FlameIndex;
@@ -85,7 +86,7 @@ const getStyles = (theme: GrafanaTheme2) => ({
 /**
  * The call tree: one row per node with its self and total, children under their parent and
  * sorted by self or total. A click or Enter opens a node and zooms the graph to it; arrows move
- * (Up/Down), open (Right) and close (Left). Only the rows in view are in the DOM, and only open
+ * (Up/Down), open (Right) and close (Left); S (or the row's </> button) opens its source. Only the rows in view are in the DOM, and only open
  * nodes are walked, so 500k-node trees stay fast.
  */
 export function CallTree(props: CallTreeProps) {
@@ -101,6 +102,7 @@ export function CallTree(props: CallTreeProps) {
   const open = useMemo(() => (expanded.index === index ? expanded.open : new Set([0])), [expanded, index]);
   const [sort, setSort] = useState<{ key: TreeSortKey; desc: boolean }>({ key: 'total', desc: true });
   const [cursor, setCursor] = useState(0);
+  const source = useSourceOpener();
 
   // the graph's zoom opens the path to the zoomed node (state adjusted during render, as React recommends)
   const [seenFocus, setSeenFocus] = useState<{ focus: number; index: FlameIndex } | undefined>();
@@ -173,6 +175,13 @@ export function CallTree(props: CallTreeProps) {
         toggle(i);
         onSelect(i);
         break;
+      case 's':
+      case 'S':
+        if (!source || i === undefined) {
+          return;
+        }
+        source.open(d.names[d.nameIdx[i]]);
+        break;
       default:
         return;
     }
@@ -184,11 +193,12 @@ export function CallTree(props: CallTreeProps) {
   const numW = diff
     ? Math.max(72, Math.min(100, Math.floor(width * 0.15)))
     : Math.max(80, Math.min(130, Math.floor(width * 0.2)));
-  const nameW = Math.max(60, width - (diff ? 3 : 2) * numW - 2);
+  const actionW = source ? SOURCE_ACTION_W : 0;
+  const nameW = Math.max(60, width - (diff ? 3 : 2) * numW - actionW - 2);
   const bodyHeight = Math.max(0, height - HEADER);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 5);
   const last = Math.min(rows.length, Math.ceil((scrollTop + bodyHeight) / ROW) + 5);
-  const boxClass = useTableBoxClass(width, height, nameW, numW);
+  const boxClass = useTableBoxClass(width, height, nameW, numW, actionW);
   const bodyClass = useSizeClass(undefined, bodyHeight);
   const rowsClass = useSizeClass(undefined, rows.length * ROW);
   const root = percentBase(d) || 1;
@@ -243,6 +253,7 @@ export function CallTree(props: CallTreeProps) {
             {sortHeader('total', 'Total')}
           </>
         )}
+        {source && <SourceColumnHeader />}
       </div>
       <div
         ref={scroller}
@@ -302,6 +313,7 @@ export function CallTree(props: CallTreeProps) {
                     </div>
                   </>
                 )}
+                {source && <SourceRowCell name={name} open={source.open} />}
               </div>
             );
           })}

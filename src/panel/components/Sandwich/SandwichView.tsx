@@ -17,6 +17,7 @@ import { warmCanvases } from '../../render/canvasPool';
 import { Tooltip } from '../FlameGraph/Tooltip';
 import { ColorMode, ViewOptions } from '../../types';
 import { useSizeClass } from '../sizeStyles';
+import { SandwichSourceMenu, SourceFrameMenu } from '../Source';
 
 export interface SandwichViewProps {
   sandwich: Sandwich;
@@ -119,6 +120,7 @@ export function SandwichView({
   );
   const [focus, setFocus] = useState<{ callers: number; callees: number }>({ callers: 0, callees: 0 });
   const [hover, setHover] = useState<{ half: 'callers' | 'callees'; node: number; x: number; y: number }>();
+  const [sourceMenu, setSourceMenu] = useState<{ name: string; x: number; y: number }>();
   const half = Math.max(40, Math.floor((height - BAR - 2 * LABEL) / 2));
   const name = sandwich.callers.names[sandwich.nameIdx];
   const onHoverCallers = useCallback(
@@ -157,6 +159,7 @@ export function SandwichView({
             rootTotal > 0 ? sandwich.total / rootTotal : 0
           )}) · ${sandwich.sites} call site${sandwich.sites === 1 ? '' : 's'}`}
         </span>
+        <SandwichSourceMenu fn={name} callers={sandwich.callers} callees={sandwich.callees} />
       </div>
       {label('Callers: the function at the bottom, each row above it one caller further out')}
       <FlameCanvas
@@ -167,6 +170,7 @@ export function SandwichView({
         focus={focus.callers}
         hovered={hover?.half === 'callers' ? hover.node : -1}
         testId="sandwich-callers-canvas"
+        onContextMenu={(n, x, y) => setSourceMenu({ name: sandwich.callers.names[sandwich.callers.nameIdx[n]], x, y })}
         onHover={onHoverCallers}
         onClick={(n) => setFocus((f) => ({ ...f, callers: n }))}
       />
@@ -178,9 +182,11 @@ export function SandwichView({
         focus={focus.callees}
         hovered={hover?.half === 'callees' ? hover.node : -1}
         testId="sandwich-callees-canvas"
+        onContextMenu={(n, x, y) => setSourceMenu({ name: sandwich.callees.names[sandwich.callees.nameIdx[n]], x, y })}
         onHover={onHoverCallees}
         onClick={(n) => setFocus((f) => ({ ...f, callees: n }))}
       />
+      {sourceMenu && <SourceFrameMenu {...sourceMenu} onClose={() => setSourceMenu(undefined)} />}
       {hover && (
         <Tooltip
           index={hover.half === 'callers' ? callers : callees}

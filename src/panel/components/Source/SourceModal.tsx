@@ -25,7 +25,12 @@ export function SourceModal({ target, fn, onClose }: { target: SourceTarget; fn:
   }, [target, fn]);
   const current = loaded?.fn === fn ? loaded : undefined;
   return (
-    <Modal title={`Source of ${fn}`} isOpen onDismiss={onClose} className={styles.modal}>
+    <Modal
+      title={`${target.comparison ? 'Source diff' : 'Source'} of ${fn}`}
+      isOpen
+      onDismiss={onClose}
+      className={styles.modal}
+    >
       <div data-testid="source-view">
         {!current && <LoadingPlaceholder text="Reading the source…" />}
         {current?.error && (
@@ -44,7 +49,13 @@ export function SourceModal({ target, fn, onClose }: { target: SourceTarget; fn:
           </Alert>
         ))}
         {current?.answer?.files.map((f) => (
-          <SourceFileView key={f.path} file={f} unit={current.answer!.unit} total={current.answer!.total} />
+          <SourceFileView
+            key={f.path}
+            file={f}
+            unit={current.answer!.unit}
+            total={current.answer!.total}
+            diff={!!current.answer!.diff}
+          />
         ))}
       </div>
     </Modal>

@@ -3,6 +3,8 @@
 
 export { SourceProvider, useSourceOpener } from './SourceContext';
 export type { SourceOpener } from './SourceContext';
-export { SourceRowAction } from './SourceRowAction';
+export { SourceColumnHeader, SourceRowAction, SourceRowCell } from './SourceRowAction';
+export { SandwichSourceMenu, SourceFrameMenu } from './SandwichSource';
+export { SOURCE_ACTION_W } from './styles';
 export { sourceTargetOf } from './sourceApi';
 export type { SourceTarget } from './sourceApi';

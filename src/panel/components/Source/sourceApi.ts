@@ -12,6 +12,16 @@ export interface SourceTarget {
   expr?: string;
   from: number;
   to: number;
+  /** A diff query's right side; the source view then shows both sides per line. */
+  comparison?: { labelSelector: string; from: number; to: number };
+  /** A diff query's left range when it is not the panel's. */
+  baseline?: { from: number; to: number };
+}
+
+/** One side of a line on a diff. */
+export interface SideCost {
+  self: number;
+  total: number;
 }
 
 export interface SourceLine {
@@ -19,6 +29,9 @@ export interface SourceLine {
   text: string;
   self: number;
   total: number;
+  /** On a diff: each side's; self and total are then the comparison's less the baseline's. */
+  baseline?: SideCost;
+  comparison?: SideCost;
 }
 
 export interface SourceFile {
@@ -41,6 +54,10 @@ export interface SourceAnswer {
   files: SourceFile[];
   truncated?: boolean;
   warnings?: string[];
+  /** Set when the lines carry a diff's two sides; total is then the baseline's. */
+  diff?: boolean;
+  baselineTotal?: number;
+  comparisonTotal?: number;
 }
 
 /** The query fields of a panel's first target, as the datasource's query carries them. */
@@ -49,6 +66,9 @@ interface TargetLike {
   profileTypeId?: string;
   labelSelector?: string;
   expr?: string;
+  queryType?: string;
+  comparison?: { labelSelector?: string; from?: number; to?: number };
+  baseline?: { from?: number; to?: number };
 }
 
 /** The source target of a panel request, or undefined when the panel's query names no datasource. */
@@ -61,7 +81,15 @@ export function sourceTargetOf(
     return undefined;
   }
   const { profileTypeId, labelSelector, expr } = t;
-  return { datasourceUid: t.datasource.uid, profileTypeId, labelSelector, expr, ...range };
+  const out: SourceTarget = { datasourceUid: t.datasource.uid, profileTypeId, labelSelector, expr, ...range };
+  const c = t.comparison;
+  if (t.queryType === 'diff' && c?.from && c.to) {
+    out.comparison = { labelSelector: c.labelSelector ?? '', from: c.from, to: c.to };
+    if (t.baseline?.from && t.baseline.to) {
+      out.baseline = { from: t.baseline.from, to: t.baseline.to };
+    }
+  }
+  return out;
 }
 
 /** The resource's address: Grafana's datasource resource route, which the playground serves too. */
@@ -71,6 +99,11 @@ export function sourceUrl(target: SourceTarget, fn: string): string {
     ['profileTypeId', target.profileTypeId],
     ['labelSelector', target.labelSelector],
     ['expr', target.expr],
+    ['comparison.labelSelector', target.comparison?.labelSelector || (target.comparison ? '{}' : undefined)],
+    ['comparison.from', target.comparison && String(target.comparison.from)],
+    ['comparison.to', target.comparison && String(target.comparison.to)],
+    ['baseline.from', target.baseline && String(target.baseline.from)],
+    ['baseline.to', target.baseline && String(target.baseline.to)],
   ] as const) {
     if (v) {
       q.set(k, v);
@@ -115,12 +148,16 @@ function errorText(e: unknown): string {
   return x?.data?.error ?? x?.data?.message ?? x?.message ?? `HTTP ${x?.status ?? 'error'}`;
 }
 
-/** The lines to mark: the three with the largest total (ties included), hottest first. */
+/**
+ * The lines to mark: the three with the largest total (ties included), hottest first; on a diff,
+ * the three whose total changed most either way.
+ */
 export function hottestLines(file: SourceFile, count = 3): number[] {
-  const totals = [...new Set(file.lines.filter((l) => l.total > 0).map((l) => l.total))].sort((a, b) => b - a);
+  const size = (l: SourceLine) => Math.abs(l.total);
+  const totals = [...new Set(file.lines.filter((l) => size(l) > 0).map(size))].sort((a, b) => b - a);
   const cut = totals[Math.min(count, totals.length) - 1];
   return file.lines
-    .filter((l) => l.total > 0 && l.total >= cut)
-    .sort((a, b) => b.total - a.total || a.line - b.line)
+    .filter((l) => size(l) > 0 && size(l) >= cut)
+    .sort((a, b) => size(b) - size(a) || a.line - b.line)
     .map((l) => l.line);
 }

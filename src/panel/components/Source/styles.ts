@@ -4,6 +4,9 @@
 import { css } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 
+/** The width of a row's source action cell. */
+export const SOURCE_ACTION_W = 26;
+
 export const getStyles = (theme: GrafanaTheme2) => ({
   modal: css({ width: 'min(1100px, 95vw)' }),
   file: css({ marginBottom: theme.spacing(2) }),
@@ -30,6 +33,21 @@ export const getStyles = (theme: GrafanaTheme2) => ({
     whiteSpace: 'nowrap',
     color: theme.colors.text.secondary,
   }),
+  change: css({ color: theme.colors.text.primary }),
+  action: css({
+    border: 'none',
+    background: 'transparent',
+    color: theme.colors.text.secondary,
+    cursor: 'pointer',
+    padding: 0,
+    width: 22,
+    height: 20,
+    fontSize: 11,
+    borderRadius: theme.shape.radius.default,
+    '&:hover': { background: theme.colors.action.hover, color: theme.colors.text.primary },
+    '&:focus-visible': { outline: `2px solid ${theme.colors.primary.border}` },
+  }),
+  actionCell: css({ width: SOURCE_ACTION_W, flex: 'none', textAlign: 'center' }),
   code: css({ whiteSpace: 'pre', padding: theme.spacing(0, 1) }),
   hot: css({ background: theme.colors.warning.transparent }),
   hottest: css({ background: theme.colors.error.transparent, fontWeight: theme.typography.fontWeightBold }),

@@ -120,14 +120,18 @@ export function againstWhole(data: FlameData, wholeTotal: number, wholeRight?: n
   if (root <= data.value[0]) {
     return data;
   }
-  const out: FlameData = { ...data, value: Float64Array.from(data.value), self: Float64Array.from(data.self) };
-  out.self[0] += root - data.value[0];
-  out.value[0] = root;
+  const value = Float64Array.from(data.value);
+  const self = Float64Array.from(data.self);
+  self[0] += root - data.value[0];
+  value[0] = root;
+  const out: FlameData = { ...data, value, self };
   if (data.valueRight && data.selfRight && right > oldRight) {
-    out.valueRight = Float64Array.from(data.valueRight);
-    out.selfRight = Float64Array.from(data.selfRight);
-    out.selfRight[0] += right - oldRight;
-    out.valueRight[0] = right;
+    const valueRight = Float64Array.from(data.valueRight);
+    const selfRight = Float64Array.from(data.selfRight);
+    selfRight[0] += right - oldRight;
+    valueRight[0] = right;
+    out.valueRight = valueRight;
+    out.selfRight = selfRight;
   }
   // the root is no function: the per-name sums of self stay right, but are made anew to be safe
   return { ...out, selfByName: undefined };

@@ -82,8 +82,8 @@ describe('a zoom below the cut of a diff', () => {
   it('draws each side against its own whole graph', () => {
     const f = fetchedFocusOf(PATH, siteDiff);
     // a bar holds both sides (baseline + comparison), as the diff's columns are read
-    expect(Array.from(f.data.value.slice(0, 3))).toEqual([300, 240, 240]);
-    expect(Array.from(f.data.valueRight!.slice(0, 3))).toEqual([200, 180, 180]);
+    expect(Array.from(f.data.value).slice(0, 3)).toEqual([300, 240, 240]);
+    expect(Array.from(f.data.valueRight!).slice(0, 3)).toEqual([200, 180, 180]);
     expect(f.data.self[0]).toBe(60);
     expect(f.data.selfRight![0]).toBe(20);
   });
