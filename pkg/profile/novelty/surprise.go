@@ -48,6 +48,11 @@ import (
 // from a series pushing every Δ is a chance of F·Δ/1 day per profile, the
 // threshold log₁₀(1 day / (F·Δ)). A fixed shift's z grows as √N while the
 // sampling term dominates V, and levels off where φ² does.
+//
+// A share a vector does not keep exactly is known only to lie between 0
+// and the vector's smallest kept share (its smallest kept inclusive share
+// for an inclusive feature); with bounds it is tested at the bound that
+// makes the move smallest, never read from a hashed bucket.
 type surpriseParams struct {
 	// prior is k, the prior's weight in pseudo-profiles; floor is φ₀, the
 	// prior's extra spread in arcsine units.
