@@ -26,10 +26,10 @@ import (
 // variation is the mix's and the rest is sampling.
 
 // heldoutPhases are a program's phases as stack distributions: stack ids
-// (into stacks) and their cumulative counts.
+// (of cuts) and their cumulative counts.
 type heldoutPhases struct {
-	stacks [][]string
-	phase  map[string]*stackDraw
+	cuts  *shortCuts // the stacks, as ids
+	phase map[string]*stackDraw
 }
 
 type stackDraw struct {
@@ -52,16 +52,10 @@ var heldoutPhaseSets = sync.OnceValue(func() map[string]*heldoutPhases {
 		}
 		p := out[r.Series]
 		if p == nil {
-			p = &heldoutPhases{phase: map[string]*stackDraw{}}
+			p = &heldoutPhases{cuts: &shortCuts{}, phase: map[string]*stackDraw{}}
 			out[r.Series] = p
 		}
-		c := &shortCuts{stacks: p.stacks}
-		if c.index == nil {
-			c.index = map[string]int{}
-			for i, st := range p.stacks {
-				c.index[joinStack(st)] = i
-			}
-		}
+		c := p.cuts
 		d := &stackDraw{}
 		var sum int64
 		for _, s := range r.Samples {
@@ -73,7 +67,6 @@ var heldoutPhaseSets = sync.OnceValue(func() map[string]*heldoutPhases {
 			d.ids = append(d.ids, id)
 			d.cum = append(d.cum, sum)
 		}
-		p.stacks = c.stacks
 		p.phase[r.Phase] = d
 	}
 	return out
@@ -131,7 +124,7 @@ func heldoutProgram(name string, d int) shortProgram {
 	if err != nil {
 		panic(err)
 	}
-	c := &shortCuts{stacks: ps.stacks}
+	c := ps.cuts
 	profile := func(shares map[string]float64) Vector {
 		names := slices.Sorted(func(yield func(string) bool) {
 			for k := range shares {

@@ -66,6 +66,12 @@ type shortProgram struct {
 type shortCuts struct {
 	stacks  [][]string
 	index   map[string]int // stack id by frames joined with ";"
+	// funcs are the functions of the stacks (funcIndex their index), leaf
+	// each stack's leaf and onStack the functions on it, each once.
+	funcs     []string
+	funcIndex map[string]int
+	leaf      []int
+	onStack   [][]int
 	stable  []map[int]int64
 	changed map[[2]string][]map[int]int64 // by change and amount
 	order   [][2]string
@@ -185,33 +191,48 @@ func (c *shortCuts) stackID(frames []string) (int, bool) {
 		id = len(c.stacks)
 		c.index[key] = id
 		c.stacks = append(c.stacks, stack)
+		if c.funcIndex == nil {
+			c.funcIndex = map[string]int{}
+		}
+		var on []int
+		for _, name := range stack {
+			f, ok := c.funcIndex[name]
+			if !ok {
+				f = len(c.funcs)
+				c.funcIndex[name] = f
+				c.funcs = append(c.funcs, name)
+			}
+			if !slices.Contains(on, f) {
+				on = append(on, f)
+			}
+		}
+		c.leaf = append(c.leaf, on[slices.Index(on, c.funcIndex[stack[len(stack)-1]])])
+		c.onStack = append(c.onStack, on)
 	}
 	return id, true
 }
 
-// vector is the vector of the profile that sums cuts, built with b.
+// vector is the vector of the profile that sums cuts, built with b: the
+// self value of each stack's leaf and the inclusive value of each function
+// on it (once per stack), summed by function before the builder sees them.
 func (c *shortCuts) vector(b *Builder, cuts []map[int]int64) Vector {
 	b.Reset()
-	total := map[int]int64{}
+	self := make([]int64, len(c.funcs))
+	incl := make([]int64, len(c.funcs))
 	for _, cut := range cuts {
 		for id, n := range cut {
-			total[id] += n
+			self[c.leaf[id]] += n
+			for _, f := range c.onStack[id] {
+				incl[f] += n
+			}
 		}
 	}
-	ids := make([]int, 0, len(total))
-	for id := range total {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		stack, v := c.stacks[id], float64(total[id]*shortPeriod)
-		b.Add(stack[len(stack)-1], v)
-		seen := map[string]bool{}
-		for _, fn := range stack {
-			if !seen[fn] {
-				seen[fn] = true
-				b.AddGroup(fn, v)
-			}
+	for f, name := range c.funcs {
+		if self[f] != 0 {
+			b.Add(name, float64(self[f]*shortPeriod))
+		}
+		if incl[f] != 0 {
+			b.AddGroup(name, float64(incl[f]*shortPeriod))
 		}
 	}
 	return b.Vector()

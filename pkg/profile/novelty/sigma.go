@@ -151,8 +151,9 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	}
 	// addBounded adds a feature whose shares are known within bounds: the
 	// rise measured on up, the fall on down (nil: a fall is not tested),
-	// the larger kept (both the same when every vector keeps it).
-	addBounded := func(h uint64, key string, exact bool, up, down []float64) {
+	// the larger kept (both the same when every vector keeps it); low are
+	// the history's lower bounds, its usual share as the annotation says.
+	addBounded := func(h uint64, key string, exact bool, up, down, low []float64) {
 		if slices.Equal(up, down) {
 			add(h, key, exact, down)
 			return
@@ -170,6 +171,15 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		}
 		if max(zu, 0) >= -min(zd, 0) {
 			f.mean, f.sd, f.share, f.z, f.df = mu, sdu, up[len(hs)], max(zu, 0), dfu
+			if low != nil {
+				// A person reads the usual share: what the history kept
+				// (0 where it did not), not the bound the test used.
+				f.mean = 0
+				for _, x := range low[:len(hs)] {
+					f.mean += x
+				}
+				f.mean /= float64(len(hs))
+			}
 		} else {
 			f.mean, f.sd, f.share, f.z, f.df = md, sdd, down[len(hs)], zd, dfd
 		}
@@ -216,7 +226,7 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 					xs[i], up[i] = floors[i], 0
 				}
 			}
-			addBounded(h, f.key, f.exact, up, xs)
+			addBounded(h, f.key, f.exact, up, xs, xs)
 		} else {
 			for i := range hs {
 				xs[i] = hs[i].shareOf(h)
@@ -251,7 +261,7 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	slices.Sort(pkgs)
 	for _, name := range pkgs {
 		if bounds {
-			addBounded(0, name, groups[name].exact, groups[name].up, groups[name].xs)
+			addBounded(0, name, groups[name].exact, groups[name].up, groups[name].xs, groups[name].xs)
 			continue
 		}
 		add(0, name, groups[name].exact, groups[name].xs)
@@ -286,7 +296,7 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 					}
 				}
 				// Only the rise is known to be at least this large.
-				addBounded(h, key+" (with callees)", true, up, nil)
+				addBounded(h, key+" (with callees)", true, up, nil, xs)
 				continue
 			}
 			add(h, key+" (with callees)", true, xs)
