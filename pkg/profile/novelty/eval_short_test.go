@@ -64,17 +64,17 @@ type shortProgram struct {
 // shortCuts is one program's recordings dealt into profiles of
 // shortSamples: per stack id, samples.
 type shortCuts struct {
-	stacks  [][]string
-	index   map[string]int // stack id by frames joined with ";"
+	stacks [][]string
+	index  map[string]int // stack id by frames joined with ";"
 	// funcs are the functions of the stacks (funcIndex their index), leaf
 	// each stack's leaf and onStack the functions on it, each once.
 	funcs     []string
 	funcIndex map[string]int
 	leaf      []int
 	onStack   [][]int
-	stable  []map[int]int64
-	changed map[[2]string][]map[int]int64 // by change and amount
-	order   [][2]string
+	stable    []map[int]int64
+	changed   map[[2]string][]map[int]int64 // by change and amount
+	order     [][2]string
 }
 
 // shortRuns cuts every run's recordings once per test binary.
