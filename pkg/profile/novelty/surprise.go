@@ -111,10 +111,12 @@ type sampleCounts struct {
 	cur  float64
 	// samplingVar is each history vector's c/(4N + 2).
 	samplingVar []float64
+	// arcs is move's scratch: a feature's arcsine shares in the history.
+	arcs []float64
 }
 
 func (p *surpriseParams) newSampleCounts(v *Vector, hs []Vector) sampleCounts {
-	c := sampleCounts{hist: make([]float64, len(hs)), cur: v.Samples, samplingVar: make([]float64, len(hs))}
+	c := sampleCounts{hist: make([]float64, len(hs)), cur: v.Samples, samplingVar: make([]float64, len(hs)), arcs: make([]float64, len(hs))}
 	for i := range hs {
 		c.hist[i] = hs[i].Samples
 		c.samplingVar[i] = p.samplingVar(hs[i].Samples)
@@ -147,17 +149,16 @@ func (p *surpriseParams) move(xs []float64, c sampleCounts) (mean, sd, z, df flo
 	var abar, sampling float64
 	for j := range n {
 		mean += xs[j]
-		abar += arcsine(xs[j], c.hist[j])
+		c.arcs[j] = arcsine(xs[j], c.hist[j])
+		abar += c.arcs[j]
 		sampling += c.samplingVar[j]
 	}
 	nf := float64(n)
 	mean /= nf
 	abar /= nf
 	var spread float64
-	for j := range n {
-		// asin again rather than a scratch slice: this runs per feature
-		// and allocation-free.
-		d := arcsine(xs[j], c.hist[j]) - abar
+	for _, a := range c.arcs[:n] {
+		d := a - abar
 		spread += d * d
 	}
 	extra := (max(0, spread-sampling*(nf-1)/nf) + p.prior*p.floor*p.floor) / (nf - 1 + p.prior)
