@@ -72,9 +72,12 @@ type shortCuts struct {
 	funcIndex map[string]int
 	leaf      []int
 	onStack   [][]int
-	stable    []map[int]int64
-	changed   map[[2]string][]map[int]int64 // by change and amount
-	order     [][2]string
+	// memo is the id of each stack of memoOf (-1: only recorder frames).
+	memoOf  *noveltydata.Counts
+	memo    map[int32]int
+	stable  []map[int]int64
+	changed map[[2]string][]map[int]int64 // by change and amount
+	order   [][2]string
 }
 
 // shortRuns cuts every run's recordings once per test binary.
@@ -139,10 +142,22 @@ func (onceTB) Fatalf(f string, a ...any) { panic(fmt.Sprintf(f, a...)) }
 // rest, under shortSamples, dropped), in a shuffled order seeded by its
 // file name.
 func (c *shortCuts) add(counts *noveltydata.Counts, e noveltydata.CountedProfile) {
+	if c.memoOf != counts {
+		c.memoOf, c.memo = counts, map[int32]int{}
+	}
 	var samples []int
 	for _, s := range e.Samples {
-		id, ok := c.stackID(counts.Frames(s[0]))
+		// The same stack recurs in many samples and recordings: its id
+		// once per set, not its frames matched against the recorder's.
+		id, ok := c.memo[s[0]]
 		if !ok {
+			var found bool
+			if id, found = c.stackID(counts.Frames(s[0])); !found {
+				id = -1
+			}
+			c.memo[s[0]] = id
+		}
+		if id < 0 {
 			continue
 		}
 		for range s[1] {
