@@ -19,7 +19,8 @@
 // package's, a kept inclusive share — is tested against an overdispersed
 // binomial model of the last H vectors: the profile's own sampling noise
 // (from Vector.Samples) plus the series' extra variation estimated from
-// the history; the score is −log₁₀ of the chance of the largest move over
+// the history (a share a vector does not keep tested at its bound, not
+// estimated from a bucket); the score is −log₁₀ of the chance of the largest move over
 // all features (Bonferroni), so a threshold is a false-alarm rate
 // (SurpriseThreshold: false alarms a day at a push interval). MethodSigma
 // (sigma.go) standardises each move by the feature's own spread and takes

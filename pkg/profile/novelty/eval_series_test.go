@@ -4,7 +4,6 @@
 package novelty
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -12,12 +11,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/require"
 
 	noveltydata "github.com/emberscope/emberscope/internal/fixtures/noveltydata"
 	"github.com/emberscope/emberscope/pkg/profile/flame"
-	"github.com/emberscope/emberscope/pkg/profile/flame/flametest"
 )
 
 // seriesProfile is one profile of the evaluation series with its vector.
@@ -56,14 +53,34 @@ func loadSeries(t testing.TB, set noveltydata.SeriesSet, p Params) map[string][]
 			loadedSeries.sets[key] = out
 		}
 	}()
-	for _, e := range set.Manifest(t) {
-		pp, err := profile.Parse(bytes.NewReader(set.Read(t, e)))
-		require.NoError(t, err, e.File)
-		require.Equal(t, "cpu", pp.SampleType[1].Type, e.File)
-		tr, err := flametest.FromProfile(pp, 1)
-		require.NoError(t, err, e.File)
-		require.Positive(t, tr.Total(), e.File)
-		out[e.Series] = append(out[e.Series], seriesProfile{SeriesEntry: e, v: mustVector(t, flame.DropFrames(tr, recorderFrames), p)})
+	// The set's stack counts (counts.json.gz) make the same trees as its
+	// pprof files would (flametest.FromProfile: every line a frame, the
+	// cpu value), without parsing pprof, which cost most of the time.
+	counts := set.Counts(t)
+	manifest := set.Manifest(t)
+	require.Len(t, counts.Recordings, len(manifest), "%s: counts.json.gz against manifest.json", set.Dir)
+	for i, r := range counts.Recordings {
+		require.Equal(t, manifest[i].File, r.File, "%s: counts.json.gz against manifest.json", set.Dir)
+		tr := flame.New()
+		names := map[int32]int32{}
+		var stack []int32
+		for _, s := range r.Samples {
+			if s[1] == 0 {
+				continue
+			}
+			stack = stack[:0]
+			for _, f := range counts.Stacks[s[0]] {
+				id, ok := names[f]
+				if !ok {
+					id = tr.Intern(counts.Functions[f])
+					names[f] = id
+				}
+				stack = append(stack, id)
+			}
+			tr.InsertStack(flame.Root, int64(s[1])*r.Period, stack)
+		}
+		require.Positive(t, tr.Total(), r.File)
+		out[r.Series] = append(out[r.Series], seriesProfile{SeriesEntry: manifest[i], v: mustVector(t, flame.DropFrames(tr, recorderFrames), p)})
 	}
 	return out
 }

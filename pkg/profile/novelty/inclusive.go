@@ -93,3 +93,21 @@ func (v *Vector) groupShare(h uint64) (float64, bool) {
 	}
 	return 0, false
 }
+
+// groupFloor is the smallest inclusive share v keeps: a group it does not
+// keep has at most that share (0 when it keeps fewer than DefaultGroups,
+// that is every function); false when v keeps none (a vector from
+// before version 2, or by stack), which says nothing.
+func (v *Vector) groupFloor() (float64, bool) {
+	if len(v.Groups) == 0 {
+		return 0, false
+	}
+	if len(v.Groups) < DefaultGroups {
+		return 0, true
+	}
+	m := math.Inf(1)
+	for _, e := range v.Groups {
+		m = min(m, float64(e.Weight))
+	}
+	return m, true
+}

@@ -109,8 +109,8 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	// their functions' shares per vector.
 	xs := make([]float64, len(hs)+1)
 	type group struct {
-		xs    []float64
-		exact bool
+		xs, up []float64
+		exact  bool
 	}
 	var groups map[string]*group
 	if sp.groups && v.Params.By == ByFunction {
@@ -122,12 +122,7 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	// first name wins (functions, then packages, then inclusive groups).
 	seen := map[[2]float64]bool{}
 	add := func(h uint64, key string, exact bool, xs []float64) {
-		var sum, sq float64
-		for _, x := range xs {
-			sum += x
-			sq += x * x
-		}
-		fp := [2]float64{math.Round(sum * 1e4), math.Round(sq * 1e5)}
+		fp := fingerprint(xs)
 		if seen[fp] {
 			return
 		}
@@ -154,29 +149,107 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		x := xs[len(hs)]
 		out = append(out, sigmaFeature{hash: h, key: key, mean: mean, sd: sd, share: x, z: (x - mean) / sd, fromExact: exact})
 	}
+	// addBounded adds a feature whose shares are known within bounds: the
+	// rise measured on up, the fall on down (nil: a fall is not tested),
+	// the larger kept (both the same when every vector keeps it); low are
+	// the history's lower bounds, its usual share as the annotation says.
+	addBounded := func(h uint64, key string, exact bool, up, down, low []float64) {
+		if slices.Equal(up, down) {
+			add(h, key, exact, down)
+			return
+		}
+		fp := fingerprint(up)
+		if seen[fp] {
+			return
+		}
+		seen[fp] = true
+		mu, sdu, zu, dfu := sp.surprise.move(up, counts)
+		f := sigmaFeature{hash: h, key: key, fromExact: exact}
+		var md, sdd, zd, dfd float64
+		if down != nil {
+			md, sdd, zd, dfd = sp.surprise.move(down, counts)
+		}
+		if max(zu, 0) >= -min(zd, 0) {
+			f.mean, f.sd, f.share, f.z, f.df = mu, sdu, up[len(hs)], max(zu, 0), dfu
+			if low != nil {
+				// A person reads the usual share: what the history kept
+				// (0 where it did not), not the bound the test used.
+				f.mean = 0
+				for _, x := range low[:len(hs)] {
+					f.mean += x
+				}
+				f.mean /= float64(len(hs))
+			}
+		} else {
+			f.mean, f.sd, f.share, f.z, f.df = md, sdd, down[len(hs)], zd, dfd
+		}
+		out = append(out, f)
+	}
 	hashes := make([]uint64, 0, len(keys))
 	for h := range keys {
 		hashes = append(hashes, h)
 	}
 	slices.Sort(hashes)
+	// With bounds (method surprise), a share a vector does not keep is
+	// not read from its hashed bucket (other functions collide there, and
+	// the estimate is clamped at 0): it lies between 0 and the vector's
+	// smallest kept share, and the move is tested at the bound that makes
+	// it smallest. up holds the bounds for a rise (history at its upper
+	// bound, the profile at 0), xs those for a fall.
+	bounds := sp.surprise != nil && sp.surprise.bounds
+	var floors, up []float64
+	if bounds {
+		floors = make([]float64, len(hs)+1)
+		for i := range hs {
+			floors[i] = hs[i].keptFloor()
+		}
+		floors[len(hs)] = v.keptFloor()
+		up = make([]float64, len(xs))
+	}
 	for _, h := range hashes {
 		f := keys[h]
-		for i := range hs {
-			xs[i] = hs[i].shareOf(h)
+		if bounds {
+			for i := range xs {
+				w := v
+				if i < len(hs) {
+					w = &hs[i]
+				}
+				if j, ok := w.find(h); ok {
+					xs[i] = float64(w.Exact[j].Weight) * float64(w.Scale)
+					up[i] = xs[i]
+					continue
+				}
+				// Not kept: a fall is measured from 0 in the history to
+				// the bound in the profile, a rise the other way round.
+				xs[i], up[i] = 0, floors[i]
+				if i == len(hs) {
+					xs[i], up[i] = floors[i], 0
+				}
+			}
+			addBounded(h, f.key, f.exact, up, xs, xs)
+		} else {
+			for i := range hs {
+				xs[i] = hs[i].shareOf(h)
+			}
+			xs[len(hs)] = v.shareOf(h)
+			add(h, f.key, f.exact, xs)
 		}
-		xs[len(hs)] = v.shareOf(h)
-		add(h, f.key, f.exact, xs)
 		if groups == nil {
 			continue
 		}
 		if pkg := packageOf(f.key); pkg != "" {
 			g := groups[pkg]
 			if g == nil {
-				g = &group{xs: make([]float64, len(xs))}
+				g = &group{xs: make([]float64, len(xs)), up: make([]float64, len(xs))}
 				groups[pkg] = g
 			}
 			for i, x := range xs {
 				g.xs[i] += x
+			}
+			if bounds {
+				for i, x := range up {
+					g.up[i] += x
+				}
 			}
 			g.exact = g.exact || f.exact
 		}
@@ -187,22 +260,45 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 	}
 	slices.Sort(pkgs)
 	for _, name := range pkgs {
+		if bounds {
+			addBounded(0, name, groups[name].exact, groups[name].up, groups[name].xs, groups[name].xs)
+			continue
+		}
 		add(0, name, groups[name].exact, groups[name].xs)
 	}
 	if sp.inclusive {
 		// Only functions every vector keeps: a share not kept is unknown
 		// (below the kept ones), not 0.
+		// With bounds, a history vector that does not keep the group has
+		// it below its smallest kept group: a rise is measured from that
+		// bound (a new function's own inclusive share is then tested).
 	groups:
 		for _, e := range v.Groups {
+			partial := false
 			for i := range hs {
 				x, ok := hs[i].groupShare(e.Hash)
 				if !ok {
-					continue groups
+					floor, known := hs[i].groupFloor()
+					if !bounds || !known {
+						continue groups
+					}
+					x, partial = floor, true
 				}
 				xs[i] = x
 			}
 			xs[len(hs)] = float64(e.Weight)
 			key, h := e.Key, e.Hash
+			if partial {
+				copy(up, xs)
+				for i := range hs {
+					if _, ok := hs[i].groupShare(e.Hash); !ok {
+						xs[i] = 0
+					}
+				}
+				// Only the rise is known to be at least this large.
+				addBounded(h, key+" (with callees)", true, up, nil, xs)
+				continue
+			}
 			add(h, key+" (with callees)", true, xs)
 		}
 	}
@@ -213,6 +309,30 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		return cmp.Compare(a.key, b.key)
 	})
 	return out
+}
+
+// fingerprint tells features with the same shares in every vector apart
+// from the others.
+func fingerprint(xs []float64) [2]float64 {
+	var sum, sq float64
+	for _, x := range xs {
+		sum += x
+		sq += x * x
+	}
+	return [2]float64{math.Round(sum * 1e4), math.Round(sq * 1e5)}
+}
+
+// keptFloor is the smallest share v keeps exactly: a feature it does not
+// keep has at most that share (0 when v keeps every feature).
+func (v *Vector) keptFloor() float64 {
+	if len(v.Exact) < v.Params.K || v.Buckets == nil {
+		return 0
+	}
+	m := math.Inf(1)
+	for _, e := range v.Exact {
+		m = min(m, math.Abs(float64(e.Weight)))
+	}
+	return m * float64(v.Scale)
 }
 
 // sigmaScore is the Euclidean norm of the top largest |z|.

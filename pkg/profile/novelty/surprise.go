@@ -48,6 +48,11 @@ import (
 // from a series pushing every Δ is a chance of F·Δ/1 day per profile, the
 // threshold log₁₀(1 day / (F·Δ)). A fixed shift's z grows as √N while the
 // sampling term dominates V, and levels off where φ² does.
+//
+// A share a vector does not keep exactly is known only to lie between 0
+// and the vector's smallest kept share (its smallest kept inclusive share
+// for an inclusive feature); with bounds it is tested at the bound that
+// makes the move smallest, never read from a hashed bucket.
 type surpriseParams struct {
 	// prior is k, the prior's weight in pseudo-profiles; floor is φ₀, the
 	// prior's extra spread in arcsine units.
@@ -63,11 +68,18 @@ type surpriseParams struct {
 	// (its functions, their package, its inclusive share), which one
 	// largest |z| undercounts.
 	top3 bool
+	// bounds reads a share a vector does not keep as the bound (0 or its
+	// smallest kept share) that makes the move smallest, not its hashed
+	// bucket's estimate (see sigmaFeatures).
+	bounds bool
 }
 
-// defaultSurprise was chosen on the tuning programs only (see the
-// evaluation command, internal/fixtures/cmd/eval-novelty).
-var defaultSurprise = surpriseParams{prior: 4, floor: 0.01, dispersion: 1}
+// defaultSurprise was chosen on the tuning programs only (logindex and
+// rideshare; TestSurpriseEvaluation with -eval.full prints the tables).
+// bounds came from the per-feature diagnostics of the stable profiles
+// that scored highest there: each was a function one vector kept and
+// another read from a hashed bucket.
+var defaultSurprise = surpriseParams{prior: 4, floor: 0.01, dispersion: 1, bounds: true}
 
 // Defaults of the false-alarm rate.
 const (
@@ -99,10 +111,12 @@ type sampleCounts struct {
 	cur  float64
 	// samplingVar is each history vector's c/(4N + 2).
 	samplingVar []float64
+	// arcs is move's scratch: a feature's arcsine shares in the history.
+	arcs []float64
 }
 
 func (p *surpriseParams) newSampleCounts(v *Vector, hs []Vector) sampleCounts {
-	c := sampleCounts{hist: make([]float64, len(hs)), cur: v.Samples, samplingVar: make([]float64, len(hs))}
+	c := sampleCounts{hist: make([]float64, len(hs)), cur: v.Samples, samplingVar: make([]float64, len(hs)), arcs: make([]float64, len(hs))}
 	for i := range hs {
 		c.hist[i] = hs[i].Samples
 		c.samplingVar[i] = p.samplingVar(hs[i].Samples)
@@ -135,17 +149,16 @@ func (p *surpriseParams) move(xs []float64, c sampleCounts) (mean, sd, z, df flo
 	var abar, sampling float64
 	for j := range n {
 		mean += xs[j]
-		abar += arcsine(xs[j], c.hist[j])
+		c.arcs[j] = arcsine(xs[j], c.hist[j])
+		abar += c.arcs[j]
 		sampling += c.samplingVar[j]
 	}
 	nf := float64(n)
 	mean /= nf
 	abar /= nf
 	var spread float64
-	for j := range n {
-		// asin again rather than a scratch slice: this runs per feature
-		// and allocation-free.
-		d := arcsine(xs[j], c.hist[j]) - abar
+	for _, a := range c.arcs[:n] {
+		d := a - abar
 		spread += d * d
 	}
 	extra := (max(0, spread-sampling*(nf-1)/nf) + p.prior*p.floor*p.floor) / (nf - 1 + p.prior)
