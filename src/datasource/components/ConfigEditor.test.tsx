@@ -33,7 +33,7 @@ function setup(initial: Partial<Settings>) {
     );
   }
   render(<Harness />);
-  return { last: () => seen[seen.length - 1], user: userEvent.setup() };
+  return { last: () => seen[seen.length - 1], user: userEvent.setup({ delay: null }) };
 }
 
 // Grafana's Select menu watches its size and scroll position; jsdom has neither observer
@@ -64,9 +64,6 @@ beforeAll(() => {
   Object.assign(window, { IntersectionObserver: NoopObserver, ResizeObserver: NoopObserver });
   setDataSourceSrv(fakeSrv);
 });
-
-// typing through the whole settings page on a busy machine takes longer than jest's 5 s default
-jest.setTimeout(60_000);
 
 /** Picks an option of a Grafana Select by its label. */
 async function choose(user: ReturnType<typeof userEvent.setup>, input: HTMLElement, label: string) {
