@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { defineConfig } from 'eslint/config';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import baseConfig from './.config/eslint.config.mjs';
+import { cycleRule } from './eslint.cycles.mjs';
 
 export default defineConfig([
   {
@@ -42,20 +42,8 @@ export default defineConfig([
     ],
   },
   ...baseConfig,
-  {
-    // No import cycles in src: a cycle makes a module's exports undefined while the other one
-    // loads, and hides which of two modules is the lower layer.
-    files: ['src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.tsx', '.js', '.jsx'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.jsx', '.json'] })],
-    },
-    rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
-    },
-  },
+  // no import cycles in src (eslint.cycles.mjs says why)
+  cycleRule,
   {
     // Jest's test files. No module imports a test, so none can be in an import cycle: the cycle rule
     // walked the whole import graph from each of them and could never report. The deprecation rule is

@@ -15,3 +15,10 @@ if (typeof globalThis.structuredClone !== 'function') {
   const v8 = require('v8');
   globalThis.structuredClone = (value) => v8.deserialize(v8.serialize(value));
 }
+
+// findBy*/waitFor give up after 1 s by default: on a busy 2-core machine an idle-time build or a
+// layout takes longer, and the test fails though nothing is wrong. Like the test timeout
+// (jest.config.js), the limit only catches a hang; it stays under the test timeout so the failure
+// names what was awaited.
+const { configure } = require('@testing-library/react');
+configure({ asyncUtilTimeout: 100000 });

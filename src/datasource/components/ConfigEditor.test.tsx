@@ -33,7 +33,7 @@ function setup(initial: Partial<Settings>) {
     );
   }
   render(<Harness />);
-  return { last: () => seen[seen.length - 1], user: userEvent.setup() };
+  return { last: () => seen[seen.length - 1], user: userEvent.setup({ delay: null }) };
 }
 
 // Grafana's Select menu watches its size and scroll position; jsdom has neither observer
@@ -65,8 +65,14 @@ beforeAll(() => {
   setDataSourceSrv(fakeSrv);
 });
 
-// typing through the whole settings page on a busy machine takes longer than jest's 5 s default
-jest.setTimeout(60_000);
+/**
+ * Enters a value as one paste: these tests are about where a setting is stored, and each key typed
+ * renders the whole settings page again.
+ */
+async function fill(user: ReturnType<typeof userEvent.setup>, input: HTMLElement, text: string) {
+  await user.click(input);
+  await user.paste(text);
+}
 
 /** Picks an option of a Grafana Select by its label. */
 async function choose(user: ReturnType<typeof userEvent.setup>, input: HTMLElement, label: string) {
@@ -79,10 +85,10 @@ describe('ConfigEditor', () => {
   it('writes URL, tenant, timeout, minimal step and TLS where the backend reads them', async () => {
     const { user, last } = setup({});
     expect(screen.getByText('Required: the profile server, e.g. http://localhost:4040')).toBeInTheDocument();
-    await user.type(screen.getByLabelText('Data source connection URL'), 'http://pyroscope:4040');
-    await user.type(screen.getByLabelText('Tenant ID'), 'team-a');
-    await user.type(screen.getByLabelText('Timeout'), '45');
-    await user.type(screen.getByLabelText('Minimal step'), '30s');
+    await fill(user, screen.getByLabelText('Data source connection URL'), 'http://pyroscope:4040');
+    await fill(user, screen.getByLabelText('Tenant ID'), 'team-a');
+    await fill(user, screen.getByLabelText('Timeout'), '45');
+    await fill(user, screen.getByLabelText('Minimal step'), '30s');
     await user.click(screen.getByLabelText('Skip TLS certificate validation'));
     expect(last().url).toBe('http://pyroscope:4040');
     expect(last().jsonData).toMatchObject({ tenantId: 'team-a', timeout: 45, minStep: '30s', tlsSkipVerify: true });
@@ -107,12 +113,12 @@ describe('ConfigEditor', () => {
     expect(last().jsonData.authMethod).toBe('basic');
     expect(last().secureJsonFields.bearerToken).toBe(false);
     expect(last().secureJsonData?.bearerToken).toBe('');
-    await user.type(screen.getByPlaceholderText('User'), 'admin');
-    await user.type(screen.getByPlaceholderText('Password'), 's3cret');
+    await fill(user, screen.getByPlaceholderText('User'), 'admin');
+    await fill(user, screen.getByPlaceholderText('Password'), 's3cret');
     expect(last().basicAuthUser).toBe('admin');
     expect(last().secureJsonData?.basicAuthPassword).toBe('s3cret');
     await choose(user, method, 'Bearer token');
-    await user.type(screen.getByLabelText('Bearer token', { selector: 'input[type=password]' }), 'tok');
+    await fill(user, screen.getByLabelText('Bearer token', { selector: 'input[type=password]' }), 'tok');
     expect(last().basicAuth).toBe(false);
     expect(last().secureJsonData?.bearerToken).toBe('tok');
     expect(last().jsonData.authMethod).toBe('bearer');
@@ -128,7 +134,7 @@ describe('ConfigEditor', () => {
 
   it('writes the max query length where the backend reads it, and explains a wrong one', async () => {
     const { user, last } = setup({});
-    await user.type(screen.getByLabelText('Max query length'), '1d12h');
+    await fill(user, screen.getByLabelText('Max query length'), '1d12h');
     expect(last().jsonData).toMatchObject({ maxQueryLength: '1d12h' });
     expect(maxQueryLengthProblem('a day')).toBe('A duration such as 1d, 36h or 1d12h');
     expect(maxQueryLengthProblem('1d')).toBeUndefined();

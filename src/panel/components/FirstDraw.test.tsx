@@ -51,7 +51,7 @@ describe('the first draw', () => {
     const first = drawCalls();
     expect(first.length).toBeGreaterThan(0);
     // made in idle time after the paint
-    await waitFor(() => expect(collapse).toHaveBeenCalled(), { timeout: 3000 });
+    await waitFor(() => expect(collapse).toHaveBeenCalled());
     // the same picture drawn from the index: zoom into the chain's bar (level 1) and back
     const overlay = screen.getByTestId('flamegraph-canvas').nextElementSibling as HTMLElement;
     fireEvent.click(overlay, { clientX: 100, clientY: 25 });

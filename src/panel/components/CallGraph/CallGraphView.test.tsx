@@ -11,9 +11,7 @@ const data = readFlameData(nestedSet(SMALL));
 
 /** The boxes once the graph is made and placed (in idle time and after a paint). */
 async function boxes() {
-  await waitFor(() => expect(screen.getByTestId('callgraph')).toHaveAttribute('data-state', 'ready'), {
-    timeout: 5000,
-  });
+  await waitFor(() => expect(screen.getByTestId('callgraph')).toHaveAttribute('data-state', 'ready'));
   return screen.getAllByTestId('callgraph-node');
 }
 
