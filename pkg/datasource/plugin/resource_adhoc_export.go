@@ -31,15 +31,7 @@ type adhocExportRequest struct {
 // total, as -diff_base does; for -base the net).
 func (d *Datasource) adhocExport(w http.ResponseWriter, r *http.Request) {
 	body, name, err := d.adhocExportPprof(r)
-	resourceCallsTotal.WithLabelValues("adhocExport", outcome(err)).Inc()
-	if err != nil {
-		writeJSON(w, httpStatusOf(err), map[string]string{"error": err.Error()})
-		return
-	}
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	writeDownload(w, "adhocExport", body, name, err)
 }
 
 func (d *Datasource) adhocExportPprof(r *http.Request) ([]byte, string, error) {

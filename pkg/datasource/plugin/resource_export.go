@@ -19,15 +19,7 @@ import (
 // flamegraphs only; the export holds the whole selection.
 func (d *Datasource) export(w http.ResponseWriter, r *http.Request) {
 	body, name, err := d.exportPprof(r)
-	resourceCallsTotal.WithLabelValues("export", outcome(err)).Inc()
-	if err != nil {
-		writeJSON(w, httpStatusOf(err), map[string]string{"error": err.Error()})
-		return
-	}
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	writeDownload(w, "export", body, name, err)
 }
 
 func (d *Datasource) exportPprof(r *http.Request) ([]byte, string, error) {

@@ -29,15 +29,7 @@ const pgoFileName = "default.pgo"
 // the store cut it themselves; a Parca answer is cut by the Parca client.
 func (d *Datasource) pgo(w http.ResponseWriter, r *http.Request) {
 	body, err := d.pgoProfile(r)
-	resourceCallsTotal.WithLabelValues("pgo", outcome(err)).Inc()
-	if err != nil {
-		writeJSON(w, httpStatusOf(err), map[string]string{"error": err.Error()})
-		return
-	}
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", pgoFileName))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	writeDownload(w, "pgo", body, pgoFileName, err)
 }
 
 func (d *Datasource) pgoProfile(r *http.Request) ([]byte, error) {

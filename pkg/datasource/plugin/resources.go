@@ -5,6 +5,7 @@ package plugin
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -58,6 +59,21 @@ func (d *Datasource) route(name string, fn resourceFunc) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, v)
 	}
+}
+
+// writeDownload answers a resource that makes a file (a pprof export, a PGO
+// profile): the file as an attachment named name, or the error as JSON with
+// its status. Either way the call is counted under op.
+func writeDownload(w http.ResponseWriter, op string, body []byte, name string, err error) {
+	resourceCallsTotal.WithLabelValues(op, outcome(err)).Inc()
+	if err != nil {
+		writeJSON(w, httpStatusOf(err), map[string]string{"error": err.Error()})
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
