@@ -138,9 +138,10 @@ func TestRulesRefusalsInTheServersWords(t *testing.T) {
 // rule's total per step is the profile's total, and with a function
 // filter the function's cum (go tool pprof -top), per group_by value.
 func TestRulesPreviewIsPprof(t *testing.T) {
-	fx := storeFixture(t)
-	d := newDS(t, fx.url)
-	plugintest.Ingest(t, fx.url, "rules-preview{env=test}", plugintest.CPUProfile(t))
+	// its own store: the package's shared one must keep exactly its two profiles
+	url := plugintest.Store(t)
+	d := newDS(t, url)
+	plugintest.Ingest(t, url, "rules-preview{env=test}", plugintest.CPUProfile(t))
 	report := plugintest.Pprof(t, plugintest.CPUFile, "cpu")
 	fn := plugintest.FuncName("burnCheckout")
 	require.Positive(t, report.Cum()[fn])

@@ -133,7 +133,10 @@ func TestRemoteWriteRetriesThenDelivers(t *testing.T) {
 		rc.ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() { close(hang); srv.Close() })
-	w, reg := newWriter(t, srv.URL, export.RemoteWriteOptions{Timeout: 50 * time.Millisecond})
+	// The timeout ends the hanging request; it is long enough that an
+	// answered request never reaches it on a busy machine, where a shorter
+	// one turned an answered 503 into one more counted try.
+	w, reg := newWriter(t, srv.URL, export.RemoteWriteOptions{Timeout: time.Second})
 
 	w.Record("team-a", []recording.Point{point("profiles_recorded_a", 5), point("profiles_recorded_b", 7)})
 	waitFor(t, func() bool { return counter(t, reg, "emberscope_recording_remote_write_samples_sent_total") == 2 })
