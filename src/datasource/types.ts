@@ -124,6 +124,8 @@ export interface EmberscopeOptions extends DataSourceJsonData {
   goProxyUrl?: string;
   /** The Go release (go1.22.4) of the standard library shown when a profile has no go_version label. */
   goVersion?: string;
+  /** The platform (<goos>-<goarch>) whose toolchain module holds the standard library when a profile has no go_platform label. */
+  goPlatform?: string;
 }
 
 /** The datasource's secureJsonData. */

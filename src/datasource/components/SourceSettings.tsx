@@ -64,6 +64,10 @@ export function SourceSettings({
     jd.goVersion && !/^(go)?1(\.\d+){1,2}((rc|beta)\d+)?$/.test(jd.goVersion.trim())
       ? 'A Go release such as go1.22.4'
       : undefined;
+  const platformErr =
+    jd.goPlatform && !/^[a-z0-9]+-[a-z0-9]+$/.test(jd.goPlatform.trim())
+      ? 'A <goos>-<goarch> such as linux-arm64'
+      : undefined;
   return (
     <ConfigSection
       title="Source code"
@@ -153,6 +157,21 @@ export function SourceSettings({
           placeholder="go1.22.4"
           value={jd.goVersion ?? ''}
           onChange={(e) => setJson({ goVersion: e.currentTarget.value })}
+        />
+      </InlineField>
+      <InlineField
+        label="Go platform"
+        labelWidth={24}
+        invalid={Boolean(platformErr)}
+        error={platformErr}
+        tooltip="The platform whose Go toolchain module holds the standard library when a profile has no go_platform label (linux-amd64 when empty; other platforms are tried when it is missing)"
+      >
+        <Input
+          aria-label="Go platform"
+          width={16}
+          placeholder="linux-amd64"
+          value={jd.goPlatform ?? ''}
+          onChange={(e) => setJson({ goPlatform: e.currentTarget.value })}
         />
       </InlineField>
     </ConfigSection>
