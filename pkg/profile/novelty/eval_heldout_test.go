@@ -86,35 +86,6 @@ func heldoutSizes(d int) (stable, changed int) {
 	return 100, 12
 }
 
-// heldoutMix is a profile's phase shares, as record-novelty-series's mix.
-func heldoutMix(m noveltydata.Mix, rng *rand.Rand, moved string, pts float64, hot bool) map[string]float64 {
-	s := map[string]float64{}
-	for i, ph := range m.Phases {
-		s[ph] = m.Base[i]
-	}
-	if moved != "" {
-		rest := 1 - s[moved]
-		for k := range s {
-			if k != moved {
-				s[k] *= (rest - pts) / rest
-			}
-		}
-		s[moved] += pts
-	}
-	u := (2*rng.Float64() - 1) * m.Noise
-	a, b := m.Noisy[0], m.Noisy[1]
-	u = min(max(u, 0.01-s[a]), s[b]-0.01)
-	s[a] += u
-	s[b] -= u
-	if hot {
-		for k := range s {
-			s[k] *= 1 - pts
-		}
-		s[m.Hot] = pts
-	}
-	return s
-}
-
 // heldoutProgram draws one program's profiles of d·100 samples.
 func heldoutProgram(name string, d int) shortProgram {
 	m := noveltydata.HeldoutMixes[name]
@@ -150,15 +121,15 @@ func heldoutProgram(name string, d int) shortProgram {
 	nStable, nChanged := heldoutSizes(d)
 	p := shortProgram{name: name}
 	for range nStable {
-		p.stable = append(p.stable, shortProfile{v: profile(heldoutMix(m, rng, "", 0, false))})
+		p.stable = append(p.stable, shortProfile{v: profile(m.Draw(rng, "", 0, ""))})
 	}
 	for range nChanged {
 		for _, a := range evalAmounts {
 			p.changed = append(p.changed,
-				shortProfile{change: "steady", amount: a, v: profile(heldoutMix(m, rng, m.Steady, a, false))},
-				shortProfile{change: "noisy", amount: a, v: profile(heldoutMix(m, rng, m.Noisy[0], a, false))})
+				shortProfile{change: "steady", amount: a, v: profile(m.Draw(rng, m.Steady, a, ""))},
+				shortProfile{change: "noisy", amount: a, v: profile(m.Draw(rng, m.Noisy[0], a, ""))})
 		}
-		p.changed = append(p.changed, shortProfile{change: "hot", amount: 0.10, v: profile(heldoutMix(m, rng, "", 0.10, true))})
+		p.changed = append(p.changed, shortProfile{change: "hot", amount: 0.10, v: profile(m.Draw(rng, "", 0.10, m.Hot))})
 	}
 	return p
 }
