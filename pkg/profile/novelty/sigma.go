@@ -206,15 +206,22 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		floors[len(hs)] = v.keptFloor()
 		up = make([]float64, len(xs))
 	}
+	// The hashes are visited in increasing order, and every vector keeps
+	// its features sorted by hash: one cursor per vector walks its kept
+	// features once, instead of a binary search per feature and vector.
+	cursors := make([]int, len(hs)+1)
+	vectorAt := func(i int) *Vector {
+		if i < len(hs) {
+			return &hs[i]
+		}
+		return v
+	}
 	for _, h := range hashes {
 		f := keys[h]
 		if bounds {
 			for i := range xs {
-				w := v
-				if i < len(hs) {
-					w = &hs[i]
-				}
-				if j, ok := w.find(h); ok {
+				w := vectorAt(i)
+				if j, ok := seekSorted(w.Exact, &cursors[i], h); ok {
 					xs[i] = float64(w.Exact[j].Weight) * float64(w.Scale)
 					up[i] = xs[i]
 					continue
@@ -228,10 +235,14 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 			}
 			addBounded(h, f.key, f.exact, up, xs, xs)
 		} else {
-			for i := range hs {
-				xs[i] = hs[i].shareOf(h)
+			for i := range xs {
+				w := vectorAt(i)
+				if j, ok := seekSorted(w.Exact, &cursors[i], h); ok {
+					xs[i] = float64(w.Exact[j].Weight) * float64(w.Scale)
+				} else {
+					xs[i] = max(0, w.bucketEstimate(h)*float64(w.Scale))
+				}
 			}
-			xs[len(hs)] = v.shareOf(h)
 			add(h, f.key, f.exact, xs)
 		}
 		if groups == nil {
@@ -272,17 +283,29 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		// With bounds, a history vector that does not keep the group has
 		// it below its smallest kept group: a rise is measured from that
 		// bound (a new function's own inclusive share is then tested).
+		// v.Groups are sorted by hash, as every history vector's: one
+		// cursor per history vector, and each vector's floor once.
+		groupFloors := make([]float64, len(hs))
+		floorKnown := make([]bool, len(hs))
+		for i := range hs {
+			groupFloors[i], floorKnown[i] = hs[i].groupFloor()
+		}
+		kept := make([]bool, len(hs))
+		clear(cursors)
 	groups:
 		for _, e := range v.Groups {
 			partial := false
 			for i := range hs {
-				x, ok := hs[i].groupShare(e.Hash)
-				if !ok {
-					floor, known := hs[i].groupFloor()
-					if !bounds || !known {
+				j, ok := seekSorted(hs[i].Groups, &cursors[i], e.Hash)
+				kept[i] = ok
+				x := 0.0
+				if ok {
+					x = float64(hs[i].Groups[j].Weight)
+				} else {
+					if !bounds || !floorKnown[i] {
 						continue groups
 					}
-					x, partial = floor, true
+					x, partial = groupFloors[i], true
 				}
 				xs[i] = x
 			}
@@ -291,7 +314,7 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 			if partial {
 				copy(up, xs)
 				for i := range hs {
-					if _, ok := hs[i].groupShare(e.Hash); !ok {
+					if !kept[i] {
 						xs[i] = 0
 					}
 				}
@@ -309,6 +332,18 @@ func sigmaFeatures(v *Vector, hs []Vector, sp sigmaParams) []sigmaFeature {
 		return cmp.Compare(a.key, b.key)
 	})
 	return out
+}
+
+// seekSorted finds the entry of hash h in es (sorted by hash), starting at
+// *at and leaving *at at the first entry not below h: visiting hashes in
+// increasing order walks es once.
+func seekSorted(es []Entry, at *int, h uint64) (int, bool) {
+	i := *at
+	for i < len(es) && es[i].Hash < h {
+		i++
+	}
+	*at = i
+	return i, i < len(es) && es[i].Hash == h
 }
 
 // fingerprint tells features with the same shares in every vector apart
@@ -361,15 +396,6 @@ func packageOf(name string) string {
 		return ""
 	}
 	return name[:slash+1+dot]
-}
-
-// shareOf is the share of the feature of hash h: exact when kept, else the
-// bucket's estimate clamped at 0.
-func (v *Vector) shareOf(h uint64) float64 {
-	if i, ok := v.find(h); ok {
-		return float64(v.Exact[i].Weight) * float64(v.Scale)
-	}
-	return max(0, v.bucketEstimate(h)*float64(v.Scale))
 }
 
 // sigmaChanges are the n features of largest |z|, as Changes: From the
