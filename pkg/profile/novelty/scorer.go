@@ -175,6 +175,13 @@ type Result struct {
 	// (or the distance to the nearest centroid), 0..1. The first vector of a
 	// series scores 0.
 	Score float64
+	// Level is, with MethodSurprise, the surprise before it is clamped at
+	// 0: −log₁₀(m · min_f P_f) over the m features tested, below 0 when the
+	// largest move is one the series' variation makes more often than once
+	// in m features. Sampling at ingest keeps a profile whole above a bar
+	// of its own (DefaultSamplingLevel), below the score's 0. With the
+	// other methods it is Score.
+	Level float64
 	// Novel is Score > Threshold once the series has warmed up.
 	Novel bool
 	// Match is the sequence number (0-based, in Score calls of the series)
@@ -244,9 +251,11 @@ func (s *Series) Score(v Vector) (r Result, ok bool) {
 	if s.opts.Method == MethodSigma || s.opts.Method == MethodSurprise {
 		fs := sigmaFeatures(&v, s.ring, s.sigma)
 		if s.sigma.surprise != nil {
-			r.Score = surpriseScore(fs, s.sigma.surprise)
+			r.Level = surpriseLevel(fs, s.sigma.surprise)
+			r.Score = max(0, r.Level)
 		} else {
 			r.Score = sigmaScore(fs, s.sigma.top)
+			r.Level = r.Score
 		}
 		r.Novel = ref != nil && s.seen >= s.opts.WarmUp && r.Score > s.opts.Threshold
 		if r.Novel && s.opts.Changes > 0 {
@@ -263,6 +272,7 @@ func (s *Series) Score(v Vector) (r Result, ok bool) {
 		}
 		s.addToCluster(v, ci, d)
 	}
+	r.Level = r.Score
 	r.Novel = ref != nil && s.seen >= s.opts.WarmUp && r.Score > s.opts.Threshold
 	if r.Novel && s.opts.Changes > 0 {
 		r.Changes = Changes(ref, &v, s.opts.Changes)

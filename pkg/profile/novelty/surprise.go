@@ -91,6 +91,16 @@ const (
 	DefaultInterval = 15 * time.Second
 )
 
+// DefaultSamplingLevel is the surprise level (Result.Level) above which
+// sampling at ingest keeps a profile whole. Keeping stacks is cheaper to
+// err on than paging a person, so sampling's bar sits below the alarm's
+// threshold and below the score's 0. It was chosen on the tuning programs
+// only (logindex, rideshare; TestSamplingLevelChosenOnTuning): the
+// largest bar, in steps of 0.1, below every tuning change of 10 points or
+// more in profiles of 1,000 samples, whose lowest (a noisy phase's +10
+// points, inside its own wobble) is at −0.51.
+const DefaultSamplingLevel = -0.6
+
 // SurpriseThreshold is the surprise above which a profile is novel when a
 // series pushing every interval may raise falseAlarmsPerDay false alarms a
 // day: log₁₀(1 day / (falseAlarmsPerDay · interval)), at least 0.
@@ -180,6 +190,14 @@ const maxSurprise = 300
 // surpriseScore is −log₁₀ of the Bonferroni-bounded chance of the
 // features' largest move (fs sorted largest |z| first).
 func surpriseScore(fs []sigmaFeature, p *surpriseParams) float64 {
+	return max(0, surpriseLevel(fs, p))
+}
+
+// surpriseLevel is surpriseScore before the bound's chance is capped at 1:
+// −log₁₀(m · min_f P_f), below 0 when the largest move is one the history
+// makes more often than once in m features. Sampling at ingest reads it,
+// so that its bar can sit below the score's 0.
+func surpriseLevel(fs []sigmaFeature, p *surpriseParams) float64 {
 	if len(fs) == 0 {
 		return 0
 	}
@@ -191,7 +209,7 @@ func surpriseScore(fs []sigmaFeature, p *surpriseParams) float64 {
 		}
 		// P(χ²₃ > q) = erfc(√(q/2)) + √(2q/π)·e^(−q/2)
 		logTail := logSum(logErfc(math.Sqrt(q/2)), 0.5*math.Log(2*q/math.Pi)-q/2)
-		return min(maxSurprise, max(0, -(logTail+math.Log(m*(m-1)*(m-2)/6))/math.Ln10))
+		return min(maxSurprise, -(logTail+math.Log(m*(m-1)*(m-2)/6))/math.Ln10)
 	}
 	logTail := 0.0
 	for _, f := range fs[:min(surpriseTop, len(fs))] {
@@ -203,7 +221,7 @@ func surpriseScore(fs []sigmaFeature, p *surpriseParams) float64 {
 		}
 		logTail = min(logTail, lt)
 	}
-	return min(maxSurprise, max(0, -(logTail+math.Log(float64(len(fs))))/math.Ln10))
+	return min(maxSurprise, -(logTail+math.Log(float64(len(fs))))/math.Ln10)
 }
 
 // logErfc is ln erfc(x) for x ≥ 0, without underflow for large x (an

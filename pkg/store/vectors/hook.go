@@ -15,26 +15,27 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/emberscope/emberscope/pkg/profile/novelty"
 	"github.com/emberscope/emberscope/pkg/store/storage"
 )
 
-// Sampling configures sampling at ingest. A profile that is not novel by
-// the surprise score against its series' last profiles (the query's score,
-// novelty.MethodSurprise) keeps its labels, total and vector but not its
-// stacks, except the first profile of each Window, which is kept whole;
-// novel profiles, and every profile while the series warms up, are kept
-// whole.
+// Sampling configures sampling at ingest. A profile whose surprise level
+// against its series' last profiles (novelty.Result.Level, the query's
+// surprise score before it is clamped at 0) is at or below Level keeps its
+// labels, total and vector but not its stacks, except the first profile
+// of each Window, which is kept whole; profiles above Level, and every
+// profile while the series warms up, are kept whole.
 type Sampling struct {
 	Enabled bool
-	// FalseAlarmsPerDay is how many unchanged profiles a day a series may
-	// keep whole as novel (default 1; more keeps more stacks); with Interval
-	// it sets the surprise threshold (novelty.SurpriseThreshold).
-	FalseAlarmsPerDay float64
-	// Interval is how often a series pushes (default 15 s).
-	Interval time.Duration
+	// Level is the bar (default novelty.DefaultSamplingLevel, −0.6): lower
+	// keeps more profiles whole. It sits below the alarm's threshold, since
+	// keeping the stacks of an unchanged profile costs only disk, and was
+	// chosen so that every change of 10 points or more of the tuning
+	// programs is kept (README). Zero takes the default.
+	Level float64
 	// Window is the period in which a series' first profile is kept whole
 	// (default 10 minutes, by profile time).
 	Window time.Duration
@@ -94,12 +95,12 @@ func New(opts Options) (*Hook, error) {
 	if s.Window < 0 {
 		return nil, fmt.Errorf("vectors: sampling window must be positive, not %s", s.Window)
 	}
-	// The scorer's options check the sensitivity and fill its defaults.
-	so, err := novelty.Options{FalseAlarmsPerDay: s.FalseAlarmsPerDay, Interval: s.Interval}.WithDefaults()
-	if err != nil {
-		return nil, fmt.Errorf("vectors: sampling: %w", err)
+	if s.Level == 0 {
+		s.Level = novelty.DefaultSamplingLevel
 	}
-	s.FalseAlarmsPerDay, s.Interval = so.FalseAlarmsPerDay, so.Interval
+	if math.IsNaN(s.Level) || math.IsInf(s.Level, 0) {
+		return nil, fmt.Errorf("vectors: sampling level must be a finite surprise level, not %v", s.Level)
+	}
 	b, err := novelty.NewBuilder(p)
 	if err != nil {
 		return nil, err
@@ -185,8 +186,9 @@ func (h *Hook) stackHashOf(t storage.StackTables, st uint32) uint64 {
 }
 
 // sample decides whether a profile of series at time t with vector v keeps
-// only its total: it does when the series is warm, v is not novel against
-// its last profiles, and a profile of t's window was already kept whole.
+// only its total: it does when the series is warm, v's surprise level
+// against its last profiles is at most the sampling level, and a profile
+// of t's window was already kept whole.
 func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
 	h.calls++
 	if h.calls%1024 == 0 {
@@ -194,7 +196,7 @@ func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
 	}
 	s := h.series[series]
 	if s == nil {
-		scorer, err := novelty.NewSeries(novelty.Options{FalseAlarmsPerDay: h.opts.Sampling.FalseAlarmsPerDay, Interval: h.opts.Sampling.Interval})
+		scorer, err := novelty.NewSeries(novelty.Options{Method: novelty.MethodSurprise})
 		if err != nil {
 			// New checked these options.
 			panic(err)
@@ -206,7 +208,7 @@ func (h *Hook) sample(series uint32, t int64, v *novelty.Vector) bool {
 	warm := s.scorer.Seen() >= s.scorer.Options().WarmUp
 	r, _ := s.scorer.Score(*v)
 	window := t / int64(h.opts.Sampling.Window)
-	if !warm || r.Novel || s.window != window {
+	if !warm || r.Level > h.opts.Sampling.Level || s.window != window {
 		s.window = window
 		return false
 	}

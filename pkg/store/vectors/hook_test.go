@@ -4,6 +4,7 @@
 package vectors
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -32,7 +33,11 @@ func profile(series uint32, at time.Time, values ...int64) *storage.IngestProfil
 }
 
 func TestSamplingKeepsNovelProfilesAndTheFirstOfEachWindow(t *testing.T) {
-	h, err := New(Options{Sampling: Sampling{Enabled: true, Window: time.Minute}})
+	// Two functions: the level of a profile cannot go below −log₁₀ 2 (the
+	// Bonferroni bound of two features), so the bar is set above it here;
+	// at the default bar (−0.6) such a profile is always kept whole, as
+	// the end of the test checks.
+	h, err := New(Options{Sampling: Sampling{Enabled: true, Window: time.Minute, Level: 1}})
 	require.NoError(t, err)
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	strip := func(series uint32, at time.Duration, values ...int64) bool {
@@ -62,8 +67,15 @@ func TestSamplingKeepsNovelProfilesAndTheFirstOfEachWindow(t *testing.T) {
 		_, s := off.Vector(profile(1, t0.Add(time.Duration(i)*time.Second), 503, 497))
 		require.False(t, s, "sampling is off by default")
 	}
-	_, err = New(Options{Sampling: Sampling{FalseAlarmsPerDay: -1}})
-	require.ErrorContains(t, err, "false alarms per day")
+	_, err = New(Options{Sampling: Sampling{Level: math.NaN()}})
+	require.ErrorContains(t, err, "sampling level must be a finite surprise level")
+	def, err := New(Options{Sampling: Sampling{Enabled: true}})
+	require.NoError(t, err)
+	require.Equal(t, novelty.DefaultSamplingLevel, def.Options().Sampling.Level, "zero takes the default level")
+	for i, u := range usual {
+		_, s := def.Vector(profile(1, t0.Add(time.Duration(i)*time.Second), u[0], u[1]))
+		require.False(t, s, "profile %d: at the default level a profile of two functions is kept whole", i)
+	}
 	_, err = New(Options{Params: novelty.Params{K: -1}})
 	require.ErrorContains(t, err, "K")
 }
