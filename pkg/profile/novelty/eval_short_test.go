@@ -113,24 +113,33 @@ type shortRun struct {
 	cuts *shortCuts
 }
 
-// shortData returns every run's profiles of duration d, built once.
-func shortData(d int) []shortProgram {
+// shortData returns the profiles of duration d of every run of the
+// programs in accepts, each run's built once (a test reading the held-out
+// programs builds none of the tuning ones).
+func shortData(d int, in func(string) bool) []shortProgram {
 	shortMu.Lock()
 	defer shortMu.Unlock()
-	if ps, ok := shortBuilt[d]; ok {
-		return ps
-	}
 	var ps []shortProgram
-	for _, r := range shortRuns() {
-		ps = append(ps, r.cuts.program(r.name, d))
+	for i, r := range shortRuns() {
+		if !in(r.name) {
+			continue
+		}
+		k := [2]int{i, d}
+		p, ok := shortBuilt[k]
+		if !ok {
+			p = r.cuts.program(r.name, d)
+			shortBuilt[k] = p
+		}
+		ps = append(ps, p)
 	}
-	shortBuilt[d] = ps
 	return ps
 }
 
 var (
-	shortMu    sync.Mutex
-	shortBuilt = map[int][]shortProgram{}
+	shortMu sync.Mutex
+	// shortBuilt are the runs' programs by run (its index in shortRuns)
+	// and duration.
+	shortBuilt = map[[2]int]shortProgram{}
 )
 
 // onceTB lets shortData read fixtures outside a test: a missing fixture
@@ -385,7 +394,7 @@ type shortPart struct {
 }
 
 func poolShort(d int, in func(string) bool, sp sigmaParams, oracle bool) shortPart {
-	return poolPrograms(shortData(d), in, sp, oracle)
+	return poolPrograms(shortData(d, in), in, sp, oracle)
 }
 
 // poolPrograms pools the scores of the programs of data that in accepts.
