@@ -53,14 +53,14 @@ func loadSeries(t testing.TB, set noveltydata.SeriesSet, p Params) map[string][]
 			loadedSeries.sets[key] = out
 		}
 	}()
-	// The set's stack counts (counts.json.gz) make the same trees as its
+	// The set's stack counts (counts.gob.gz) make the same trees as its
 	// pprof files would (flametest.FromProfile: every line a frame, the
 	// cpu value), without parsing pprof, which cost most of the time.
 	counts := set.Counts(t)
 	manifest := set.Manifest(t)
-	require.Len(t, counts.Recordings, len(manifest), "%s: counts.json.gz against manifest.json", set.Dir)
+	require.Len(t, counts.Recordings, len(manifest), "%s: counts.gob.gz against manifest.json", set.Dir)
 	for i, r := range counts.Recordings {
-		require.Equal(t, manifest[i].File, r.File, "%s: counts.json.gz against manifest.json", set.Dir)
+		require.Equal(t, manifest[i].File, r.File, "%s: counts.gob.gz against manifest.json", set.Dir)
 		tr := flame.New()
 		names := map[int32]int32{}
 		var stack []int32
