@@ -30,10 +30,8 @@ describe('orderByKey', () => {
   for (const [name, key] of Object.entries(cases)) {
     it(`orders ${name} as a stable comparison sort does, both ways`, () => {
       const keys = Float64Array.from({ length: n }, (_, i) => key(i));
-      // the ids of some of the keys, in a shuffled order
-      const ids = Int32Array.from({ length: n / 2 }, (_, i) => 2 * i).sort(
-        (a, b) => ((a * 7919) % n) - ((b * 7919) % n)
-      );
+      // the ids of half of the keys, in a shuffled order
+      const ids = Int32Array.from({ length: n / 2 }, (_, i) => (i * 7919) % (n / 2));
       for (const descending of [false, true]) {
         expect(Array.from(orderByKey(keys, ids, descending))).toEqual(bySort(keys, ids, descending));
       }

@@ -11,7 +11,7 @@
  */
 export function orderByKey(keys: Float64Array, ids: Int32Array, descending: boolean): Int32Array {
   const n = ids.length;
-  const vals = new Float64Array(n);
+  const { vals, a, b } = scratchFor(n);
   for (let i = 0; i < n; i++) {
     const v = keys[ids[i]];
     // v === v is false for NaN only; adding 0 turns -0 into 0
@@ -20,7 +20,7 @@ export function orderByKey(keys: Float64Array, ids: Int32Array, descending: bool
   // the bits of each key as two 32-bit words (little-endian: the low word first), turned so that
   // their unsigned order is the numbers' order: a negative number's bits all flipped, a
   // positive's sign bit set; descending flips all of them once more
-  const words = new Uint32Array(vals.buffer);
+  const words = new Uint32Array(vals.buffer, vals.byteOffset, 2 * n);
   for (let i = 0; i < n; i++) {
     const lo = 2 * i;
     const hi = lo + 1;
@@ -48,11 +48,11 @@ export function orderByKey(keys: Float64Array, ids: Int32Array, descending: bool
     counts[1536 + ((h >>> 16) & 255)]++;
     counts[1792 + (h >>> 24)]++;
   }
-  let order = new Int32Array(n);
+  let order = a;
   for (let i = 0; i < n; i++) {
     order[i] = i;
   }
-  let spare = new Int32Array(n);
+  let spare = b;
   const start = new Int32Array(256);
   for (let pass = 0; pass < 8 && n > 1; pass++) {
     const base = pass * 256;
@@ -74,8 +74,21 @@ export function orderByKey(keys: Float64Array, ids: Int32Array, descending: bool
     order = spare;
     spare = t;
   }
+  const out = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    order[i] = ids[order[i]];
+    out[i] = ids[order[i]];
   }
-  return order;
+  return out;
+}
+
+// The sort's working arrays, kept from one sort to the next (it runs to its end in one call, so
+// no two sorts share them): memory a page touches for the first time costs far more than memory
+// it writes again (BENCHMARKS.md), and a table of 10^5 functions needs 2 MB of it.
+let scratch: { vals: Float64Array; a: Int32Array; b: Int32Array } | undefined;
+
+function scratchFor(n: number) {
+  if (!scratch || scratch.a.length < n) {
+    scratch = { vals: new Float64Array(n), a: new Int32Array(n), b: new Int32Array(n) };
+  }
+  return { vals: scratch.vals.subarray(0, n), a: scratch.a.subarray(0, n), b: scratch.b.subarray(0, n) };
 }

@@ -55,7 +55,9 @@ export class TopTableBuild {
   columns?: TopColumns;
   private at = 0;
   private depth = -1;
-  private readonly self: Float64Array;
+  private self: Float64Array;
+  /** Whether self is the reader's sums (selfByName): the pass then sums totals only. */
+  private readonly selfKnown: boolean;
   private readonly total: Float64Array;
   private readonly selfRight?: Float64Array;
   private readonly totalRight?: Float64Array;
@@ -67,7 +69,11 @@ export class TopTableBuild {
   constructor(readonly index: FlameIndex) {
     const data = index.data;
     const names = data.names.length;
-    this.self = new Float64Array(names);
+    // the reader's self per name, when it counts the same nodes (no virtual frame; the root is
+    // taken out once summed); one random write less per node
+    const bySelf = data.selfByName;
+    this.selfKnown = bySelf !== undefined && bySelf.length === names && !data.virtual && !data.selfRight;
+    this.self = this.selfKnown ? bySelf! : new Float64Array(names);
     this.total = new Float64Array(names);
     if (data.valueRight && data.selfRight) {
       this.selfRight = new Float64Array(names);
@@ -104,7 +110,7 @@ export class TopTableBuild {
     const { level, nameIdx, virtual, value, valueRight } = this.index.data;
     const dSelf = this.index.data.self;
     const dSelfRight = this.index.data.selfRight;
-    const { self, total, selfRight, totalRight, seen, open, stack } = this;
+    const { self, total, selfRight, totalRight, seen, open, stack, selfKnown } = this;
     let depth = this.depth;
     for (let i = this.at; i < to; i++) {
       const l = level[i];
@@ -115,7 +121,9 @@ export class TopTableBuild {
       const k = nameIdx[i];
       if (i > 0 && !(virtual && virtual[i])) {
         seen[k] = 1;
-        self[k] += dSelf[i];
+        if (!selfKnown) {
+          self[k] += dSelf[i];
+        }
         if (selfRight && dSelfRight) {
           selfRight[k] += dSelfRight[i];
         }
@@ -136,7 +144,14 @@ export class TopTableBuild {
 
   /** The table once every row is summed: the names that occur, ascending. */
   private collect(): TopColumns {
-    const { seen, self, total, selfRight, totalRight } = this;
+    const { seen, total, selfRight, totalRight } = this;
+    const { nameIdx, self: dSelf } = this.index.data;
+    if (this.selfKnown && seen[nameIdx[0]] && dSelf[0] !== 0) {
+      // the root's name is a function's too: the root's own self taken out (the reader's sums left as they are)
+      this.self = Float64Array.from(this.self);
+      this.self[nameIdx[0]] -= dSelf[0];
+    }
+    const self = this.self;
     let n = 0;
     for (let k = 0; k < seen.length; k++) {
       n += seen[k];
