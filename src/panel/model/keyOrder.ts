@@ -3,10 +3,10 @@
 
 /**
  * Orders ids by a number each (keys[id]), ascending or descending, ties kept in the order given.
- * A stable least-significant-digit radix sort on the keys' IEEE-754 bits, a byte a pass: a table
+ * A stable least-significant-digit radix sort on the keys' IEEE-754 bits, 11 bits a pass: a table
  * of 10^5 functions is ordered in a few passes over typed arrays, where a comparison sort of row
- * objects calls a comparator some 2 million times. A pass whose byte is the same for every key
- * (the sign and exponent of keys of one magnitude, the low bytes of whole numbers) is skipped.
+ * objects calls a comparator some 2 million times. A pass whose digit is the same for every key
+ * (the low bits of whole numbers, the sign and exponent of keys of one magnitude) is skipped.
  * -0 sorts as 0, and NaN as 0 too (a comparator treats it as equal to everything).
  */
 export function orderByKey(keys: Float64Array, ids: Int32Array, descending: boolean): Int32Array {
@@ -34,41 +34,34 @@ export function orderByKey(keys: Float64Array, ids: Int32Array, descending: bool
     words[hi] = h;
     words[lo] = l;
   }
-  // one count of each byte value per pass, made in one sweep
-  const counts = new Int32Array(8 * 256);
+  // one count of each digit value per pass, made in one sweep
+  const counts = new Int32Array(PASSES * RADIX);
   for (let i = 0; i < n; i++) {
     const l = words[2 * i];
     const h = words[2 * i + 1];
-    counts[l & 255]++;
-    counts[256 + ((l >>> 8) & 255)]++;
-    counts[512 + ((l >>> 16) & 255)]++;
-    counts[768 + (l >>> 24)]++;
-    counts[1024 + (h & 255)]++;
-    counts[1280 + ((h >>> 8) & 255)]++;
-    counts[1536 + ((h >>> 16) & 255)]++;
-    counts[1792 + (h >>> 24)]++;
+    for (let pass = 0; pass < PASSES; pass++) {
+      counts[pass * RADIX + digit(l, h, pass)]++;
+    }
   }
   let order = a;
   for (let i = 0; i < n; i++) {
     order[i] = i;
   }
   let spare = b;
-  const start = new Int32Array(256);
-  for (let pass = 0; pass < 8 && n > 1; pass++) {
-    const base = pass * 256;
-    const word = pass >> 2;
-    const shift = (pass & 3) * 8;
-    if (counts[base + ((words[word] >>> shift) & 255)] === n) {
-      continue; // every key has this byte: the order stays
+  const start = new Int32Array(RADIX);
+  for (let pass = 0; pass < PASSES && n > 1; pass++) {
+    const base = pass * RADIX;
+    if (counts[base + digit(words[0], words[1], pass)] === n) {
+      continue; // every key has this digit: the order stays
     }
     let at = 0;
-    for (let b = 0; b < 256; b++) {
-      start[b] = at;
-      at += counts[base + b];
+    for (let d = 0; d < RADIX; d++) {
+      start[d] = at;
+      at += counts[base + d];
     }
     for (let i = 0; i < n; i++) {
       const p = order[i];
-      spare[start[(words[2 * p + word] >>> shift) & 255]++] = p;
+      spare[start[digit(words[2 * p], words[2 * p + 1], pass)]++] = p;
     }
     const t = order;
     order = spare;
@@ -79,6 +72,23 @@ export function orderByKey(keys: Float64Array, ids: Int32Array, descending: bool
     out[i] = ids[order[i]];
   }
   return out;
+}
+
+/** Bits of a digit: six passes over the 64 bits, their counts (48 KB) in the fastest caches. */
+const BITS = 11;
+const RADIX = 1 << BITS;
+const PASSES = Math.ceil(64 / BITS);
+
+/** Digit pass of the 64-bit number whose low and high words are lo and hi. */
+function digit(lo: number, hi: number, pass: number): number {
+  const shift = pass * BITS;
+  if (shift + BITS <= 32) {
+    return (lo >>> shift) & (RADIX - 1);
+  }
+  if (shift >= 32) {
+    return (hi >>> (shift - 32)) & (RADIX - 1);
+  }
+  return ((lo >>> shift) | (hi << (32 - shift))) & (RADIX - 1);
 }
 
 // The sort's working arrays, kept from one sort to the next (it runs to its end in one call, so

@@ -64,6 +64,7 @@ export class TopTableBuild {
   private readonly seen: Uint8Array;
   /** How many ancestors-or-self on the current path carry each name. */
   private readonly open: Int32Array;
+  /** The names on the current path, by level. */
   private readonly stack: Int32Array;
 
   constructor(readonly index: FlameIndex) {
@@ -115,7 +116,7 @@ export class TopTableBuild {
     for (let i = this.at; i < to; i++) {
       const l = level[i];
       while (depth >= l) {
-        open[nameIdx[stack[depth]]]--;
+        open[stack[depth]]--;
         depth--;
       }
       const k = nameIdx[i];
@@ -135,7 +136,7 @@ export class TopTableBuild {
         }
       }
       open[k]++;
-      stack[l] = i;
+      stack[l] = k;
       depth = l;
     }
     this.depth = depth;
