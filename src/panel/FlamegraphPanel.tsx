@@ -5,8 +5,10 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSta
 import { css, cx } from '@emotion/css';
 import { PanelProps } from '@grafana/data';
 import { useStyles2 } from '@grafana/ui';
-import { FlameData, findFlameFrame, namesDistinct, readFlameData, ReadOptions } from '../shared/flameData';
+import { FlameData, findFlameFrame, readFlameData, ReadOptions } from '../shared/flameData';
 import { afterPaint } from './afterPaint';
+import { chunkStep, inIdleSteps } from './model/idle';
+import { RepeatedNames } from './model/repeatedNames';
 import { FlameGraphContainer } from './components/FlameGraphContainer';
 import { SourceProvider, sourceTargetOf } from './components/Source';
 import { TrackMetricProvider } from './components/TrackMetric';
@@ -40,8 +42,9 @@ export function parsePanelData(series: PanelProps['data']['series'], read: ReadO
 /**
  * The panel's flamegraph data: read for the first draw with the label enum's text taken as the
  * names (no name hashed before the graph is on screen); after the paint, the names are checked to
- * be distinct and, when the enum repeats one, the frame is read again with its names interned, so
- * the top table, the sandwich and the highlight group every frame of a function together.
+ * be distinct in idle slices (the top table is shown first) and, when the enum repeats one, the
+ * frame is read again with its names interned, so the top table, the sandwich and the highlight
+ * group every frame of a function together.
  */
 export function usePanelData(series: PanelProps['data']['series']): Parsed {
   const fast = useMemo(() => parsePanelData(series, { enumTextAsNames: true }), [series]);
@@ -50,11 +53,22 @@ export function usePanelData(series: PanelProps['data']['series']): Parsed {
     if (!('data' in fast) || !fast.data.namesUnchecked) {
       return;
     }
-    return afterPaint(() => {
-      if (!namesDistinct(fast.data)) {
-        setInterned({ of: fast, parsed: parsePanelData(series) });
-      }
+    const repeated = new RepeatedNames(fast.data.names);
+    let cancelIdle: (() => void) | undefined;
+    const cancelPaint = afterPaint(() => {
+      cancelIdle = inIdleSteps([
+        chunkStep(() => repeated.chunk()),
+        () => {
+          if (repeated.found) {
+            setInterned({ of: fast, parsed: parsePanelData(series) });
+          }
+        },
+      ]);
     });
+    return () => {
+      cancelPaint();
+      cancelIdle?.();
+    };
   }, [fast, series]);
   return interned?.of === fast ? interned.parsed : fast;
 }

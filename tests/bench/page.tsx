@@ -407,6 +407,7 @@ const api = {
     const h0 = heap();
     root = createRoot(host);
     const t0 = performance.now();
+    performance.mark('mount-start');
     flushSync(() => root!.render(<ThemeContext.Provider value={theme}>{view(lib, frame!)}</ThemeContext.Provider>));
     // the render, its commit and its effects (which draw the canvas), before any frame is waited for
     const firstWorkMs = performance.now() - t0;
@@ -421,6 +422,7 @@ const api = {
         if (host.querySelector(tableRowSelector[lib])) {
           await nextFrame();
           tableReadyMs = performance.now() - t0;
+          performance.mark('mount-table');
           break;
         }
       }

@@ -4,7 +4,8 @@
 /**
  * Profiles one input of the benchmark page (BENCH_SPEC=profile-sandwich.spec.ts npm run bench:browser):
  * Chromium's timeline traced through the DevTools protocol around the top table's sandwich button
- * (PROFILE_INPUT=menu: the context menu's "Sandwich view"; PROFILE_INPUT=both: the header's "Both"
+ * (PROFILE_INPUT=menu: the context menu's "Sandwich view"; PROFILE_INPUT=mount: a warm mount until
+ * the top table's rows are painted; PROFILE_INPUT=both: the header's "Both"
  * after a switch to the call tree, the graph and top table coming back; PROFILE_INPUT=collapse: the
  * collapse switch turned off; PROFILE_INPUT=zoom: a click on a level-1 bar), and a summary printed: the main
  * thread's tasks from the input to the frame that shows it, the JS functions with the most self
@@ -76,7 +77,9 @@ test('profile the sandwich switch', async ({ page }) => {
                   ? (window as any).bench.zoom('emberscope')
                   : i === 'callgraph'
                     ? (window as any).bench.callGraph('emberscope')
-                    : (window as any).bench.sandwichInput(i),
+                    : i === 'mount'
+                      ? (window as any).bench.mount('emberscope', false)
+                      : (window as any).bench.sandwichInput(i),
           input
         );
         await page.waitForTimeout(300);
@@ -91,7 +94,7 @@ test('profile the sandwich switch', async ({ page }) => {
         cdp.off('Tracing.dataCollected', collect);
         fs.writeFileSync(path.join(REPO, 'test-results', `profile-${name}-${input}.json`), JSON.stringify(events));
         console.log(`\n== ${name} ${input}: ${JSON.stringify(r)}`);
-        summarize(events, r.t0, r.t1);
+        summarize(events, input === 'mount' ? ['mount-start', 'mount-table'] : ['sandwich-input', 'sandwich-shown']);
         await page.evaluate(() => (window as any).bench.unmount());
       }
     }
@@ -101,9 +104,9 @@ test('profile the sandwich switch', async ({ page }) => {
 });
 
 /** Main-thread tasks, top-level events and JS self time between the input mark and the frame after it. */
-function summarize(events: TraceEvent[], _t0: number, _t1: number) {
-  const mark = events.find((e) => e.name === 'sandwich-input');
-  const markEnd = events.find((e) => e.name === 'sandwich-shown');
+function summarize(events: TraceEvent[], [startMark, endMark]: [string, string]) {
+  const mark = events.find((e) => e.name === startMark);
+  const markEnd = events.find((e) => e.name === endMark);
   const main = mark ? mark.tid : 0;
   const pid = mark ? mark.pid : 0;
   const from = mark ? mark.ts - 2000 : 0;
@@ -145,7 +148,10 @@ function summarize(events: TraceEvent[], _t0: number, _t1: number) {
       samples.push({ id, ts });
     });
   }
-  for (const task of tasks.slice(0, 8)) {
+  // the longest tasks, then every task of the window together
+  const longest = tasks.filter((x) => (x.dur ?? 0) > 8000).slice(0, 10);
+  const whole = { ts: from, dur: (to === Infinity ? from : to) - from } as TraceEvent;
+  for (const task of [...longest, whole]) {
     const a = task.ts;
     const b = task.ts + (task.dur ?? 0);
     const self = new Map<string, number>();
@@ -177,7 +183,8 @@ function summarize(events: TraceEvent[], _t0: number, _t1: number) {
         .slice(0, n)
         .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
         .join(' | ');
-    console.log(`  task @${t(a)} JS self: ${top(self, 14)}`);
-    console.log(`  task @${t(a)} JS incl: ${top(incl, 40)}`);
+    const what = task === whole ? 'all tasks' : `task @${t(a)}`;
+    console.log(`  ${what} JS self: ${top(self, 14)}`);
+    console.log(`  ${what} JS incl: ${top(incl, 40)}`);
   }
 }

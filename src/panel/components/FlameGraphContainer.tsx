@@ -7,7 +7,8 @@ import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { FlameData, percentBase } from '../../shared/flameData';
 import { buildIndex, FlameIndex } from '../model/flameIndex';
-import { topTable, TopRow } from '../model/topTable';
+import { topColumns, TopRow } from '../model/topTable';
+import { bestBy } from '../model/topRows';
 import { effectiveView } from '../options';
 import { ViewOptions } from '../types';
 import { CallGraphView } from './CallGraph/CallGraphView';
@@ -34,6 +35,9 @@ import { decodeLink, encodeLink, linkOf, ViewLink } from './focus/viewLink';
 import { useSizeClass } from './sizeStyles';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
+
+/** The top table's rows before they are summed (it shows its box alone). */
+const NO_ROWS: TopRow[] = [];
 
 export interface FlameGraphContainerProps {
   data: FlameData;
@@ -163,11 +167,12 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   // the top table and the sandwich read the graph the right way up, inverted or not
   const tableIndex = useMemo(() => (tableData === data ? index : buildIndex(tableData)), [tableData, data, index]);
   const table = useTopTable(tableData, tableIndex, layout.showTable, state.sort, found.searchResult);
-  const { allRows, sortedRows, tableSearch } = table;
+  const { sortedRows, tableSearch } = table;
+  const summed = table.table;
   // A drawer once shown stays mounted, hidden, while the other one is open: switching back shows
   // it with its rows, scroll and sort as left. (The table counts as seen once its rows are summed,
   // the tree once the header has switched to it or the panel opened on it.)
-  const keepTable = !layout.showTable && layout.split && layout.drawer === 'tree' && allRows !== undefined;
+  const keepTable = !layout.showTable && layout.split && layout.drawer === 'tree' && summed !== undefined;
   const keepTree = !layout.showTree && layout.split && layout.drawer === 'table' && state.treeSeen;
 
   const cut = sandwichCutFor(bodyHeight, data.maxLevel);
@@ -176,8 +181,8 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   // first row's (its button, and the header's pick with nothing selected) and the search's best
   const menu = state.menu;
   const menuName = menu && menu.node >= 0 && menu.node < shown.data.count ? shown.data.nameIdx[menu.node] : -1;
-  const searchName = tableSearch && allRows ? searchBest(allRows, tableSearch.nameMatch) : -1;
-  const firstRowName = sortedRows.length > 0 ? sortedRows[0].nameIdx : -1;
+  const searchName = tableSearch && summed ? searchBest(summed, tableSearch.nameMatch) : -1;
+  const firstRowName = sortedRows && sortedRows.length > 0 ? sortedRows.order[0] : -1;
   usePrefetchSandwiches(tableIndex, [menuName, firstRowName, searchName], sandwichOpen, cut, look);
 
   const sandwichOfSearch = () => {
@@ -187,7 +192,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
     }
     // the one the prefetch merged (once the deferred render has caught up), or worked out now
     const best =
-      allRows && tableSearch === result ? searchName : searchBest(allRows ?? topTable(tableIndex), result.nameMatch);
+      summed && tableSearch === result ? searchName : searchBest(summed ?? topColumns(tableIndex), result.nameMatch);
     if (best >= 0) {
       act({ type: 'openSandwich', name: best });
     }
@@ -201,11 +206,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
     if (node > 0) {
       return data.nameIdx[node];
     }
-    const best = (allRows ?? topTable(tableIndex)).reduce<TopRow | undefined>(
-      (b, r) => (!b || r.self > b.self ? r : b),
-      undefined
-    );
-    return best ? best.nameIdx : -1;
+    return bestBy(summed ?? topColumns(tableIndex), 'self');
   };
 
   // the header's controls are memoised: their callback stays the same and reads the latest render
@@ -333,8 +334,8 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
         {(layout.showTable || keepTable) && (
           <Kept hidden={!layout.showTable}>
             <TopTable
-              rows={table.rows}
-              pending={allRows === undefined}
+              rows={table.rows ?? NO_ROWS}
+              pending={summed === undefined}
               unit={data.unit}
               rootTotal={percentBase(data)}
               rootRight={data.valueRight ? data.valueRight[0] : undefined}

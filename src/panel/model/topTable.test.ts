@@ -57,6 +57,21 @@ describe('top table', () => {
     expect(rows.map((r) => r.name)).toEqual(['main.run']);
   });
 
+  it('sums the same from the fast reading (names as the enum gives them, self summed by the reader)', () => {
+    // the root's name is a function's too, and the root has a self of its own
+    const frame = nestedSet([
+      [0, 'main', 20, 3],
+      [1, 'a', 10, 4],
+      [2, 'main', 6, 6],
+      [1, 'b', 7, 7],
+    ]);
+    const fast = readFlameData(frame, { enumTextAsNames: true });
+    expect(fast.selfByName).toBeDefined();
+    const rows = topTable(buildIndex(fast));
+    expect(Object.fromEntries(rows.map((r) => [r.name, r.self]))).toEqual({ main: 6, a: 4, b: 7 });
+    expect(rows).toEqual(topTable(buildIndex(readFlameData(frame))));
+  });
+
   it('sorts by any column', () => {
     const rows = topTable(buildIndex(readFlameData(nestedSet(SMALL))));
     expect(sortRows(rows, 'self', true).map((r) => r.name)[0]).toBe('crypto/sha256.hash');

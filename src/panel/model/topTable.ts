@@ -3,6 +3,7 @@
 
 import { FlameIndex } from './flameIndex';
 import { runChunks } from './idle';
+import { orderByKey } from './keyOrder';
 
 /** One row of the top table: a symbol with its summed self and total. */
 export interface TopRow {
@@ -20,29 +21,60 @@ export interface TopRow {
 const CHUNK = 16384;
 
 /**
+ * The top table as columns: the functions that occur, and per name index their sums. Rows are
+ * made as objects only for what is shown (TopRows), never 10^5 of them at once.
+ */
+export interface TopColumns {
+  /** The names of the frame, by name index. */
+  names: string[];
+  /** The name indices of the functions that occur (the root and virtual frames left out), ascending: one row each. */
+  present: Int32Array;
+  /** Per name index. */
+  self: Float64Array;
+  total: Float64Array;
+  selfRight?: Float64Array;
+  totalRight?: Float64Array;
+}
+
+/** The row of name index k. */
+export function rowOf(t: TopColumns, k: number): TopRow {
+  const row: TopRow = { nameIdx: k, name: t.names[k], self: t.self[k], total: t.total[k] };
+  if (t.selfRight && t.totalRight) {
+    row.selfRight = t.selfRight[k];
+    row.totalRight = t.totalRight[k];
+  }
+  return row;
+}
+
+/**
  * The top table of an index made in chunks: each `chunk()` sums a chunk of rows and says true
- * when the rows are ready (`rows`). The panel runs them in idle slices after the first paint
- * (runChunks), so the graph takes an input while 500k rows are summed; topTable makes it at once.
+ * when the table is ready (`columns`). The panel sums it right after the graph's first paint;
+ * topTable makes it at once.
  */
 export class TopTableBuild {
-  rows?: TopRow[];
+  columns?: TopColumns;
   private at = 0;
   private depth = -1;
-  private k = 0;
-  private readonly self: Float64Array;
+  private self: Float64Array;
+  /** Whether self is the reader's sums (selfByName): the pass then sums totals only. */
+  private readonly selfKnown: boolean;
   private readonly total: Float64Array;
   private readonly selfRight?: Float64Array;
   private readonly totalRight?: Float64Array;
   private readonly seen: Uint8Array;
   /** How many ancestors-or-self on the current path carry each name. */
   private readonly open: Int32Array;
+  /** The names on the current path, by level. */
   private readonly stack: Int32Array;
-  private readonly out: TopRow[] = [];
 
   constructor(readonly index: FlameIndex) {
     const data = index.data;
     const names = data.names.length;
-    this.self = new Float64Array(names);
+    // the reader's self per name, when it counts the same nodes (no virtual frame; the root is
+    // taken out once summed); one random write less per node
+    const bySelf = data.selfByName;
+    this.selfKnown = bySelf !== undefined && bySelf.length === names && !data.virtual && !data.selfRight;
+    this.self = this.selfKnown ? bySelf! : new Float64Array(names);
     this.total = new Float64Array(names);
     if (data.valueRight && data.selfRight) {
       this.selfRight = new Float64Array(names);
@@ -53,16 +85,21 @@ export class TopTableBuild {
     this.stack = new Int32Array(data.maxLevel + 2);
   }
 
-  /** Sums one chunk of rows, or once all are summed makes one chunk of the rows; true once the rows are ready. */
+  /** The table's rows, in the order the names are listed, once summed (objects: for tests and one-off reads). */
+  get rows(): TopRow[] | undefined {
+    const t = this.columns;
+    return t && Array.from(t.present, (k) => rowOf(t, k));
+  }
+
+  /** Sums one chunk of rows; true once the table is ready. */
   chunk(): boolean {
-    if (!this.rows) {
-      if (this.at < this.index.data.count) {
-        this.sum(Math.min(this.index.data.count, this.at + CHUNK));
-      } else {
-        this.collect(Math.min(this.index.data.names.length, this.k + CHUNK));
+    if (!this.columns) {
+      this.sum(Math.min(this.index.data.count, this.at + CHUNK));
+      if (this.at === this.index.data.count) {
+        this.columns = this.collect();
       }
     }
-    return this.rows !== undefined;
+    return this.columns !== undefined;
   }
 
   /**
@@ -74,18 +111,20 @@ export class TopTableBuild {
     const { level, nameIdx, virtual, value, valueRight } = this.index.data;
     const dSelf = this.index.data.self;
     const dSelfRight = this.index.data.selfRight;
-    const { self, total, selfRight, totalRight, seen, open, stack } = this;
+    const { self, total, selfRight, totalRight, seen, open, stack, selfKnown } = this;
     let depth = this.depth;
     for (let i = this.at; i < to; i++) {
       const l = level[i];
       while (depth >= l) {
-        open[nameIdx[stack[depth]]]--;
+        open[stack[depth]]--;
         depth--;
       }
       const k = nameIdx[i];
       if (i > 0 && !(virtual && virtual[i])) {
         seen[k] = 1;
-        self[k] += dSelf[i];
+        if (!selfKnown) {
+          self[k] += dSelf[i];
+        }
         if (selfRight && dSelfRight) {
           selfRight[k] += dSelfRight[i];
         }
@@ -97,32 +136,42 @@ export class TopTableBuild {
         }
       }
       open[k]++;
-      stack[l] = i;
+      stack[l] = k;
       depth = l;
     }
     this.depth = depth;
     this.at = to;
   }
 
-  /** Makes the rows of names k..to-1 that occur; the rows are ready after the last name. */
-  private collect(to: number) {
-    const names = this.index.data.names;
-    const { self, total, selfRight, totalRight, seen, out } = this;
-    for (let k = this.k; k < to; k++) {
+  /** The table once every row is summed: the names that occur, ascending. */
+  private collect(): TopColumns {
+    const { seen, total, selfRight, totalRight } = this;
+    const { nameIdx, self: dSelf } = this.index.data;
+    if (this.selfKnown && seen[nameIdx[0]] && dSelf[0] !== 0) {
+      // the root's name is a function's too: the root's own self taken out (the reader's sums left as they are)
+      this.self = Float64Array.from(this.self);
+      this.self[nameIdx[0]] -= dSelf[0];
+    }
+    const self = this.self;
+    let n = 0;
+    for (let k = 0; k < seen.length; k++) {
+      n += seen[k];
+    }
+    const present = new Int32Array(n);
+    for (let k = 0, at = 0; k < seen.length; k++) {
       if (seen[k]) {
-        const row: TopRow = { nameIdx: k, name: names[k], self: self[k], total: total[k] };
-        if (selfRight && totalRight) {
-          row.selfRight = selfRight[k];
-          row.totalRight = totalRight[k];
-        }
-        out.push(row);
+        present[at++] = k;
       }
     }
-    this.k = to;
-    if (to === names.length) {
-      this.rows = out;
-    }
+    return { names: this.index.data.names, present, self, total, selfRight, totalRight };
   }
+}
+
+/** Sums self and total per name over every node, at once (see TopTableBuild). */
+export function topColumns(index: FlameIndex): TopColumns {
+  const b = new TopTableBuild(index);
+  runChunks(() => b.chunk());
+  return b.columns!;
 }
 
 /**
@@ -130,9 +179,8 @@ export class TopTableBuild {
  * that occurs, in the order the names are listed.
  */
 export function topTable(index: FlameIndex): TopRow[] {
-  const b = new TopTableBuild(index);
-  runChunks(() => b.chunk());
-  return b.rows!;
+  const t = topColumns(index);
+  return Array.from(t.present, (k) => rowOf(t, k));
 }
 
 export type SortKey = 'name' | 'self' | 'total' | 'baseline' | 'comparison' | 'diff';
@@ -164,33 +212,61 @@ export function formatDiff(diff: number): string {
   return `${diff >= 0 ? '+' : ''}${diff.toFixed(1)}%`;
 }
 
-/** Sorts rows (a new array) by key; equal numbers keep the order in which the names first appear in the frame. */
+/**
+ * The name indices of a table's rows in the order of key (see sortRows), from ids (the rows
+ * shown, ascending name indices).
+ */
+export function tableOrder(
+  t: TopColumns,
+  key: SortKey,
+  descending: boolean,
+  roots: { total: number; right: number } = { total: 0, right: 0 },
+  ids: Int32Array = t.present
+): Int32Array {
+  if (key === 'name') {
+    const dir = descending ? -1 : 1;
+    const names = Array.from(ids, (k) => t.names[k]);
+    // places in ids, equal names kept in their order; plain code-unit order: localeCompare is far
+    // too slow for 100k+ symbols
+    const at = Int32Array.from(names.keys());
+    at.sort((a, b) => dir * (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0) || a - b);
+    return at.map((i) => ids[i]);
+  }
+  if (key === 'self' || key === 'total') {
+    return orderByKey(t[key], ids, descending);
+  }
+  const keys = new Float64Array(t.names.length);
+  for (let i = 0; i < ids.length; i++) {
+    const k = ids[i];
+    const v = diffColumns(t.total[k], t.totalRight ? t.totalRight[k] : 0, roots.total, roots.right)[key];
+    keys[k] = v === Infinity ? Number.MAX_VALUE : v;
+  }
+  return orderByKey(keys, ids, descending);
+}
+
+/**
+ * Sorts rows (a new array) by key; equal numbers keep the order in which the names first appear
+ * in the frame (their name index), equal names too.
+ */
 export function sortRows(
   rows: TopRow[],
   key: SortKey,
   descending: boolean,
   roots: { total: number; right: number } = { total: 0, right: 0 }
 ): TopRow[] {
-  const dir = descending ? -1 : 1;
-  const out = rows.slice();
-  // plain code-unit order: localeCompare is far too slow for 100k+ symbols
-  const byName = (a: TopRow, b: TopRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  if (key === 'name') {
-    out.sort((a, b) => dir * byName(a, b));
-  } else if (key === 'baseline' || key === 'comparison' || key === 'diff') {
-    const vals = new Map<TopRow, number>();
-    for (const r of rows) {
-      const c = diffColumns(r.total, r.totalRight ?? 0, roots.total, roots.right);
-      vals.set(r, c[key]);
-    }
-    const num = (r: TopRow) => {
-      const v = vals.get(r) ?? 0;
-      return v === Infinity ? Number.MAX_VALUE : v;
-    };
-    out.sort((a, b) => dir * (num(a) - num(b)) || a.nameIdx - b.nameIdx);
-  } else {
-    // ties keep frame order (depth-first, children by name): stable and far cheaper than comparing names
-    out.sort((a, b) => dir * (a[key] - b[key]) || a.nameIdx - b.nameIdx);
+  // the rows as a table of their own, by their place in rows
+  const n = rows.length;
+  const t: TopColumns = {
+    names: rows.map((r) => r.name),
+    present: Int32Array.from(rows.keys()).sort((a, b) => rows[a].nameIdx - rows[b].nameIdx),
+    self: Float64Array.from(rows, (r) => r.self),
+    total: Float64Array.from(rows, (r) => r.total),
+    totalRight: Float64Array.from(rows, (r) => r.totalRight ?? 0),
+  };
+  const order = tableOrder(t, key, descending, roots);
+  const out = new Array<TopRow>(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = rows[order[i]];
   }
   return out;
 }

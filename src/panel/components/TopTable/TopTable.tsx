@@ -6,7 +6,8 @@ import { css, cx } from '@emotion/css';
 import { GrafanaTheme2 } from '@grafana/data';
 import { useStyles2, useTheme2 } from '@grafana/ui';
 import { formatPercent, formatValue } from '../../model/format';
-import { diffColumns, formatDiff, SortKey, TopRow } from '../../model/topTable';
+import { diffColumns, formatDiff, SortKey } from '../../model/topTable';
+import { RowSource } from '../../model/topRows';
 import { diffColor } from '../../model/colors';
 import { fitName } from '../../model/shortName';
 import { monoCharWidth } from '../../render/textMetrics';
@@ -14,7 +15,8 @@ import { useSizeClass } from '../sizeStyles';
 import { SourceRowAction, useSourceOpener } from '../Source';
 
 export interface TopTableProps {
-  rows: TopRow[];
+  /** The rows in their order: an array, or a TopRows that makes the rows in view only. */
+  rows: RowSource;
   /**
    * No rows summed yet since the panel mounted: the table's box alone (its column headers come
    * with the first rows, after the graph's first paint; a refresh keeps them)

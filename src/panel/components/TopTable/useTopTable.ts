@@ -2,28 +2,32 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { FlameData } from '../../../shared/flameData';
 import { FlameIndex } from '../../model/flameIndex';
 import { SearchResult } from '../../model/search';
-import { SortKey, sortRows, TopRow, TopTableBuild } from '../../model/topTable';
-import { chunkStep, inIdleSteps } from '../../model/idle';
+import { SortKey, tableOrder, TopColumns, topColumns } from '../../model/topTable';
+import { bestBy, TopRows } from '../../model/topRows';
 import { afterPaint } from '../../afterPaint';
 
 export interface TopTableRows {
-  /** Every function's row, once summed. */
-  allRows?: TopRow[];
+  /** Every function's sums, once summed. */
+  table?: TopColumns;
   /** All rows in the sort order. */
-  sortedRows: TopRow[];
-  /** The rows the search keeps, in the sort order. */
-  rows: TopRow[];
+  sortedRows: TopRows | undefined;
+  /** The rows the search keeps, in the sort order (none until summed). */
+  rows: TopRows | undefined;
   /** The search as the table has caught up with it. */
   tableSearch?: SearchResult;
 }
 
 /**
- * The top table's rows. They are summed only once the table is wanted, in idle slices after the
- * graph has painted (the graph takes inputs meanwhile); sorted once per sort order; and a search
- * filters the sorted rows in a deferred render, after the graph's marks are drawn.
+ * The top table's rows. They are summed once the table is wanted, in the task right after the
+ * graph's first paint, and shown in that task's render, so that the table is painted in the frame
+ * after the graph's: a pass over the frame's typed arrays and a radix sort of the functions by
+ * their sums (TopColumns, tableOrder), row objects made only for the rows in view. Sorted once per
+ * sort order; a search filters the sorted rows in a deferred render, after the graph's marks are
+ * drawn.
  */
 export function useTopTable(
   data: FlameData,
@@ -32,45 +36,36 @@ export function useTopTable(
   sort: { key: SortKey; desc: boolean },
   searchResult: SearchResult | undefined
 ): TopTableRows {
-  const [table, setTable] = useState<{ index: FlameIndex; rows: TopRow[] } | undefined>();
-  const allRows = table?.index === index ? table.rows : undefined;
-  const build = wanted && !allRows;
+  const [summed, setSummed] = useState<{ index: FlameIndex; table: TopColumns } | undefined>();
+  const table = summed?.index === index ? summed.table : undefined;
+  const build = wanted && !table;
   useEffect(() => {
     if (!build) {
       return;
     }
-    let cancelIdle: (() => void) | undefined;
-    const cancelPaint = afterPaint(() => {
-      const b = new TopTableBuild(index);
-      cancelIdle = inIdleSteps([chunkStep(() => b.chunk()), () => setTable({ index, rows: b.rows! })]);
+    return afterPaint(() => {
+      const t = topColumns(index);
+      // rendered now, in this task: a render scheduled for later may come after the next frame,
+      // behind other work queued since the paint
+      flushSync(() => setSummed({ index, table: t }));
     });
-    return () => {
-      cancelPaint();
-      cancelIdle?.();
-    };
   }, [build, index]);
   const rootRight = data.valueRight ? data.valueRight[0] : undefined;
   const sortedRows = useMemo(
-    () => (allRows ? sortRows(allRows, sort.key, sort.desc, { total: data.value[0], right: rootRight ?? 0 }) : []),
-    [allRows, sort, data, rootRight]
+    () =>
+      table &&
+      new TopRows(table, tableOrder(table, sort.key, sort.desc, { total: data.value[0], right: rootRight ?? 0 })),
+    [table, sort, data, rootRight]
   );
   const tableSearch = useDeferredValue(searchResult);
   const rows = useMemo(
-    () => (tableSearch ? sortedRows.filter((r) => tableSearch.nameMatch[r.nameIdx]) : sortedRows),
+    () => (sortedRows && tableSearch ? sortedRows.filter(tableSearch.nameMatch) : sortedRows),
     [sortedRows, tableSearch]
   );
-  return { allRows, sortedRows, rows, tableSearch };
+  return { table, sortedRows, rows, tableSearch };
 }
 
 /** The search's sandwich: the matching function with the largest total (-1 when none matches). */
-export function searchBest(rows: TopRow[], nameMatch: Uint8Array): number {
-  let best = -1;
-  let bestTotal = -1;
-  for (const r of rows) {
-    if (nameMatch[r.nameIdx] && r.total > bestTotal) {
-      best = r.nameIdx;
-      bestTotal = r.total;
-    }
-  }
-  return best;
+export function searchBest(table: TopColumns, nameMatch: Uint8Array): number {
+  return bestBy(table, 'total', nameMatch);
 }
