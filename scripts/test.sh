@@ -98,7 +98,13 @@ fuzz_targets() {
     done
 }
 
-go_vet() { in_each_module go vet; }
+# go vet and staticcheck read the export data of every package they check and
+# of its dependencies, which the go command compiles for them. With -race it is
+# the very compilation race_deps and the race tests need (the same action
+# IDs): without it, both compiled every package a second time, uninstrumented,
+# for nothing else in the run. No file of the repository has a race build tag,
+# so both still see every file.
+go_vet() { in_each_module go vet -race; }
 
 # race_deps compiles, with the race detector, the packages of other modules that
 # the current module's packages and tests import, into Go's build cache, where
@@ -171,7 +177,7 @@ build_staticcheck() {
   mkdir -p "$TOOLS_BIN" &&
   (cd tools && go build -o "$TOOLS_BIN/staticcheck" honnef.co/go/tools/cmd/staticcheck)
 }
-go_lint() { in_each_module "$TOOLS_BIN/staticcheck"; }
+go_lint() { GOFLAGS="${GOFLAGS:+$GOFLAGS }-race" in_each_module "$TOOLS_BIN/staticcheck"; }
 
 jest_tests() {
   local out="$REPORTS/jest.json" ok=0
