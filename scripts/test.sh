@@ -25,10 +25,19 @@ for arg in "$@"; do
     *) echo "usage: $0 [--full]" >&2; exit 2 ;;
   esac
 done
+# Fuzzing budget. The default run (CI's) fuzzes each target for 5 s with one
+# worker: the Go lane shares the machine's two cores with the frontend lane,
+# and a second worker doubled the step's CPU (each worker is one busy core)
+# for a smoke run whose job is to catch shallow crashes near the seeds; every
+# target's seed corpus also runs in `go test -race`. --full fuzzes for a
+# minute per target with a worker per core. FUZZTIME and FUZZPARALLEL
+# override both.
 if [ "${EMBERSCOPE_FULL:-}" = 1 ]; then
   FUZZTIME="${FUZZTIME:-60s}"
+  FUZZPARALLEL="${FUZZPARALLEL:-$(nproc 2>/dev/null || echo 2)}"
 else
   FUZZTIME="${FUZZTIME:-5s}"
+  FUZZPARALLEL="${FUZZPARALLEL:-1}"
 fi
 FUZZMINIMIZE="${FUZZMINIMIZE:-100x}"
 
@@ -89,7 +98,13 @@ fuzz_targets() {
     done
 }
 
-go_vet() { in_each_module go vet; }
+# go vet and staticcheck read the export data of every package they check and
+# of its dependencies, which the go command compiles for them. With -race it is
+# the very compilation race_deps and the race tests need (the same action
+# IDs): without it, both compiled every package a second time, uninstrumented,
+# for nothing else in the run. No file of the repository has a race build tag,
+# so both still see every file.
+go_vet() { in_each_module go vet -race; }
 
 # race_deps compiles, with the race detector, the packages of other modules that
 # the current module's packages and tests import, into Go's build cache, where
@@ -129,7 +144,7 @@ fuzz_target() {
   before="$(ls "$corpus" 2>/dev/null | sort || true)"
   fuzz_once() {
     (cd "$mod" && go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" \
-      -fuzzminimizetime "$FUZZMINIMIZE" "./$pkg")
+      -parallel "$FUZZPARALLEL" -fuzzminimizetime "$FUZZMINIMIZE" "./$pkg")
   }
   out="$(mktemp)"
   rc=0
@@ -162,7 +177,7 @@ build_staticcheck() {
   mkdir -p "$TOOLS_BIN" &&
   (cd tools && go build -o "$TOOLS_BIN/staticcheck" honnef.co/go/tools/cmd/staticcheck)
 }
-go_lint() { in_each_module "$TOOLS_BIN/staticcheck"; }
+go_lint() { GOFLAGS="${GOFLAGS:+$GOFLAGS }-race" in_each_module "$TOOLS_BIN/staticcheck"; }
 
 jest_tests() {
   local out="$REPORTS/jest.json" ok=0
@@ -231,7 +246,7 @@ MAIN_PID=$$
 go_lane() {
   LANE=go
   step "build staticcheck (tools/go.mod)" build_staticcheck
-  step "go fuzz targets (${FUZZTIME} each)" go_fuzz
+  step "go fuzz targets (${FUZZTIME} each, ${FUZZPARALLEL} worker(s))" go_fuzz
   step "compile the dependencies with -race (while the page builds)" race_deps_all
   wait_for page-built "$MAIN_PID"
   step "go vet" go_vet

@@ -5,6 +5,7 @@ package release
 
 import (
 	"archive/zip"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -17,8 +18,9 @@ import (
 )
 
 // writeZip zips the folder base/top as top/... into file, keeping each
-// file's permissions (executables stay 0755 when unpacked).
-func writeZip(base, top, file string) (err error) {
+// file's permissions (executables stay 0755 when unpacked), deflating at
+// level (flate's levels; a release uses flate.DefaultCompression).
+func writeZip(base, top, file string, level int) (err error) {
 	tmp := file + ".tmp"
 	out, err := os.Create(tmp)
 	if err != nil {
@@ -31,6 +33,7 @@ func writeZip(base, top, file string) (err error) {
 		}
 	}()
 	zw := zip.NewWriter(out)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, level) })
 	err = filepath.WalkDir(filepath.Join(base, top), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@
 package release
 
 import (
+	"compress/flate"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -318,7 +319,7 @@ func TestCheckZipWantsOneFolderNamedAfterThePlugin(t *testing.T) {
 	base := filepath.Dir(dir)
 	require.NoError(t, os.Rename(dir, filepath.Join(base, "wrong-name")))
 	zipPath := filepath.Join(t.TempDir(), "p.zip")
-	require.NoError(t, writeZip(base, "wrong-name", zipPath))
+	require.NoError(t, writeZip(base, "wrong-name", zipPath, flate.BestSpeed))
 	problems, err := CheckZip(zipPath, expect(src))
 	require.NoError(t, err)
 	require.NotEmpty(t, problems)
@@ -329,7 +330,7 @@ func TestCheckZipWantsOneFolderNamedAfterThePlugin(t *testing.T) {
 func TestZipKeepsExecutablePermissions(t *testing.T) {
 	dir, src := goodPlugin(t)
 	zipPath := filepath.Join(t.TempDir(), "p.zip")
-	require.NoError(t, writeZip(filepath.Dir(dir), "acme-demo-app", zipPath))
+	require.NoError(t, writeZip(filepath.Dir(dir), "acme-demo-app", zipPath, flate.BestSpeed))
 	problems, err := CheckZip(zipPath, expect(src))
 	require.NoError(t, err)
 	assert.Empty(t, Errors(problems))

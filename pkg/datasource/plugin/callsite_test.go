@@ -247,7 +247,10 @@ type noSelector struct{ source.Source }
 
 // TestFocusFilteredByTheDatasource is the same focus through a client whose
 // server has no call site selector: the datasource filters the range's
-// merged profile, and says so.
+// merged profile, and says so. Three call sites, the shallowest (4 levels
+// into the descent), a middle one (9) and the deepest (15) of deepCallSites,
+// span the depths: each query merges and sends the whole 130,000-node
+// profile, the costliest query of the package under the race detector.
 func TestFocusFilteredByTheDatasource(t *testing.T) {
 	fx := deepStore(t)
 	s, err := settings.Load(backend.DataSourceInstanceSettings{URL: fx.url, JSONData: json.RawMessage(`{"minStep":"15s"}`)})
@@ -255,7 +258,7 @@ func TestFocusFilteredByTheDatasource(t *testing.T) {
 	d := New(s, noSelector{pyroscope.NewWithHTTPClient(fx.url, http.DefaultClient)})
 	wholeTotal := oracleTotal(fx.traces, nil)
 	base := `"profileTypeId":"` + deepType + `","labelSelector":"{service_name=\"deep\"}","maxNodes":16384`
-	for _, path := range fx.callSites[:5] {
+	for _, path := range [][]string{fx.callSites[0], fx.callSites[5], fx.callSites[11]} {
 		want, siteTotal := oracleCallSite(fx.traces, path)
 		callSite, err := json.Marshal(path)
 		require.NoError(t, err)
