@@ -13,6 +13,8 @@ const extraESModules = ['d3-[a-z-]+', 'internmap', 'delaunator', 'robust-predica
 
 module.exports = {
   ...base,
+  // jsdom with its computed styles kept until the document changes (jest.environment.js says why)
+  testEnvironment: '<rootDir>/jest.environment.js',
   setupFiles: ['jest-canvas-mock'],
   // Tests assert behaviour, not speed: Jest's 5 s default per test fails user-event typing on a
   // busy 2-core machine, so the limit only catches a test that hangs.
