@@ -292,7 +292,8 @@ chromium_lane() {
   step "install chromium when missing" ensure_chromium
 }
 chromium_in_background() {
-  [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
+  { { [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; } ||
+    { [ -z "${CHROMIUM_HEADLESS_SHELL_PATH:-}" ] && ! command -v chromium-headless-shell >/dev/null 2>&1; }; } &&
     { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }
 }
 
@@ -316,7 +317,7 @@ step "build the benchmark page" npm run build:bench
 if [ -n "$CHROMIUM_LANE" ]; then
   finish_lane chromium "$CHROMIUM_LANE"
   # the lane's CHROMIUM_PATH ended with it (a failed install failed its step)
-  if command -v chromium >/dev/null 2>&1; then export CHROMIUM_PATH="$(command -v chromium)"; fi
+  export_chromium_paths
 else
   step "install chromium when missing" ensure_chromium
 fi
