@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/browser';
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from './support/browser';
 
 /**
  * Every browser test against `emberscope playground` serving the page embedded in it (see
@@ -27,7 +27,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     browserName: 'chromium',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: 'e2e', testDir: './e2e', use: { viewport: { width: 1280, height: 900 } } },

@@ -1,7 +1,7 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { CDPSession, Page, test } from '@playwright/test';
+import { CDPSession, expect, Page, test } from '@playwright/test';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -77,9 +77,15 @@ const ALL_CASES: Case[] = [
 const CASES = process.env.BENCH_CASES
   ? ALL_CASES.filter((c) => process.env.BENCH_CASES!.split(',').some((w) => c.name.includes(w.trim())))
   : ALL_CASES;
-const RUNS = 5;
+// BENCH_RUNS=1 is the test command's smoke of the harness: every measure once, and a measure that
+// fails fails the test (the numbers of one run are not worth keeping)
+const SMOKE_RUNS = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : undefined;
+if (SMOKE_RUNS !== undefined && !(Number.isInteger(SMOKE_RUNS) && SMOKE_RUNS > 0)) {
+  throw new Error(`BENCH_RUNS=${process.env.BENCH_RUNS}: give a whole number of runs above 0`);
+}
+const RUNS = SMOKE_RUNS ?? 5;
 // the first draw until on screen is the aim's number and spreads more (GC, the tasks between): more runs
-const ON_SCREEN_RUNS = 9;
+const ON_SCREEN_RUNS = SMOKE_RUNS ?? 9;
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 
 async function measure(page: Page, cdp: CDPSession, lib: Lib): Promise<Measure> {
@@ -298,12 +304,19 @@ test('flamegraph browser benchmark: Emberscope vs @grafana/flamegraph', async ({
       const emberscopeStagesMs = await page.evaluate(() => (window as any).bench.stages());
       const emberscope = await measure(page, cdp, 'emberscope');
       // BENCH_LIBS=emberscope measures Emberscope alone (no ratios): for its own before/after runs
-      const grafana: Measure = (process.env.BENCH_LIBS ?? 'emberscope,grafana').includes('grafana')
+      const withGrafana = (process.env.BENCH_LIBS ?? 'emberscope,grafana').includes('grafana');
+      const grafana: Measure = withGrafana
         ? await measure(page, cdp, 'grafana')
         : { error: 'not measured (BENCH_LIBS)' };
       const loadAverage = os.loadavg().map((x) => Number(x.toFixed(2)));
       results.push({ case: c.name, nodes, levels: c.deep || 0, emberscope, grafana, emberscopeStagesMs, loadAverage });
       console.log(c.name, JSON.stringify({ emberscope, grafana }));
+      if (SMOKE_RUNS !== undefined) {
+        expect(emberscope.error, `${c.name}: Emberscope's measures`).toBeUndefined();
+        if (withGrafana) {
+          expect(grafana.error, `${c.name}: @grafana/flamegraph's measures`).toBeUndefined();
+        }
+      }
     }
   } finally {
     stopLoad(load);

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { expect, test } from '@playwright/test';
-import path from 'node:path';
-import { Playground, REPO, startPlayground } from '../support/playground';
+import { Playground, startPlayground } from '../support/playground';
 import { nextQuery, runSeed } from '../support/seed';
+import { screenshot } from '../support/screenshot';
 
 /**
  * The app's Spans page on span-labelled profiles (tests/support/spanseed, as traces.spec.ts
@@ -13,7 +13,6 @@ import { nextQuery, runSeed } from '../support/seed';
  * google/pprof's profile package); the profile heatmap's exemplars open their profile.
  */
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'traced-demo';
 const TYPE = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 
@@ -77,7 +76,7 @@ test('the span heatmap’s exemplars each open exactly that span’s flame graph
   const n = await exemplars.count();
   expect(n).toBeGreaterThan(0);
   expect(await page.locator('[data-testid="heat-exemplar"][data-kind="profile"]').count()).toBe(0);
-  await page.screenshot({ path: path.join(SHOTS, 'app-spans-01-heatmap.png') });
+  await screenshot(page, 'app-spans-01-heatmap.png');
 
   const whole = expected.profiles.reduce((a, p) => a + p.total, 0);
   const seen = new Set<string>();
@@ -100,7 +99,7 @@ test('the span heatmap’s exemplars each open exactly that span’s flame graph
   expect(seen.size).toBe(n);
   // the settings name no tracing datasource: no trace link
   await expect(page.getByTestId('trace-link')).toHaveCount(0);
-  await page.screenshot({ path: path.join(SHOTS, 'app-spans-02-span-flame.png'), fullPage: true });
+  await screenshot(page, 'app-spans-02-span-flame.png', { fullPage: true });
 
   // the address keeps the heatmap kind and the picked span
   const last = [...seen][seen.size - 1];
@@ -159,7 +158,7 @@ test('the novelty score marks the novel profile, whose link opens its diff again
   await expect(page.getByTestId('novel-profiles')).toContainText(
     /Moved most: (compress\/flate|main\.\S+ \(with callees\) 0(\.0)? % → 9\d %)/
   );
-  await page.screenshot({ path: path.join(SHOTS, 'app-spans-03-novelty.png') });
+  await screenshot(page, 'app-spans-03-novelty.png');
   await links.click();
   await expect(page).toHaveURL(/\/a\/emberscope-app\/diff\?/);
   const p = new URL(page.url()).searchParams;
@@ -175,5 +174,5 @@ test('the novelty score marks the novel profile, whose link opens its diff again
   await expect(totals).toHaveAttribute('data-comparison', String(novel.total));
   await expect(totals).toHaveAttribute('data-baseline', String(base[0].total));
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
-  await page.screenshot({ path: path.join(SHOTS, 'app-spans-04-novel-diff.png') });
+  await screenshot(page, 'app-spans-04-novel-diff.png');
 });

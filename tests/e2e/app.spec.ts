@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { nodeBox } from '../support/canvas';
 import { Playground, REPO, redated, startPlayground } from '../support/playground';
+import { screenshot } from '../support/screenshot';
 
 /**
  * The app's pages (src/app) hosted by the playground at /a/emberscope-app, on real recorded
@@ -13,7 +14,6 @@ import { Playground, REPO, redated, startPlayground } from '../support/playgroun
  * same files (src/shared/testdata/appTotals.json: `go tool pprof -top` and `-tagfocus`).
  */
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const PROFILES = path.join(REPO, 'internal', 'fixtures', 'profiles');
 const APP = '/a/emberscope-app';
 type Totals = { total: number; route: Record<string, number> };
@@ -118,7 +118,7 @@ test('the services page lists the services pushed, sorted by total, with pprof t
   const share = ((R1.total + R2.total) / all) * 100;
   await expect(shop.getByTestId('service-share')).toHaveText(`${share.toFixed(share < 10 ? 2 : 1)}%`);
   await expect(shop.getByTestId('service-total')).toHaveText('3.10 s');
-  await page.screenshot({ path: path.join(SHOTS, 'app-01-services.png') });
+  await screenshot(page, 'app-01-services.png');
 
   // filter by name; the address keeps it
   await page.getByLabel('Filter services by name').fill('sho');
@@ -138,7 +138,7 @@ test('opening a service shows its flame graph with pprof total, and its address 
   const root = await nodeBox(page, 'total');
   await page.mouse.move(root.x + root.width / 2, root.y + root.height / 2);
   await expect(page.getByTestId('flamegraph-tooltip').getByTestId('tooltip-total')).toContainText('5 s');
-  await page.screenshot({ path: path.join(SHOTS, 'app-02-service.png') });
+  await screenshot(page, 'app-02-service.png');
   await page.reload();
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
   await expect(page.getByTestId('flame-total')).toHaveAttribute('data-total', String(oracle.demo.total));
@@ -152,7 +152,7 @@ test('a label value filter narrows the series and the flame graph to the value p
   for (const [v, total] of Object.entries(oracle.demo.vehicle)) {
     await expect(card.locator(`[data-testid="label-value"][data-value="${v}"]`)).toHaveAttribute('data-total', String(total));
   }
-  await page.screenshot({ path: path.join(SHOTS, 'app-03-labels.png') });
+  await screenshot(page, 'app-03-labels.png');
   await card.getByRole('button', { name: 'Include vehicle=car' }).click();
   await expect(page).toHaveURL(/\/service\?/);
   const car = String(oracle.demo.vehicle.car);
@@ -213,7 +213,7 @@ test('a diff of two dragged ranges shows the diff of those ranges', async ({ pag
   const tip = page.getByTestId('flamegraph-tooltip');
   await expect(tip.getByTestId('tooltip-baseline')).toHaveText(/Baseline\s*1\.84 s \(100%\)/);
   await expect(tip.getByTestId('tooltip-comparison')).toHaveText(/Comparison\s*1\.26 s \(100%\)/);
-  await page.screenshot({ path: path.join(SHOTS, 'app-04-diff.png') });
+  await screenshot(page, 'app-04-diff.png');
   // the address holds both ranges
   await page.reload();
   await expect(page.getByTestId('diff-totals')).toHaveAttribute('data-baseline', String(R1.total));
@@ -244,7 +244,7 @@ test('spans and novelty: the heatmap opens a slot, the novelty score is drawn', 
   await page.goto(url('spans', '&service=shop'));
   await expect(page.getByTestId('heat-cell')).toHaveCount(2);
   await expect(page.getByTestId('novelty-series')).toBeVisible();
-  await page.screenshot({ path: path.join(SHOTS, 'app-05-spans.png') });
+  await screenshot(page, 'app-05-spans.png');
   await page.reload();
   await expect(page.getByTestId('heat-cell')).toHaveCount(2);
   // the cell's profile has its exemplar drawn on the cell: click the cell where the exemplar is not
@@ -320,7 +320,7 @@ for (const [zoom, label] of [
       await page.goto(url(p, extra));
       await expect(page.getByTestId(ready).first()).toBeVisible();
       await expectNothingCutOff(page);
-      await page.screenshot({ path: path.join(SHOTS, `app-zoom-${label}-${p}.png`) });
+      await screenshot(page, `app-zoom-${label}-${p}.png`);
     }
     await context.close();
   });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
 import { parseDot } from '../../src/panel/testing/pprofText';
+import { screenshot } from '../support/screenshot';
 
 /**
  * pprof's call graph in the playground: the real browser.cpu.pb.gz pushed twice into the embedded
@@ -16,7 +17,6 @@ import { parseDot } from '../../src/panel/testing/pprofText';
  * function is picked and its sandwich opened from the graph, and the search dims what it misses.
  */
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'e2e-callgraph';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
 const DOT = parseDot(fs.readFileSync(path.join(REPO, 'internal/fixtures/profiles/browser.cpu.graph.dot'), 'utf8'));
@@ -82,8 +82,7 @@ test("the call graph is pprof's, box for box and arrow for arrow", async ({ page
   const root = (await page.locator('[data-testid="callgraph-node"][data-name="runtime.main"] rect').boundingBox())!;
   expect(root.y).toBeGreaterThanOrEqual(svg0.y);
   expect(root.y + root.height).toBeLessThan(svg0.y + svg0.height);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, 'callgraph-top.png') });
+  await screenshot(page, 'callgraph-top.png');
 
   // "Fit": every box drawn inside the graph's area, none on top of another box
   await page.getByRole('button', { name: 'Fit' }).click();
@@ -108,7 +107,7 @@ test("the call graph is pprof's, box for box and arrow for arrow", async ({ page
       expect(overlap, `${shown[i].name} and ${shown[j].name} overlap`).toBe(false);
     }
   }
-  await page.screenshot({ path: path.join(SHOTS, 'callgraph.png') });
+  await screenshot(page, 'callgraph.png');
 });
 
 test('a function picked in the call graph opens its sandwich, and the search dims the rest', async ({ page }) => {
@@ -200,6 +199,6 @@ for (const theme of ['light', 'dark']) {
     for (const [fill, text] of pairs) {
       expect(contrast(fill, text), `${text} on ${fill}`).toBeGreaterThanOrEqual(4.5);
     }
-    await page.screenshot({ path: path.join(SHOTS, `callgraph-${theme}.png`) });
+    await screenshot(page, `callgraph-${theme}.png`);
   });
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pct } from '../support/frame';
 import { nodeBox } from '../support/canvas';
 import { ingestPushedProfile, Playground, REPO, startPlayground } from '../support/playground';
+import { screenshot } from '../support/screenshot';
 
 /**
  * A diff opened in the playground: two real CPU profiles (labeled, 3.77 s, the baseline;
@@ -83,5 +84,5 @@ test('a diff shows the baseline, the comparison and the change pprof gives', asy
   await expect(tip.getByTestId('tooltip-baseline')).toContainText(`290 ms (${pct(l / LABELED.total)})`);
   await expect(tip.getByTestId('tooltip-comparison')).toContainText(`1.16 s (${pct(r / SORT.total)})`);
   await expect(tip.getByTestId('tooltip-change')).toContainText(change(l, r));
-  await page.screenshot({ path: path.join(REPO, 'test-results', 'screenshots', 'diff-tooltip.png') });
+  await screenshot(page, 'diff-tooltip.png');
 });

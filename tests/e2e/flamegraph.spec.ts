@@ -2,12 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { expect, Page, test } from '@playwright/test';
-import path from 'node:path';
 import { fetchFlame, pct, searchStats, widest, Flame } from '../support/frame';
 import { nodeBox } from '../support/canvas';
-import { ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
+import { ingestRealProfile, Playground, startPlayground } from '../support/playground';
+import { screenshot } from '../support/screenshot';
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'e2e-shop';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
 
@@ -41,7 +40,7 @@ async function open(page: Page) {
 test('the address opens the query over its range', async ({ page }) => {
   await open(page);
   await expect(page.getByTestId('query-expr')).toHaveValue(EXPR);
-  await page.screenshot({ path: path.join(SHOTS, '01-opened.png') });
+  await screenshot(page, '01-opened.png');
 });
 
 test('hovering a bar shows its name, total and self', async ({ page }) => {
@@ -56,7 +55,7 @@ test('hovering a bar shows its name, total and self', async ({ page }) => {
     await expect(tip.getByTestId('tooltip-total')).toContainText(`(${pct(flame.value[i] / flame.value[0])} of total)`);
     await expect(tip.getByTestId('tooltip-self')).toContainText(`(${pct(flame.self[i] / flame.value[0])} of total)`);
     if (name === 'main.hashBlocks') {
-      await page.screenshot({ path: path.join(SHOTS, '02-tooltip.png') });
+      await screenshot(page, '02-tooltip.png');
     }
   }
 });
@@ -79,7 +78,7 @@ test('search highlights matches and shows their count and share', async ({ page 
       return texts.length > 0 ? texts.filter((r) => !/main\.(hashBlocks|parseJSON)/.test(r)) : ['(no rows)'];
     })
     .toEqual([]);
-  await page.screenshot({ path: path.join(SHOTS, '03-search.png') });
+  await screenshot(page, '03-search.png');
 });
 
 test('click zooms into a node and Reset / Esc return to the root', async ({ page }) => {
@@ -97,7 +96,7 @@ test('click zooms into a node and Reset / Esc return to the root', async ({ page
   // the handler now fills the width
   const zh = await nodeBox(page, 'main.handleRequest');
   expect(zh.width).toBeCloseTo(canvasW, 0);
-  await page.screenshot({ path: path.join(SHOTS, '04-zoomed.png') });
+  await screenshot(page, '04-zoomed.png');
   await page.getByRole('button', { name: 'Reset zoom' }).click();
   await expect(page.getByTestId('flamegraph-breadcrumbs')).toHaveCount(0);
   expect((await nodeBox(page, 'main.hashBlocks')).width).toBeCloseTo(before.width, 0);
@@ -128,7 +127,7 @@ test('dragging the drawer handle resizes graph and table, and the size is rememb
   const panel = (await page.getByTestId('panel-box').boundingBox())!;
   expect(t1.x + t1.width).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
   expect(c1.x).toBeGreaterThanOrEqual(panel.x - 0.5);
-  await page.screenshot({ path: path.join(SHOTS, '05-drawer-resized.png') });
+  await screenshot(page, '05-drawer-resized.png');
   await page.reload();
   await expect(page.getByTestId('top-table-row').first()).toBeVisible();
   expect((await table.boundingBox())!.width).toBeCloseTo(t1.width, 0);
@@ -190,7 +189,7 @@ for (const [zoom, label] of [
     expect(size.dpr).toBe(zoom);
     expect(size.w).toBe(Math.round(size.cssW * zoom));
     expect(size.h).toBe(Math.round(size.cssH * zoom));
-    await page.screenshot({ path: path.join(SHOTS, `06-zoom-${label}.png`) });
+    await screenshot(page, `06-zoom-${label}.png`);
     await context.close();
   });
 }
@@ -203,12 +202,12 @@ test('in a 400 px wide panel nothing is cut off and a toggle switches graph and 
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
   expect(Math.round((await page.getByTestId('panel-box').boundingBox())!.width)).toBe(400);
   await expectNothingCutOff(page);
-  await page.screenshot({ path: path.join(SHOTS, '07-narrow-graph.png') });
+  await screenshot(page, '07-narrow-graph.png');
   await page.getByRole('radio', { name: 'Top table' }).click();
   await expect(page.getByTestId('top-table')).toBeVisible();
   await expect(page.getByTestId('flamegraph-canvas')).toHaveCount(0);
   await expectNothingCutOff(page);
-  await page.screenshot({ path: path.join(SHOTS, '08-narrow-table.png') });
+  await screenshot(page, '08-narrow-table.png');
   await context.close();
 });
 
@@ -233,7 +232,7 @@ test('a click on the series loads that range in the flamegraph', async ({ page }
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
   const k = widest(sel, 'main.compress');
   await expect(page.getByTestId('tooltip-total')).toContainText(`(${pct(sel.value[k] / sel.value[0])} of total)`);
-  await page.screenshot({ path: path.join(SHOTS, '09-range-selected.png') });
+  await screenshot(page, '09-range-selected.png');
 });
 
 test('group by draws virtual frames and the tooltip names their label', async ({ page }) => {
@@ -251,5 +250,5 @@ test('group by draws virtual frames and the tooltip names their label', async ({
   await expect(tip.getByTestId('tooltip-total')).toContainText(
     `(${pct(grouped.value[i] / grouped.value[0])} of total)`
   );
-  await page.screenshot({ path: path.join(SHOTS, '10-virtual-frames.png') });
+  await screenshot(page, '10-virtual-frames.png');
 });

@@ -3,10 +3,9 @@
 
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { Playground, REPO, startPlayground } from '../support/playground';
+import { screenshot } from '../support/screenshot';
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const EXPR = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="novelty"}';
 
 let pg: Playground;
@@ -49,7 +48,7 @@ test('a novel point opens, in one click, the diff against its most similar earli
   // moved function as shares and σ
   await expect(point).toContainText(/surprise \d+\.\d; threshold \d+\.\d: 1 false alarm a day at a push every /);
   await expect(point).toContainText(/Moved most: .+? \d+(\.\d)? % → \d+(\.\d)? % \(\+\d+ σ\)/);
-  await page.screenshot({ path: path.join(SHOTS, 'novelty-01-novel-point.png') });
+  await screenshot(page, 'novelty-01-novel-point.png');
 
   await point.getByTestId('novel-point-diff').click();
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
@@ -70,5 +69,5 @@ test('a novel point opens, in one click, the diff against its most similar earli
       )
     )
     .toBe(true);
-  await page.screenshot({ path: path.join(SHOTS, 'novelty-02-diff.png') });
+  await screenshot(page, 'novelty-02-diff.png');
 });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { nodeBox } from '../support/canvas';
 import { Playground, REPO, redated, startPlayground } from '../support/playground';
+import { screenshot } from '../support/screenshot';
 
 /**
  * Recording rules in the app (/a/emberscope-app/rules, served by the playground with its store):
@@ -151,7 +152,7 @@ test('Track as a metric: the preview is pprof’s cum per profile; save, list, d
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth
   );
   expect(sideways, 'the page scrolls sideways by this many pixels').toBeLessThanOrEqual(1);
-  await small.screenshot({ path: path.join(REPO, 'test-results', 'screenshots', 'rules-zoom-200.png') });
+  await screenshot(small, 'rules-zoom-200.png');
   await narrow.close();
 
   // the rule is the store's: Pyroscope's API answers it

@@ -2,11 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import { expect, Page, Response, test } from '@playwright/test';
-import path from 'node:path';
-import { Playground, REPO, startPlayground } from '../support/playground';
+import { Playground, startPlayground } from '../support/playground';
 import { nextQuery, runSeed } from '../support/seed';
+import { screenshot } from '../support/screenshot';
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'traced-demo';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
 
@@ -60,7 +59,7 @@ test('a series with exemplars: a click on one opens exactly that profile’s fla
   const exemplars = page.getByTestId('series-exemplar');
   await expect(exemplars).toHaveCount(expected.profiles.length);
   await expect(page.getByTestId('options-summary')).toContainText('Exemplars');
-  await page.screenshot({ path: path.join(SHOTS, 'traces-01-exemplars.png') });
+  await screenshot(page, 'traces-01-exemplars.png');
 
   // every exemplar opens its own profile: the one taken at its time, whose pprof total it shows
   const opened = new Set<string>();
@@ -82,7 +81,7 @@ test('a series with exemplars: a click on one opens exactly that profile’s fla
   expect(opened.size).toBe(expected.profiles.length);
   const totals = [...opened].map((s) => Number(s.split(':')[1])).sort();
   expect(totals).toEqual(expected.profiles.map((p) => p.total).sort());
-  await page.screenshot({ path: path.join(SHOTS, 'traces-02-exemplar-profile.png') });
+  await screenshot(page, 'traces-02-exemplar-profile.png');
 });
 
 test('a span id typed in the editor gives that span’s flamegraph', async ({ page }) => {
@@ -98,7 +97,7 @@ test('a span id typed in the editor gives that span’s flamegraph', async ({ pa
   expect(expected.span.total).toBeLessThan(whole);
   await expect(page.getByTestId('options-summary')).toContainText(`Spans: ${expected.span.id}`);
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
-  await page.screenshot({ path: path.join(SHOTS, 'traces-03-span-profile.png') });
+  await screenshot(page, 'traces-03-span-profile.png');
 
   // not a span id: the editor says so and sends nothing
   await input.fill('not-a-span');

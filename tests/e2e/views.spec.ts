@@ -8,6 +8,7 @@ import { fetchFlame, Flame, searchStats } from '../support/frame';
 import { Box, nodeBox } from '../support/canvas';
 import { ingestPushedProfile, ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
 import { parsePeek } from '../../src/panel/testing/pprofText';
+import { screenshot } from '../support/screenshot';
 
 /**
  * The panel's views in the playground on real checked-in profiles: the sandwich of a function
@@ -17,7 +18,6 @@ import { parsePeek } from '../../src/panel/testing/pprofText';
  * src/shared/testdata/pprofTop.json) and the header's choices kept across a reload.
  */
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'e2e-views';
 const EXPR = `process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="${SERVICE}"}`;
 const PEEK = parsePeek(fs.readFileSync(path.join(REPO, 'internal/fixtures/profiles/browser.peek.txt'), 'utf8'));
@@ -127,7 +127,7 @@ test('sandwich from the context menu: callers and callees merged as pprof -peek 
   for (const callee of ['encoding/json.Unmarshal', 'time.Now']) {
     expect(await hoverTotal(page, 'sandwich-callees-canvas', callee)).toContain(ms(p.callees.get(callee)!));
   }
-  await page.screenshot({ path: path.join(SHOTS, 'views-sandwich.png') });
+  await screenshot(page, 'views-sandwich.png');
   await page.getByRole('button', { name: 'Exit sandwich view' }).click();
   await expect(page.getByTestId('sandwich-view')).toHaveCount(0);
   await expect(page.getByTestId('flamegraph-breadcrumbs')).toContainText('main.handleRequest');
@@ -271,7 +271,7 @@ test('call tree: rows with self and total, expand on click and keys, a row zooms
   // sort by self
   await tree.getByRole('columnheader', { name: /Self/ }).click();
   await expect(tree.getByRole('columnheader', { name: /Self/ })).toHaveAttribute('aria-sort', 'descending');
-  await page.screenshot({ path: path.join(SHOTS, 'views-call-tree.png') });
+  await screenshot(page, 'views-call-tree.png');
 });
 
 test('diff: baseline, comparison and diff % columns in the table and the call tree, a legend in both palettes', async ({
@@ -331,7 +331,7 @@ test('diff: baseline, comparison and diff % columns in the table and the call tr
   const [cr, cg, cbl] = [1, 3, 5].map((i) => parseInt(cb!.slice(i, i + 2), 16));
   expect(grew > 0 ? cr > cg && cg > cbl : cbl > cr, `${name} in the colour-blind palette: ${cb}`).toBe(true);
   await page.getByRole('radio', { name: 'Call tree' }).click();
-  await page.screenshot({ path: path.join(SHOTS, 'views-diff.png') });
+  await screenshot(page, 'views-diff.png');
 });
 
 test('header choices are saved as panel options and kept across a reload', async ({ page }) => {
@@ -370,6 +370,6 @@ test('the header wraps without clipping at 1280×800 and at 200 % zoom', async (
     }
     const c = (await page.getByRole('button', { name: 'Collapse all' }).boundingBox())!;
     expect(c.x + c.width).toBeLessThanOrEqual(box.x + box.width + 1);
-    await page.screenshot({ path: path.join(SHOTS, `views-header-${size.width}.png`) });
+    await screenshot(page, `views-header-${size.width}.png`);
   }
 });

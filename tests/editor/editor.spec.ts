@@ -3,10 +3,9 @@
 
 import { expect, Page, Request, test } from '@playwright/test';
 import fs from 'node:fs';
-import path from 'node:path';
-import { ingestRealProfile, Playground, REPO, startPlayground } from '../support/playground';
+import { ingestRealProfile, Playground, startPlayground } from '../support/playground';
+import { screenshot } from '../support/screenshot';
 
-const SHOTS = path.join(REPO, 'test-results', 'screenshots');
 const SERVICE = 'e2e-editor';
 const CPU = 'process_cpu:cpu:nanoseconds:cpu:nanoseconds';
 
@@ -87,7 +86,7 @@ test('typing a selector and a query text with completion', async ({ page }) => {
   await expect(page.getByTestId('matcher-chip-1')).toContainText(SERVICE);
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
   await expect(legend(page)).toHaveCount(1);
-  await page.screenshot({ path: path.join(SHOTS, 'editor-01-completion.png') });
+  await screenshot(page, 'editor-01-completion.png');
 
   const text = page.getByRole('combobox', { name: 'Query text' });
   await text.click();
@@ -141,7 +140,7 @@ test('picking a group-by gives one series per value', async ({ page }) => {
   await expect(legend(page).filter({ hasText: '{route="/api/orders"}' })).toHaveCount(1);
   const n = await legend(page).count();
   expect(n === 2 || n === 3).toBe(true);
-  await page.screenshot({ path: path.join(SHOTS, 'editor-02-group-by.png') });
+  await screenshot(page, 'editor-02-group-by.png');
 });
 
 test('clicking a series point loads that point’s flamegraph', async ({ page }) => {
@@ -209,7 +208,7 @@ test('the Top table query type shows a table of symbols by self and total', asyn
   await expect(table.getByTestId('result-table-row').filter({ hasText: 'main.compress' })).toHaveCount(1);
   await expect(page.getByTestId('flamegraph-canvas')).toHaveCount(0);
   await expect(page.getByTestId('series-graph')).toHaveCount(0);
-  await page.screenshot({ path: path.join(SHOTS, 'editor-03-top-table.png') });
+  await screenshot(page, 'editor-03-top-table.png');
 });
 
 test('the Novelty query type shows a score series and says when there is too little history', async ({ page }) => {
@@ -227,7 +226,7 @@ test('the Novelty query type shows a score series and says when there is too lit
     '1 of 1 series have 5 or fewer profiles: a profile can be novel only after 5 of history. Widen the time range.'
   );
   await expect(page.getByTestId('series-marker')).toHaveCount(0);
-  await page.screenshot({ path: path.join(SHOTS, 'editor-04-novelty.png') });
+  await screenshot(page, 'editor-04-novelty.png');
 });
 
 test('the legend names each series in its colour and a click hides and shows it', async ({ page }) => {
