@@ -12,7 +12,7 @@ import { SourceProvider, sourceTargetOf } from './components/Source';
 import { TrackMetricProvider } from './components/TrackMetric';
 import { useSizeClass } from './components/sizeStyles';
 import { frameIsCut } from './components/focus/callSitePath';
-import { requestFetcher } from './components/focus/requestFetcher';
+import { requestFetcher, requestSandwichFetcher } from './components/focus/requestFetcher';
 import { OverTimeProvider, overTimeSource } from './components/OverTime';
 import { decodeLink, encodeLink, linkParam, queryLink, ViewLink } from './components/focus/viewLink';
 import { locationService } from '@grafana/runtime';
@@ -82,6 +82,11 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
     () => (cut ? requestFetcher(data.request, frame?.refId) : undefined),
     [cut, data.request, frame]
   );
+  // and a sandwich opened there asks it for the function's sandwich at full resolution
+  const fetchSandwich = useMemo(
+    () => (cut ? requestSandwichFetcher(data.request, frame?.refId) : undefined),
+    [cut, data.request, frame]
+  );
   // "Show over time" re-runs this panel's own query as a call path series
   const overTime = useMemo(() => overTimeSource(data.request, frame?.refId), [data.request, frame]);
   const opts = { ...defaultOptions, ...options };
@@ -118,6 +123,7 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
             onOptionsChange={save}
             cut={cut}
             fetchCallSite={fetchCallSite}
+            fetchSandwich={fetchSandwich}
             {...link}
           />
         </OverTimeProvider>

@@ -23,12 +23,14 @@ import { useShownProfile } from './Header/useShownProfile';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
 import { SandwichPending } from './Sandwich/SandwichPending';
-import { initialViewState, savedOptions, shownData, ViewAction, viewReducer, ViewState } from './state';
+import { initialViewState, openSandwichName, savedOptions, shownData, ViewAction, viewReducer, ViewState } from './state';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { searchBest, useTopTable } from './TopTable/useTopTable';
 import { TopTable } from './TopTable/TopTable';
 import { useElementHeight } from './useElementSize';
-import { focusNotice } from './focus/FocusNotice';
+import { focusNotice, sandwichNotice } from './focus/FocusNotice';
+import { SandwichFetcher } from './Sandwich/fetchedSandwich';
+import { useSandwichFetch } from './Sandwich/useSandwichFetch';
 import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
 import { decodeLink, encodeLink, linkOf, ViewLink } from './focus/viewLink';
 import { useSizeClass } from './sizeStyles';
@@ -46,6 +48,8 @@ export interface FlameGraphContainerProps {
   cut?: boolean;
   /** Asks for a call site at full resolution, for a zoom into what the cut left out. */
   fetchCallSite?: CallSiteFetcher;
+  /** Asks for a function's sandwich merged at full resolution, for a sandwich opened on a cut graph. */
+  fetchSandwich?: SandwichFetcher;
   /** What a link opened shows: the view opens as it was seen (read once, when the view is made). */
   link?: ViewLink;
   /** Told what the view shows whenever that changes, for the host to keep in its address. */
@@ -171,7 +175,11 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const keepTree = !layout.showTree && layout.split && layout.drawer === 'table' && state.treeSeen;
 
   const cut = sandwichCutFor(bodyHeight, data.maxLevel);
-  const sandwichModel = useSandwich(tableIndex, state.sandwich, cut, look);
+  // on a cut graph the open sandwich is asked of the backend, merged at full resolution
+  useSandwichFetch(state, (props.cut ?? false) && !inverted && !diff, props.fetchSandwich, act);
+  const sandwichFetched = state.sandwichFetched?.name === openSandwichName(state) ? state.sandwichFetched : undefined;
+  const localSandwich = useSandwich(tableIndex, sandwichFetched ? undefined : state.sandwich, cut, look);
+  const sandwichModel = sandwichFetched?.sandwich ?? localSandwich;
   // the sandwiches a click may open next: the open context menu's function, the top table's
   // first row's (its button, and the header's pick with nothing selected) and the search's best
   const menu = state.menu;
@@ -278,6 +286,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
             options={opt}
             darkTheme={theme.isDark}
             onExit={() => act({ type: 'closeSandwich' })}
+            notice={sandwichNotice(state)}
           />
         )}
         {layout.showGraph && sandwichOpen && !sandwichModel && (
