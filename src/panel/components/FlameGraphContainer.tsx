@@ -23,7 +23,15 @@ import { useShownProfile } from './Header/useShownProfile';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
 import { SandwichPending } from './Sandwich/SandwichPending';
-import { initialViewState, openSandwichName, savedOptions, shownData, ViewAction, viewReducer, ViewState } from './state';
+import {
+  initialViewState,
+  openSandwichName,
+  savedOptions,
+  shownData,
+  ViewAction,
+  viewReducer,
+  ViewState,
+} from './state';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { searchBest, useTopTable } from './TopTable/useTopTable';
 import { TopTable } from './TopTable/TopTable';

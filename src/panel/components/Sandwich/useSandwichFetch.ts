@@ -19,9 +19,9 @@ export function useSandwichFetch(
   act: (a: ViewAction) => void
 ) {
   const { data } = state;
-  const kept = useRef<{ data?: FlameData; fetcher?: SandwichFetcher; answers: Map<string, Promise<FetchedSandwich>> }>(
-    { answers: new Map() }
-  );
+  const kept = useRef<{ data?: FlameData; fetcher?: SandwichFetcher; answers: Map<string, Promise<FetchedSandwich>> }>({
+    answers: new Map(),
+  });
   const name = fetcher && profileCut ? openSandwichName(state) : undefined;
   const key = name !== undefined && state.sandwichFetched?.name !== name ? name : undefined;
 

@@ -39,7 +39,10 @@ export function sandwichNotice(
     return { kind: 'fetching', text: "Merging this function's callers and callees at full resolution…" };
   }
   if (s.sandwichError) {
-    return { kind: 'failed', text: `Merged from the cut graph: the full-resolution sandwich could not be fetched (${s.sandwichError})` };
+    return {
+      kind: 'failed',
+      text: `Merged from the cut graph: the full-resolution sandwich could not be fetched (${s.sandwichError})`,
+    };
   }
   if (s.sandwichFetched) {
     const still = s.sandwichFetched.cut ? '; cut at maxNodes after the merge' : '';
@@ -68,7 +71,8 @@ const getStyles = (theme: GrafanaTheme2) => ({
 /** The notice, beside the zoom path. */
 export function FocusNotice({ notice }: { notice: FocusNoticeText }) {
   const styles = useStyles2(getStyles);
-  const icon = notice.kind === 'fetching' ? 'fa fa-spinner' : notice.kind === 'failed' ? 'exclamation-triangle' : 'check';
+  const icon =
+    notice.kind === 'fetching' ? 'fa fa-spinner' : notice.kind === 'failed' ? 'exclamation-triangle' : 'check';
   return (
     <span
       role="status"
