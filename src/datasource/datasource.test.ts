@@ -76,6 +76,19 @@ describe('DataSource', () => {
     expect(ds.filterQuery(q)).toBe(true);
   });
 
+  it('passes the panel’s view through untouched: a search that looks like a variable stays as it is', () => {
+    const { ds } = makeDs({ json: 'replaced' });
+    const view = { path: ['main.main', 'main.work'], view: 'tree', search: '$json|${json}', sandwich: 'main.work' };
+    const q: EmberscopeQuery = { refId: 'A', queryType: 'profile', profileTypeId: CPU, labelSelector: '{}', view };
+    const ran = ds.applyTemplateVariables(q, {});
+    expect(ran.view).toEqual({
+      path: ['main.main', 'main.work'],
+      view: 'tree',
+      search: '$json|${json}',
+      sandwich: 'main.work',
+    });
+  });
+
   it('interpolates selector, query text, group-by and profile type, and merges ad-hoc filters', () => {
     const { ds } = makeDs({
       service: 'ride-share-app',
