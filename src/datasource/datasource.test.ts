@@ -137,6 +137,23 @@ describe('DataSource', () => {
     });
   });
 
+  it('keeps a diff’s comparison call site (a zoom below the cut asks both sides for it)', () => {
+    const { ds } = makeDs();
+    const callSite = ['main.main', 'main.work'];
+    const q = ds.applyTemplateVariables(
+      {
+        refId: 'A',
+        queryType: 'diff',
+        profileTypeId: CPU,
+        callSite,
+        comparison: { labelSelector: '{service_name="api"}', from: 1, to: 2, callSite },
+      },
+      {}
+    );
+    expect(q.callSite).toEqual(callSite);
+    expect(q.comparison?.callSite).toEqual(callSite);
+  });
+
   it('refuses an ad-hoc filter operator label matchers cannot express', () => {
     const { ds } = makeDs();
     expect(() =>
