@@ -63,7 +63,8 @@ async function otherDrawn(page: Page): Promise<boolean> {
   return page
     .getByTestId('flamegraph-canvas')
     .evaluate(
-      (el) => !!(el as HTMLCanvasElement & { emberscope: { rectOf: (n: string) => unknown } }).emberscope.rectOf('other')
+      (el) =>
+        !!(el as HTMLCanvasElement & { emberscope: { rectOf: (n: string) => unknown } }).emberscope.rectOf('other')
     );
 }
 
@@ -123,11 +124,18 @@ test('a zoom below the cut of a diff asks both sides for the call site and draws
   await page.getByTestId('options-summary').click();
   await page.getByRole('radio', { name: 'Diff' }).click();
   await page.getByLabel('Comparison selector').fill(`{service_name="${SERVICE}"}`);
-  await page.getByLabel('Comparison from').fill(new Date(to - 5 * 60_000).toISOString());
+  const comparisonFrom = to - 5 * 60_000;
+  await page.getByLabel('Comparison from').fill(new Date(comparisonFrom).toISOString());
   await page.getByLabel('Comparison to').fill(new Date(to).toISOString());
-  const diffRan = nextQuery(page, (q) => q.queryType === 'diff' && !Array.isArray(q.callSite));
+  // the answer to this comparison, not to the one the Diff button ran (the previous period): keys
+  // pressed before it is drawn would move in the graph it replaces
+  const diffRan = nextQuery(
+    page,
+    (q) => q.queryType === 'diff' && (q.comparison as { from?: number } | undefined)?.from === comparisonFrom
+  );
   await page.getByLabel('Comparison to').blur();
   expect((await diffRan).response.ok()).toBe(true);
+  await expect(page.getByTestId('diff-legend')).toBeVisible();
   await expect.poll(() => otherDrawn(page)).toBe(true);
 
   const view = page.getByTestId('flamegraph-view');
@@ -149,6 +157,7 @@ test('a zoom below the cut of a diff asks both sides for the call site and draws
 
   const notice = page.getByTestId('focus-notice');
   await expect(notice).toHaveAttribute('data-kind', 'fetched');
+  await expect(notice).not.toContainText('still cut');
   await expect.poll(() => otherDrawn(page)).toBe(false);
   // the baseline is the whole range, so its share is the plain flamegraph's
   const b = await nodeBox(page, callSite[callSite.length - 1]);
