@@ -75,11 +75,11 @@ export function withViewMode(q: EmberscopeQuery, mode: string | undefined): Embe
   } else {
     delete view.view;
   }
-  const out = { ...q, view };
-  if (Object.keys(view).length === 0) {
-    delete out.view;
+  if (Object.keys(view).length > 0) {
+    return { ...q, view };
   }
-  return out;
+  const { view: _dropped, ...rest } = q;
+  return rest;
 }
 
 export interface ViewRowProps {

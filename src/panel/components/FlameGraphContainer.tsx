@@ -41,6 +41,7 @@ import { SandwichFetcher } from './Sandwich/fetchedSandwich';
 import { useSandwichFetch } from './Sandwich/useSandwichFetch';
 import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
 import { decodeLink, encodeLink, linkOf, ViewLink } from './focus/viewLink';
+import { useOpenedLink } from './focus/useOpenedLink';
 import { useSizeClass } from './sizeStyles';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
@@ -58,7 +59,7 @@ export interface FlameGraphContainerProps {
   fetchCallSite?: CallSiteFetcher;
   /** Asks for a function's sandwich merged at full resolution, for a sandwich opened on a cut graph. */
   fetchSandwich?: SandwichFetcher;
-  /** What a link opened shows: the view opens as it was seen (read once, when the view is made). */
+  /** What a link opened shows: the view opens as it was seen; a different one later is opened on the view. */
   link?: ViewLink;
   /** Told what the view shows whenever that changes, for the host to keep in its address. */
   onLinkChange?: (link: ViewLink) => void;
@@ -134,6 +135,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const [state, act] = useViewState(shownProfile.data, options, onOptionsChange, props.link);
+  useOpenedLink(props.link, act);
   // an inverted graph's paths start at leaves, which no server selects by: it is not re-asked
   const inverted = shownProfile.choices.inverted;
   useFocusFetch(state, (props.cut ?? false) && !inverted, props.fetchCallSite, act);

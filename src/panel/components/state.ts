@@ -93,6 +93,7 @@ export type ViewAction =
   | { type: 'focusFetching'; path: string[] }
   | { type: 'focusFetched'; fetched: FetchedFocus }
   | { type: 'focusFailed'; path: string[]; error: string }
+  | { type: 'openLink'; link: ViewLink }
   | { type: 'sandwichFetching'; name: string }
   | { type: 'sandwichFetched'; fetched: FetchedSandwich }
   | { type: 'sandwichFailed'; name: string; error: string };
@@ -222,6 +223,8 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
       return withFetched(s, a.fetched);
     case 'focusFailed':
       return samePath(s.fetching, a.path) ? { ...s, fetching: undefined, focusError: a.error } : s;
+    case 'openLink':
+      return withLink(s, a.link);
     case 'sandwichFetching':
       return { ...s, sandwichFetching: a.name, sandwichError: undefined };
     case 'sandwichFetched':
@@ -290,6 +293,31 @@ function withFetched(s: ViewState, fetched: FetchedFocus): ViewState {
   const linked = s.pendingPath ? nodeAtPath(fetched.data, s.pendingPath) : -1;
   const focus = linked >= 0 ? linked : at;
   return { ...onData(s, fetched.data, fetched), focus, selected: focus, pendingPath: undefined };
+}
+
+/**
+ * A link opened on a view already shown (the query's view changed in the editor): the picture it
+ * describes on the profile's graph, as initialViewState opens one; the header choices a link
+ * carries are its own (left unset: the panel's options), the others stay.
+ */
+function withLink(s: ViewState, link: ViewLink): ViewState {
+  const whole = onData(s, s.data);
+  const at = linkFocus(s.data, link.path);
+  const sandwich = link.sandwich !== undefined ? s.data.names.indexOf(link.sandwich) : -1;
+  const { viewMode: _v, showTable: _t, collapse: _c, colorMode: _m, ...kept } = s.local;
+  return {
+    ...whole,
+    ...NO_SANDWICH_FETCH,
+    focus: at.focus,
+    selected: at.focus > 0 ? at.focus : -1,
+    menu: undefined,
+    search: link.search ?? '',
+    highlight: -1,
+    sandwich: sandwich >= 0 ? sandwich : undefined,
+    treeSeen: s.treeSeen || link.view === 'tree',
+    local: { ...kept, ...linkOptions(link) },
+    pendingPath: at.pending,
+  };
 }
 
 /**
