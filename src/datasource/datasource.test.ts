@@ -76,6 +76,19 @@ describe('DataSource', () => {
     expect(ds.filterQuery(q)).toBe(true);
   });
 
+  it('passes the panel’s view through untouched: a search that looks like a variable stays as it is', () => {
+    const { ds } = makeDs({ json: 'replaced' });
+    const view = { path: ['main.main', 'main.work'], view: 'tree', search: '$json|${json}', sandwich: 'main.work' };
+    const q: EmberscopeQuery = { refId: 'A', queryType: 'profile', profileTypeId: CPU, labelSelector: '{}', view };
+    const ran = ds.applyTemplateVariables(q, {});
+    expect(ran.view).toEqual({
+      path: ['main.main', 'main.work'],
+      view: 'tree',
+      search: '$json|${json}',
+      sandwich: 'main.work',
+    });
+  });
+
   it('interpolates selector, query text, group-by and profile type, and merges ad-hoc filters', () => {
     const { ds } = makeDs({
       service: 'ride-share-app',
@@ -122,6 +135,23 @@ describe('DataSource', () => {
       from: 1796109600000,
       to: 1796113200000,
     });
+  });
+
+  it('keeps a diff’s comparison call site (a zoom below the cut asks both sides for it)', () => {
+    const { ds } = makeDs();
+    const callSite = ['main.main', 'main.work'];
+    const q = ds.applyTemplateVariables(
+      {
+        refId: 'A',
+        queryType: 'diff',
+        profileTypeId: CPU,
+        callSite,
+        comparison: { labelSelector: '{service_name="api"}', from: 1, to: 2, callSite },
+      },
+      {}
+    );
+    expect(q.callSite).toEqual(callSite);
+    expect(q.comparison?.callSite).toEqual(callSite);
   });
 
   it('refuses an ad-hoc filter operator label matchers cannot express', () => {

@@ -75,7 +75,9 @@ export function interpolateQuery(
   }
   if (q.comparison) {
     const time = (v: unknown) => (typeof v === 'string' ? Number(templateSrv.replace(v, scopedVars)) : (v as number));
+    // the rest of the comparison (its call site) passes as it is
     out.comparison = {
+      ...q.comparison,
       labelSelector: templateSrv.replace(q.comparison.labelSelector ?? '{}', scopedVars, matcherValueFormat),
       from: time(q.comparison.from),
       to: time(q.comparison.to),

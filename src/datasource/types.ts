@@ -66,6 +66,12 @@ export interface EmberscopeQuery extends DataQuery {
    * `meta.custom.callSite` says `selectedBy` (`server` or `datasource`) and the `wholeTotal`.
    */
   callSite?: string[];
+  /**
+   * A profile query's sandwich: the function's callers and callees merged over every call site of
+   * the range's full-resolution profile, each half cut at `maxNodes` (two frames, `meta.custom.sandwich`
+   * says which half). The panel asks it when a sandwich opens on a graph cut at `maxNodes`.
+   */
+  sandwich?: string;
   /** A `functionShare` query's function, by its exact name (`encoding/json.Marshal`). */
   function?: string;
   /** A `functionShare` query's functions, by a regular expression of whole names (instead of `function`). */

@@ -14,9 +14,16 @@ import { SourceProvider, sourceTargetOf } from './components/Source';
 import { TrackMetricProvider } from './components/TrackMetric';
 import { useSizeClass } from './components/sizeStyles';
 import { frameIsCut } from './components/focus/callSitePath';
-import { requestFetcher } from './components/focus/requestFetcher';
+import { requestFetcher, requestSandwichFetcher } from './components/focus/requestFetcher';
 import { OverTimeProvider, overTimeSource } from './components/OverTime';
-import { decodeLink, encodeLink, linkParam, queryLink, ViewLink } from './components/focus/viewLink';
+import {
+  decodeLink,
+  encodeLink,
+  exploreUrlWithView,
+  linkParam,
+  queryLink,
+  ViewLink,
+} from './components/focus/viewLink';
 import { locationService } from '@grafana/runtime';
 import { defaultOptions } from './options';
 import { PanelOptions } from './types';
@@ -90,10 +97,15 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
   // a zoom into what the cut at maxNodes left out re-runs this panel's own query for the call site
   const frame = useMemo(() => findFlameFrame(data.series), [data.series]);
   const target = data.request?.targets.find((t) => t.refId === frame?.refId) as { view?: unknown } | undefined;
-  const link = usePanelLink(id, () => queryLink(target));
+  const link = usePanelLink(id, queryLink(target), frame?.refId);
   const cut = frame !== undefined && frameIsCut(frame);
   const fetchCallSite = useMemo(
     () => (cut ? requestFetcher(data.request, frame?.refId) : undefined),
+    [cut, data.request, frame]
+  );
+  // and a sandwich opened there asks it for the function's sandwich at full resolution
+  const fetchSandwich = useMemo(
+    () => (cut ? requestSandwichFetcher(data.request, frame?.refId) : undefined),
     [cut, data.request, frame]
   );
   // "Show over time" re-runs this panel's own query as a call path series
@@ -132,6 +144,7 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
             onOptionsChange={save}
             cut={cut}
             fetchCallSite={fetchCallSite}
+            fetchSandwich={fetchSandwich}
             {...link}
           />
         </OverTimeProvider>
@@ -145,11 +158,23 @@ export function FlamegraphPanel({ id, data, width, height, options, onOptionsCha
  * as viewPanel): read when the view opens, written as it changes (replacing the history entry),
  * and the address with it for "Copy link". Explore, dashboards, the app and the playground all
  * keep what they do not know in their addresses. Without one there, the query's own `view` opens
- * the view (a query Grafana keeps in Explore's address or a dashboard's JSON).
+ * the view (a query Grafana keeps in Explore's address or a dashboard's JSON), and a query whose
+ * view changes later (the query editor's View row) opens the new one. In Explore, "Copy link"
+ * gives Explore's address with the view as the query's `view`, which Explore keeps.
  */
-function usePanelLink(panelId: number, ofQuery: () => ViewLink | undefined) {
+function usePanelLink(panelId: number, ofQuery: ViewLink | undefined, refId: string | undefined) {
   const param = linkParam(panelId);
-  const [opened] = useState(() => decodeLink(new URLSearchParams(window.location.search).get(param)) ?? ofQuery());
+  const [opened, setOpened] = useState(
+    () => decodeLink(new URLSearchParams(window.location.search).get(param)) ?? ofQuery
+  );
+  const queryText = ofQuery ? encodeLink(ofQuery) : '';
+  const seenQuery = useRef(queryText);
+  useEffect(() => {
+    if (queryText !== seenQuery.current) {
+      seenQuery.current = queryText;
+      setOpened(queryText ? decodeLink(queryText) : {});
+    }
+  }, [queryText]);
   const onLinkChange = useCallback(
     (l: ViewLink) => {
       // the address as it is now (a host may have written it without the location service)
@@ -164,11 +189,15 @@ function usePanelLink(panelId: number, ofQuery: () => ViewLink | undefined) {
   );
   const linkUrl = useCallback(
     (l: ViewLink) => {
+      const explore = exploreUrlWithView(window.location.href, refId, l);
+      if (explore) {
+        return explore;
+      }
       const url = new URL(window.location.href);
       url.searchParams.set(param, encodeLink(l));
       return url.toString();
     },
-    [param]
+    [param, refId]
   );
   return { link: opened, onLinkChange, linkUrl };
 }

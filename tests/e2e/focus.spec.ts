@@ -63,7 +63,8 @@ async function otherDrawn(page: Page): Promise<boolean> {
   return page
     .getByTestId('flamegraph-canvas')
     .evaluate(
-      (el) => !!(el as HTMLCanvasElement & { emberscope: { rectOf: (n: string) => unknown } }).emberscope.rectOf('other')
+      (el) =>
+        !!(el as HTMLCanvasElement & { emberscope: { rectOf: (n: string) => unknown } }).emberscope.rectOf('other')
     );
 }
 
@@ -112,4 +113,57 @@ test('a zoom into what the cut folded into other asks for the call site and draw
   await expect(notice).toHaveCount(0);
   await expect.poll(() => otherDrawn(page)).toBe(true);
   expect(sent, 'reset sent no query').toHaveLength(0);
+});
+
+test('a zoom below the cut of a diff asks both sides for the call site and draws each against its own whole', async ({
+  page,
+}) => {
+  await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
+  await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
+  // the comparison: the same service over the last few minutes (the newest parts of the profile)
+  await page.getByTestId('options-summary').click();
+  await page.getByRole('radio', { name: 'Diff' }).click();
+  await page.getByLabel('Comparison selector').fill(`{service_name="${SERVICE}"}`);
+  const comparisonFrom = to - 5 * 60_000;
+  await page.getByLabel('Comparison from').fill(new Date(comparisonFrom).toISOString());
+  await page.getByLabel('Comparison to').fill(new Date(to).toISOString());
+  // the answer to this comparison, not to the one the Diff button ran (the previous period): keys
+  // pressed before it is drawn would move in the graph it replaces
+  const diffRan = nextQuery(
+    page,
+    (q) => q.queryType === 'diff' && (q.comparison as { from?: number } | undefined)?.from === comparisonFrom
+  );
+  await page.getByLabel('Comparison to').blur();
+  expect((await diffRan).response.ok()).toBe(true);
+  await expect(page.getByTestId('diff-legend')).toBeVisible();
+  await expect.poll(() => otherDrawn(page)).toBe(true);
+
+  const view = page.getByTestId('flamegraph-view');
+  await view.focus();
+  const asked = nextQuery(page, (q) => Array.isArray(q.callSite));
+  for (let k = 0; k < 8; k++) {
+    await view.press('ArrowDown');
+  }
+  await view.press('Enter');
+  const { query, response } = await asked;
+  expect(response.ok()).toBe(true);
+  const callSite = query.callSite as string[];
+  expect(query.queryType).toBe('diff');
+  expect((query.comparison as { callSite?: string[] }).callSite, 'the comparison asks the same call site').toEqual(
+    callSite
+  );
+  const row = rowAt(cut, callSite);
+  expect(row, `the call site ${callSite.join(' › ')} is a node of the cut graph`).toBeGreaterThan(0);
+
+  const notice = page.getByTestId('focus-notice');
+  await expect(notice).toHaveAttribute('data-kind', 'fetched');
+  await expect(notice).not.toContainText('still cut');
+  await expect.poll(() => otherDrawn(page)).toBe(false);
+  // the baseline is the whole range, so its share is the plain flamegraph's
+  const b = await nodeBox(page, callSite[callSite.length - 1]);
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await expect(page.getByTestId('tooltip-baseline')).toContainText(`(${pct(cut.value[row] / cut.value[0])})`);
+  await page.getByRole('button', { name: 'Reset zoom' }).click();
+  await expect(notice).toHaveCount(0);
+  await expect.poll(() => otherDrawn(page)).toBe(true);
 });

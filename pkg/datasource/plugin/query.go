@@ -87,6 +87,9 @@ type queryModel struct {
 	// query: an exact name, or a regular expression of whole names.
 	Function      string `json:"function"`
 	FunctionRegex string `json:"functionRegex"`
+	// Sandwich asks a profile query for one function's callers and callees
+	// merged from the range's full-resolution profile (sandwich.go).
+	Sandwich string `json:"sandwich"`
 }
 
 // comparison is the right-hand side of a diff: a selector and a time range in
@@ -124,6 +127,8 @@ type request struct {
 	// Function and FunctionRegex are a functionShare query's, unchecked:
 	// only that query type reads them.
 	Function, FunctionRegex string
+	// Sandwich is the function whose sandwich a profile query answers; "" for the flamegraph.
+	Sandwich string
 }
 
 type comparisonRequest struct {
@@ -209,6 +214,9 @@ func parseRequest(q backend.DataQuery, minStep time.Duration) (*request, error) 
 		return nil, err
 	}
 	if r.CallSite, err = parseCallSite("callSite", m.CallSite); err != nil {
+		return nil, err
+	}
+	if r.Sandwich, err = parseSandwich(m.Sandwich, r.CallSite); err != nil {
 		return nil, err
 	}
 	if r.Baseline, err = parseBaseline(m.Baseline); err != nil {

@@ -39,6 +39,9 @@ func withSideCallSite(f *data.Frame, key string, cs *callSiteInfo) {
 
 // queryProfile answers a "profile" query with one flamegraph frame.
 func (d *Datasource) queryProfile(ctx context.Context, r *request) (data.Frames, error) {
+	if r.Sandwich != "" {
+		return d.querySandwich(ctx, r)
+	}
 	ctx, notices := labelframes.WithNotices(ctx)
 	ctx, whole := withWholeCounter(ctx)
 	t, cs, err := d.tree(ctx, r)

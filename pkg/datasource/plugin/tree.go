@@ -46,6 +46,11 @@ func (d *Datasource) fullTree(ctx context.Context, r *request, sel source.Select
 // were selected and the whole graph's total.
 func (d *Datasource) fullTreeAt(ctx context.Context, r *request, sel source.Selection) (*flame.Tree, *callSiteInfo, error) {
 	src := granularSource(withSampleFilters(d.src, r.Query, r.Granularity, wholeCounter(ctx)), r.Granularity)
+	if r.Sandwich != "" {
+		// a sandwich is merged from every sample: the tree is built from the
+		// range's merged profile, not cut at maxNodes
+		src = &wholeProfile{Source: src, g: r.Granularity}
+	}
 	var plan *callSitePlan
 	whole := sel
 	if len(sel.CallSite) > 0 {

@@ -20,6 +20,7 @@ import { Notices } from './Notices';
 import { ExportButtons } from './ExportButtons';
 import { ComparisonRow, withDefaultComparison } from './ComparisonRow';
 import { SeriesTargetRow } from './SeriesTargetRow';
+import { ViewRow } from './ViewRow';
 
 /** Props of the editor; it needs no Grafana runtime, so the playground embeds it too. */
 export interface EmberscopeQueryEditorProps {
@@ -243,6 +244,7 @@ export function EmberscopeQueryEditor(props: EmberscopeQueryEditorProps) {
         />
       )}
       <SeriesTargetRow query={query} onChange={change} onRunQuery={run} />
+      {!alerting && <ViewRow query={query} onChange={change} onRunQuery={run} />}
       <OptionsRow
         query={query}
         defaultType={defaultType}

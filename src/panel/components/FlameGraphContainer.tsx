@@ -24,14 +24,25 @@ import { useShownProfile } from './Header/useShownProfile';
 import { SandwichView } from './Sandwich/SandwichView';
 import { sandwichCutFor, usePrefetchSandwiches, useSandwich } from './Sandwich/useSandwich';
 import { SandwichPending } from './Sandwich/SandwichPending';
-import { initialViewState, savedOptions, shownData, ViewAction, viewReducer, ViewState } from './state';
+import {
+  initialViewState,
+  openSandwichName,
+  savedOptions,
+  shownData,
+  ViewAction,
+  viewReducer,
+  ViewState,
+} from './state';
 import { loadNumber, saveNumber, TABLE_WIDTH_KEY } from './storage';
 import { searchBest, useTopTable } from './TopTable/useTopTable';
 import { TopTable } from './TopTable/TopTable';
 import { useElementHeight } from './useElementSize';
-import { focusNotice } from './focus/FocusNotice';
+import { focusNotice, sandwichNotice } from './focus/FocusNotice';
+import { SandwichFetcher } from './Sandwich/fetchedSandwich';
+import { useSandwichFetch } from './Sandwich/useSandwichFetch';
 import { CallSiteFetcher, useFocusFetch } from './focus/useFocusFetch';
 import { decodeLink, encodeLink, linkOf, ViewLink } from './focus/viewLink';
+import { useOpenedLink } from './focus/useOpenedLink';
 import { useSizeClass } from './sizeStyles';
 
 export { HANDLE_WIDTH, MIN_GRAPH_WIDTH, MIN_TABLE_WIDTH } from './Drawer';
@@ -50,7 +61,9 @@ export interface FlameGraphContainerProps {
   cut?: boolean;
   /** Asks for a call site at full resolution, for a zoom into what the cut left out. */
   fetchCallSite?: CallSiteFetcher;
-  /** What a link opened shows: the view opens as it was seen (read once, when the view is made). */
+  /** Asks for a function's sandwich merged at full resolution, for a sandwich opened on a cut graph. */
+  fetchSandwich?: SandwichFetcher;
+  /** What a link opened shows: the view opens as it was seen; a different one later is opened on the view. */
   link?: ViewLink;
   /** Told what the view shows whenever that changes, for the host to keep in its address. */
   onLinkChange?: (link: ViewLink) => void;
@@ -126,6 +139,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const theme = useTheme2();
   const styles = useStyles2(getStyles);
   const [state, act] = useViewState(shownProfile.data, options, onOptionsChange, props.link);
+  useOpenedLink(props.link, act);
   // an inverted graph's paths start at leaves, which no server selects by: it is not re-asked
   const inverted = shownProfile.choices.inverted;
   useFocusFetch(state, (props.cut ?? false) && !inverted, props.fetchCallSite, act);
@@ -176,7 +190,11 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
   const keepTree = !layout.showTree && layout.split && layout.drawer === 'table' && state.treeSeen;
 
   const cut = sandwichCutFor(bodyHeight, data.maxLevel);
-  const sandwichModel = useSandwich(tableIndex, state.sandwich, cut, look);
+  // on a cut graph the open sandwich is asked of the backend, merged at full resolution
+  useSandwichFetch(state, (props.cut ?? false) && !inverted && !diff, props.fetchSandwich, act);
+  const sandwichFetched = state.sandwichFetched?.name === openSandwichName(state) ? state.sandwichFetched : undefined;
+  const localSandwich = useSandwich(tableIndex, sandwichFetched ? undefined : state.sandwich, cut, look);
+  const sandwichModel = sandwichFetched?.sandwich ?? localSandwich;
   // the sandwiches a click may open next: the open context menu's function, the top table's
   // first row's (its button, and the header's pick with nothing selected) and the search's best
   const menu = state.menu;
@@ -279,6 +297,7 @@ export function FlameGraphContainer(props: FlameGraphContainerProps) {
             options={opt}
             darkTheme={theme.isDark}
             onExit={() => act({ type: 'closeSandwich' })}
+            notice={sandwichNotice(state)}
           />
         )}
         {layout.showGraph && sandwichOpen && !sandwichModel && (

@@ -5,6 +5,7 @@ import { FlameData } from '../../shared/flameData';
 import { FlameIndex, isAncestorOrSelf } from '../model/flameIndex';
 import { FetchedFocus, nodeAtPath, pathOf, sameName } from './focus/callSitePath';
 import { linkFocus, linkOptions, ViewLink } from './focus/viewLink';
+import type { FetchedSandwich } from './Sandwich/fetchedSandwich';
 import { SortKey } from '../model/topTable';
 import { ViewMode, ViewOptions } from '../types';
 
@@ -55,6 +56,15 @@ export interface ViewState {
   focusError?: string;
   /** A link's call path the graph cut at maxNodes does not hold: reached once its call site is fetched. */
   pendingPath?: string[];
+  /**
+   * The open sandwich as the backend merged it from the full-resolution profile (the graph was
+   * cut at maxNodes): drawn instead of the one merged from the cut graph while its name is open.
+   */
+  sandwichFetched?: FetchedSandwich;
+  /** The function whose full-resolution sandwich is being asked for. */
+  sandwichFetching?: string;
+  /** Why the last full-resolution sandwich could not be fetched. */
+  sandwichError?: string;
 }
 
 export type ViewAction =
@@ -82,12 +92,24 @@ export type ViewAction =
   | { type: 'resizeDrawer'; width: number }
   | { type: 'focusFetching'; path: string[] }
   | { type: 'focusFetched'; fetched: FetchedFocus }
-  | { type: 'focusFailed'; path: string[]; error: string };
+  | { type: 'focusFailed'; path: string[]; error: string }
+  | { type: 'openLink'; link: ViewLink }
+  | { type: 'sandwichFetching'; name: string }
+  | { type: 'sandwichFetched'; fetched: FetchedSandwich }
+  | { type: 'sandwichFailed'; name: string; error: string };
 
 /** The graph the view draws: the fetched call site's, or the profile's. */
 export const shownData = (s: Pick<ViewState, 'data' | 'fetched'>): FlameData => s.fetched?.data ?? s.data;
 
 const NO_HOVER = { node: -1, x: 0, y: 0 };
+
+/** No full-resolution sandwich asked for or kept: what opening, closing or leaving a sandwich sets. */
+const NO_SANDWICH_FETCH = { sandwichFetched: undefined, sandwichFetching: undefined, sandwichError: undefined };
+
+/** The name of the function whose sandwich is open, undefined when none is. */
+export function openSandwichName(s: Pick<ViewState, 'data' | 'fetched' | 'sandwich'>): string | undefined {
+  return s.sandwich === undefined ? undefined : shownData(s).names[s.sandwich];
+}
 
 /** The state a profile opens with: unzoomed, nothing picked, the table by self (by change for a diff). */
 export function initialViewState(
@@ -137,6 +159,7 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
         fetching: undefined,
         focusError: undefined,
         pendingPath: undefined,
+        ...NO_SANDWICH_FETCH,
       };
     case 'savedSearch':
       return { ...s, savedSearch: a.search, search: a.search ?? '' };
@@ -171,9 +194,9 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
         local: a.switchView ? { ...s.local, viewMode: 'table' } : s.local,
       };
     case 'openSandwich':
-      return { ...s, sandwich: a.name, menu: undefined, hover: NO_HOVER };
+      return { ...s, sandwich: a.name, menu: undefined, hover: NO_HOVER, ...NO_SANDWICH_FETCH };
     case 'closeSandwich':
-      return { ...s, sandwich: undefined };
+      return { ...s, sandwich: undefined, ...NO_SANDWICH_FETCH };
     case 'pickInGraph':
       return s.graphPick === a.name ? s : { ...s, graphPick: a.name };
     case 'toggleChain':
@@ -182,6 +205,7 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
       return {
         ...s,
         sandwich: undefined,
+        ...NO_SANDWICH_FETCH,
         treeSeen: s.treeSeen || a.view === 'tree',
         local: { ...s.local, viewMode: a.view, showTable: a.showTable },
       };
@@ -199,6 +223,17 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
       return withFetched(s, a.fetched);
     case 'focusFailed':
       return samePath(s.fetching, a.path) ? { ...s, fetching: undefined, focusError: a.error } : s;
+    case 'openLink':
+      return withLink(s, a.link);
+    case 'sandwichFetching':
+      return { ...s, sandwichFetching: a.name, sandwichError: undefined };
+    case 'sandwichFetched':
+      // an answer for a sandwich since closed or changed is not the view's any more
+      return openSandwichName(s) === a.fetched.name
+        ? { ...s, ...NO_SANDWICH_FETCH, sandwichFetched: a.fetched }
+        : { ...s, sandwichFetching: s.sandwichFetching === a.fetched.name ? undefined : s.sandwichFetching };
+    case 'sandwichFailed':
+      return s.sandwichFetching === a.name ? { ...s, sandwichFetching: undefined, sandwichError: a.error } : s;
   }
 }
 
@@ -258,6 +293,31 @@ function withFetched(s: ViewState, fetched: FetchedFocus): ViewState {
   const linked = s.pendingPath ? nodeAtPath(fetched.data, s.pendingPath) : -1;
   const focus = linked >= 0 ? linked : at;
   return { ...onData(s, fetched.data, fetched), focus, selected: focus, pendingPath: undefined };
+}
+
+/**
+ * A link opened on a view already shown (the query's view changed in the editor): the picture it
+ * describes on the profile's graph, as initialViewState opens one; the header choices a link
+ * carries are its own (left unset: the panel's options), the others stay.
+ */
+function withLink(s: ViewState, link: ViewLink): ViewState {
+  const whole = onData(s, s.data);
+  const at = linkFocus(s.data, link.path);
+  const sandwich = link.sandwich !== undefined ? s.data.names.indexOf(link.sandwich) : -1;
+  const { viewMode: _v, showTable: _t, collapse: _c, colorMode: _m, ...kept } = s.local;
+  return {
+    ...whole,
+    ...NO_SANDWICH_FETCH,
+    focus: at.focus,
+    selected: at.focus > 0 ? at.focus : -1,
+    menu: undefined,
+    search: link.search ?? '',
+    highlight: -1,
+    sandwich: sandwich >= 0 ? sandwich : undefined,
+    treeSeen: s.treeSeen || link.view === 'tree',
+    local: { ...kept, ...linkOptions(link) },
+    pendingPath: at.pending,
+  };
 }
 
 /**

@@ -18,6 +18,7 @@ import { Tooltip } from '../FlameGraph/Tooltip';
 import { ColorMode, ViewOptions } from '../../types';
 import { useSizeClass } from '../sizeStyles';
 import { SandwichSourceMenu, SourceFrameMenu } from '../Source';
+import { FocusNotice, FocusNoticeText } from '../focus/FocusNotice';
 
 export interface SandwichViewProps {
   sandwich: Sandwich;
@@ -28,6 +29,8 @@ export interface SandwichViewProps {
   options: ViewOptions;
   darkTheme: boolean;
   onExit: () => void;
+  /** What the bar says about a full-resolution merge asked of the backend (none: merged here). */
+  notice?: FocusNoticeText;
 }
 
 const BAR = 30;
@@ -105,6 +108,7 @@ export function SandwichView({
   options,
   darkTheme,
   onExit,
+  notice,
 }: SandwichViewProps) {
   const styles = useStyles2(getStyles);
   const size = useSizeClass(width, height);
@@ -160,6 +164,7 @@ export function SandwichView({
           )}) · ${sandwich.sites} call site${sandwich.sites === 1 ? '' : 's'}`}
         </span>
         <SandwichSourceMenu fn={name} callers={sandwich.callers} callees={sandwich.callees} />
+        {notice && <FocusNotice notice={notice} />}
       </div>
       {label('Callers: the function at the bottom, each row above it one caller further out')}
       <FlameCanvas

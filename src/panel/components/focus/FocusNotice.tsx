@@ -31,6 +31,26 @@ export function focusNotice(s: Pick<ViewState, 'fetched' | 'fetching' | 'focusEr
   return undefined;
 }
 
+/** What the sandwich's bar says about its merge: being fetched at full resolution, fetched, or why not. */
+export function sandwichNotice(
+  s: Pick<ViewState, 'sandwichFetched' | 'sandwichFetching' | 'sandwichError'>
+): FocusNoticeText | undefined {
+  if (s.sandwichFetching) {
+    return { kind: 'fetching', text: "Merging this function's callers and callees at full resolution…" };
+  }
+  if (s.sandwichError) {
+    return {
+      kind: 'failed',
+      text: `Merged from the cut graph: the full-resolution sandwich could not be fetched (${s.sandwichError})`,
+    };
+  }
+  if (s.sandwichFetched) {
+    const still = s.sandwichFetched.cut ? '; cut at maxNodes after the merge' : '';
+    return { kind: 'fetched', text: `Fetched at full resolution: merged from every sample of the range${still}` };
+  }
+  return undefined;
+}
+
 const getStyles = (theme: GrafanaTheme2) => ({
   notice: css({
     display: 'flex',
@@ -51,7 +71,8 @@ const getStyles = (theme: GrafanaTheme2) => ({
 /** The notice, beside the zoom path. */
 export function FocusNotice({ notice }: { notice: FocusNoticeText }) {
   const styles = useStyles2(getStyles);
-  const icon = notice.kind === 'fetching' ? 'fa fa-spinner' : notice.kind === 'failed' ? 'exclamation-triangle' : 'check';
+  const icon =
+    notice.kind === 'fetching' ? 'fa fa-spinner' : notice.kind === 'failed' ? 'exclamation-triangle' : 'check';
   return (
     <span
       role="status"

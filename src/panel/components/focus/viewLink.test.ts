@@ -6,7 +6,7 @@ import { nestedSet, Row } from '../../testing/frames';
 import { initialViewState, shownData, viewReducer } from '../state';
 import { nodeAtPath } from './callSitePath';
 import { fetchedFocusOf } from './useFocusFetch';
-import { decodeLink, encodeLink, linkOf, queryLink, ViewLink } from './viewLink';
+import { decodeLink, encodeLink, exploreUrlWithView, linkOf, queryLink, ViewLink } from './viewLink';
 
 const CUT: Row[] = [
   [0, 'total', 100, 0],
@@ -69,5 +69,53 @@ describe('a view link', () => {
     expect(shownData(s)).toBe(fetched.data);
     expect(s.focus).toBe(nodeAtPath(fetched.data, path));
     expect(s.pendingPath).toBeUndefined();
+  });
+});
+
+describe('a view opened on a view already shown (the query’s view changed in the editor)', () => {
+  it('opens its zoom, search, sandwich and view; a view with none of them returns to the panel’s options', () => {
+    let s = viewReducer(initialViewState(cut, {}), { type: 'setOptions', changed: { colorMode: 'package', textAlign: 'right' } });
+    s = viewReducer(s, { type: 'openLink', link: { path: ['main.main', 'main.idle'], search: 'idle', sandwich: 'main.work', view: 'tree' } });
+    expect(s.focus).toBe(nodeAtPath(cut, ['main.main', 'main.idle']));
+    expect(s.search).toBe('idle');
+    expect(cut.names[s.sandwich!]).toBe('main.work');
+    // the link's choices replace the header's; the others (text alignment) stay
+    expect(s.local).toEqual({ viewMode: 'tree', textAlign: 'right' });
+    s = viewReducer(s, { type: 'openLink', link: {} });
+    expect([s.focus, s.search, s.sandwich, s.local]).toEqual([0, '', undefined, { textAlign: 'right' }]);
+  });
+});
+
+describe('Copy link in Explore', () => {
+  const link: ViewLink = { path: ['main.main', 'main.work'], view: 'tree', search: 'json' };
+  const pane = {
+    datasource: 'ember',
+    queries: [
+      { refId: 'A', datasource: { uid: 'ember' }, queryType: 'both', labelSelector: '{}' },
+      { refId: 'B', datasource: { uid: 'ember' }, queryType: 'metrics' },
+    ],
+    range: { from: 'now-1h', to: 'now' },
+  };
+
+  it('gives Explore’s address with the view as the view of the query that made the frame', () => {
+    const href = `https://grafana.example/explore?schemaVersion=1&panes=${encodeURIComponent(JSON.stringify({ x1: pane }))}&orgId=1&flame=${encodeURIComponent('{"path":["old"]}')}`;
+    const url = new URL(exploreUrlWithView(href, 'A', link)!);
+    const panes = JSON.parse(url.searchParams.get('panes')!);
+    expect(panes.x1.queries[0]).toEqual({ ...pane.queries[0], view: link });
+    expect(panes.x1.queries[1]).toEqual(pane.queries[1]);
+    expect(panes.x1.range).toEqual(pane.range);
+    expect(url.searchParams.get('orgId')).toBe('1');
+    // the query's view opens it: the panel's own address parameter is dropped
+    expect(url.searchParams.has('flame')).toBe(false);
+    // and the panel reads it back from the query as Explore gives it
+    expect(queryLink(panes.x1.queries[0])).toEqual(link);
+  });
+
+  it('reads the older left= address, and leaves other pages to the panel’s own parameter', () => {
+    const href = `https://grafana.example/explore?left=${encodeURIComponent(JSON.stringify(pane))}`;
+    const left = JSON.parse(new URL(exploreUrlWithView(href, 'A', link)!).searchParams.get('left')!);
+    expect(left.queries[0].view).toEqual(link);
+    expect(exploreUrlWithView('https://grafana.example/d/abc/service?viewPanel=2', 'A', link)).toBeUndefined();
+    expect(exploreUrlWithView('https://grafana.example/explore?panes=not-json', 'A', link)).toBeUndefined();
   });
 });

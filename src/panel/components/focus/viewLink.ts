@@ -153,3 +153,43 @@ export function queryLink(target: { view?: unknown } | undefined): ViewLink | un
   }
   return typeof v === 'object' && v !== null ? decodeLink(JSON.stringify(v)) : undefined;
 }
+
+/**
+ * The address of an Explore page (`/explore?panes={…}` as Grafana writes it, or the older
+ * `left={…}`) with the view set as the `view` field of the query that made the panel's frame (by
+ * refId; every query when none is known): Explore keeps its queries in its address, so the link
+ * opens the same queries and the panel the same picture. Undefined for an address that is no
+ * Explore page; the panel's own `flame…` parameters are dropped (the query's view replaces them).
+ */
+export function exploreUrlWithView(href: string, refId: string | undefined, link: ViewLink): string | undefined {
+  const url = new URL(href);
+  if (!/\/explore\/?$/.test(url.pathname)) {
+    return undefined;
+  }
+  const withView = (q: { refId?: unknown }) => (refId === undefined || q.refId === refId ? { ...q, view: link } : q);
+  const panes = url.searchParams.get('panes');
+  const left = url.searchParams.get('left');
+  try {
+    if (panes) {
+      const all = JSON.parse(panes) as Record<string, { queries?: Array<{ refId?: unknown }> }>;
+      for (const pane of Object.values(all)) {
+        pane.queries = pane.queries?.map(withView);
+      }
+      url.searchParams.set('panes', JSON.stringify(all));
+    } else if (left) {
+      const pane = JSON.parse(left) as { queries?: Array<{ refId?: unknown }> };
+      pane.queries = pane.queries?.map(withView);
+      url.searchParams.set('left', JSON.stringify(pane));
+    } else {
+      return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  for (const key of [...url.searchParams.keys()]) {
+    if (/^flame\d*$/.test(key)) {
+      url.searchParams.delete(key);
+    }
+  }
+  return url.toString();
+}
