@@ -1,9 +1,10 @@
 // Copyright 2026 The Emberscope Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import { useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { DataFrame } from '@grafana/data';
-import { FlameData, readFlameData } from '../../../shared/flameData';
+import { readFlameData } from '../../../shared/flameData';
+import { KeptAnswerEvent, useKeptAnswer } from '../useKeptAnswer';
 import type { ViewAction, ViewState } from '../state';
 import { againstWhole, callSiteMeta, cutUnder, FetchedFocus, frameIsCut, pathOf } from './callSitePath';
 
@@ -28,6 +29,12 @@ export function fetchedFocusOf(path: string[], frame: DataFrame): FetchedFocus {
   };
 }
 
+/** Asks for one call path (the key is the path as JSON) and reads the answer. */
+function askFocus(fetcher: CallSiteFetcher, key: string): Promise<FetchedFocus> {
+  const path: string[] = JSON.parse(key);
+  return fetcher(path).then((frame) => fetchedFocusOf(path, frame));
+}
+
 /**
  * When the zoomed node of a graph cut at maxNodes lost detail to the cut (an `other` node under
  * it), asks for its call site at full resolution and hands the answer to the view. Answers are
@@ -40,9 +47,6 @@ export function useFocusFetch(
   act: (a: ViewAction) => void
 ) {
   const { data, fetched, focus } = state;
-  const kept = useRef<{ data?: FlameData; fetcher?: CallSiteFetcher; answers: Map<string, Promise<FetchedFocus>> }>({
-    answers: new Map(),
-  });
   const shown = fetched?.data ?? data;
   const cut = fetched ? fetched.cut : profileCut;
   const wanted = fetcher && cut && focus > 0 && cutUnder(shown, focus);
@@ -50,31 +54,18 @@ export function useFocusFetch(
   const key =
     path && !(fetched && JSON.stringify(fetched.path) === JSON.stringify(path)) ? JSON.stringify(path) : undefined;
 
-  useEffect(() => {
-    if (key === undefined || !fetcher) {
-      return;
-    }
-    const asked: string[] = JSON.parse(key);
-    if (kept.current.data !== data || kept.current.fetcher !== fetcher) {
-      kept.current = { data, fetcher, answers: new Map() };
-    }
-    const { answers } = kept.current;
-    let answer = answers.get(key);
-    if (!answer) {
-      answer = fetcher(asked).then((frame) => fetchedFocusOf(asked, frame));
-      answers.set(key, answer);
-      // a failure is not kept: the next zoom there asks again
-      answer.catch(() => answers.delete(key));
-    }
-    // an answer that comes after the zoom moved on is not the view's any more
-    const left = new AbortController();
-    act({ type: 'focusFetching', path: asked });
-    answer.then(
-      (f) => !left.signal.aborted && act({ type: 'focusFetched', fetched: f }),
-      (e) =>
-        !left.signal.aborted &&
-        act({ type: 'focusFailed', path: asked, error: e instanceof Error ? e.message : String(e) })
-    );
-    return () => left.abort();
-  }, [key, data, fetcher, act]);
+  const report = useCallback(
+    (key: string, e: KeptAnswerEvent<FetchedFocus>) => {
+      const path: string[] = JSON.parse(key);
+      if (e.kind === 'asking') {
+        act({ type: 'focusFetching', path });
+      } else if (e.kind === 'answered') {
+        act({ type: 'focusFetched', fetched: e.answer });
+      } else {
+        act({ type: 'focusFailed', path, error: e.message });
+      }
+    },
+    [act]
+  );
+  useKeptAnswer(key, data, fetcher, askFocus, report);
 }
