@@ -59,6 +59,19 @@ function namesUnder(f: Flame, i: number): Set<string> {
   return out;
 }
 
+/** Goes down the heaviest bars to a deep one with the keyboard, zooms there with Enter, and
+ * answers the call-site query the zoom asked. */
+async function zoomDeepByKeys(page: Page) {
+  const view = page.getByTestId('flamegraph-view');
+  await view.focus();
+  const asked = nextQuery(page, (q) => Array.isArray(q.callSite));
+  for (let k = 0; k < 8; k++) {
+    await view.press('ArrowDown');
+  }
+  await view.press('Enter');
+  return asked;
+}
+
 async function otherDrawn(page: Page): Promise<boolean> {
   return page
     .getByTestId('flamegraph-canvas')
@@ -73,18 +86,10 @@ test('a zoom into what the cut folded into other asks for the call site and draw
 }) => {
   expect(cut.names, 'the flamegraph is cut at maxNodes').toContain('other');
   await page.goto(`${pg.url}/?query=${encodeURIComponent(EXPR)}&from=${from}&to=${to}`);
-  const view = page.getByTestId('flamegraph-view');
   await expect(page.getByTestId('flamegraph-canvas')).toBeVisible();
   await expect.poll(() => otherDrawn(page)).toBe(true);
 
-  // down the heaviest bars to a deep one, then zoom there with Enter
-  await view.focus();
-  const asked = nextQuery(page, (q) => Array.isArray(q.callSite));
-  for (let k = 0; k < 8; k++) {
-    await view.press('ArrowDown');
-  }
-  await view.press('Enter');
-  const { query, response } = await asked;
+  const { query, response } = await zoomDeepByKeys(page);
   expect(response.ok()).toBe(true);
   const callSite = query.callSite as string[];
   const row = rowAt(cut, callSite);
@@ -138,14 +143,7 @@ test('a zoom below the cut of a diff asks both sides for the call site and draws
   await expect(page.getByTestId('diff-legend')).toBeVisible();
   await expect.poll(() => otherDrawn(page)).toBe(true);
 
-  const view = page.getByTestId('flamegraph-view');
-  await view.focus();
-  const asked = nextQuery(page, (q) => Array.isArray(q.callSite));
-  for (let k = 0; k < 8; k++) {
-    await view.press('ArrowDown');
-  }
-  await view.press('Enter');
-  const { query, response } = await asked;
+  const { query, response } = await zoomDeepByKeys(page);
   expect(response.ok()).toBe(true);
   const callSite = query.callSite as string[];
   expect(query.queryType).toBe('diff');
